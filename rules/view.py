@@ -8,26 +8,26 @@ salt only once their deal is over.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from rules.cards import Card
 from rules.hands import Category, HandValue
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     DEAL = "deal"  # waiting for a shuffled deck (a chance node; never shown to players)
     BULLET = "bullet"  # a bullet in progress: opponent then dealer choose a hand and bet
     TIEBREAK_OFFER = "tiebreak_offer"  # stacks are level after the last bullet: play on?
     OVER = "over"
 
 
-class HandState(str, Enum):
+class HandState(StrEnum):
     AVAILABLE = "available"  # in the row, one card up, four backs
     CHOSEN = "chosen"  # chips on it this bullet, still face down
     REVEALED = "revealed"  # turned over in an earlier bullet of this deal
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     BOTH_PASS = "both_pass"  # 1 v 1: each takes the chip back
     UNCONTESTED = "uncontested"  # 1 v 2: the player who put 2 takes the 3 chips
     SHOWDOWN = "showdown"  # 2 v 2 (or a bonus duel): the better hand takes the pot
