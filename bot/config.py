@@ -1,0 +1,162 @@
+"""The bot's configuration, read once at start from the environment.
+
+`Config.from_env(os.environ)` validates everything up front and raises `ConfigError` with one
+readable line naming the variable and the fix, so a misconfigured bot stops before it talks to
+Telegram. The token never appears in full in any message, repr or log line.
+
+Variables:
+    TELEGRAM_BOT_TOKEN       required; from @BotFather
+    TELEGRAM_API_BASE_URL    optional; a local Bot API server, e.g. http://127.0.0.1:8081/bot
+    SIXSHOOTER_DB            SQLite file; default ./sixshooter.db
+    SIXSHOOTER_LOG_LEVEL     DEBUG, INFO (default), WARNING, ERROR or CRITICAL
+    SIXSHOOTER_WEBHOOK_URL   optional; public https URL: run a webhook instead of long polling
+    SIXSHOOTER_WEBHOOK_PORT  local port the webhook listens on; default 8443
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+TOKEN_RE = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+DEFAULT_DB = "sixshooter.db"
+DEFAULT_WEBHOOK_PORT = 8443
+
+_HOW_TO_GET_A_TOKEN = (
+    "open a chat with @BotFather in Telegram, send /newbot (or /token for an existing bot) "
+    "and put the token it gives you, like 123456789:AAE..., in TELEGRAM_BOT_TOKEN"
+)
+
+
+class ConfigError(ValueError):
+    """The configuration cannot work; the message is one line saying what to fix."""
+
+
+def mask_token(token: str) -> str:
+    """Enough of a token to recognise it, never enough to use it."""
+    if len(token) <= 8:
+        return "*" * len(token)
+    return f"{token[:4]}…{token[-2:]} ({len(token)} characters)"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    token: str = field(repr=False)
+    db_path: Path = Path(DEFAULT_DB)
+    log_level: str = "INFO"
+    api_base_url: str | None = None
+    webhook_url: str | None = None
+    webhook_port: int = DEFAULT_WEBHOOK_PORT
+
+    @property
+    def use_webhook(self) -> bool:
+        return self.webhook_url is not None
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str], *, check_paths: bool = True) -> Config:
+        """Read and validate the configuration; `check_paths` also checks the database path."""
+        config = cls(
+            token=_token(environ.get("TELEGRAM_BOT_TOKEN")),
+            db_path=Path(_get(environ, "SIXSHOOTER_DB") or DEFAULT_DB).expanduser(),
+            log_level=_log_level(_get(environ, "SIXSHOOTER_LOG_LEVEL")),
+            api_base_url=_url(
+                environ, "TELEGRAM_API_BASE_URL", ("http", "https"), "http://127.0.0.1:8081/bot"
+            ),
+            webhook_url=_url(
+                environ, "SIXSHOOTER_WEBHOOK_URL", ("https",), "https://bot.example.org/hook"
+            ),
+            webhook_port=_port(environ, "SIXSHOOTER_WEBHOOK_PORT"),
+        )
+        if check_paths:
+            check_db_path(config.db_path)
+        return config
+
+
+def check_db_path(path: Path) -> None:
+    """Raise ConfigError unless SQLite could create or open `path` for writing."""
+    where = f"SIXSHOOTER_DB={str(path)!r}"
+    if path.is_dir():
+        raise ConfigError(
+            f"{where} is a broken database path: it is a directory; "
+            "give the path of a database file inside it"
+        )
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise ConfigError(
+            f"{where} is a broken database path: the directory {str(parent)!r} does not exist; "
+            "create it or point SIXSHOOTER_DB elsewhere"
+        )
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise ConfigError(
+            f"{where} is a broken database path: the file is not readable and writable "
+            "by this user; fix its permissions or point SIXSHOOTER_DB elsewhere"
+        )
+    # WAL mode creates -wal and -shm files beside the database, so the directory must be writable.
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"{where} is a broken database path: the directory {str(parent)!r} is not writable "
+            "by this user; fix its permissions or point SIXSHOOTER_DB elsewhere"
+        )
+
+
+def _get(environ: Mapping[str, str], name: str) -> str | None:
+    value = environ.get(name)
+    if value is None:
+        return None
+    value = value.strip()
+    return value or None
+
+
+def _token(raw: str | None) -> str:
+    token = (raw or "").strip()
+    if not token:
+        raise ConfigError(f"TELEGRAM_BOT_TOKEN is not set: {_HOW_TO_GET_A_TOKEN}")
+    if not TOKEN_RE.fullmatch(token):
+        raise ConfigError(
+            f"TELEGRAM_BOT_TOKEN does not look like a bot token (got {mask_token(token)}; "
+            f"expected digits, a colon and 30-50 letters, digits, _ or -): {_HOW_TO_GET_A_TOKEN}"
+        )
+    return token
+
+
+def _log_level(raw: str | None) -> str:
+    level = (raw or "INFO").upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError(
+            f"SIXSHOOTER_LOG_LEVEL={raw!r} is not a log level: use one of {', '.join(LOG_LEVELS)}"
+        )
+    return level
+
+
+def _url(
+    environ: Mapping[str, str], name: str, schemes: tuple[str, ...], example: str
+) -> str | None:
+    raw = _get(environ, name)
+    if raw is None:
+        return None
+    try:
+        parts = urlsplit(raw)
+        valid = parts.scheme in schemes and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # a malformed port or IPv6 address
+        valid = False
+    if not valid or any(c.isspace() for c in raw):
+        wanted = " or ".join(f"{s}://" for s in schemes)
+        raise ConfigError(
+            f"{name}={raw!r} is not a valid URL: it must start with {wanted} and name a host, "
+            f"e.g. {example}"
+        )
+    return raw
+
+
+def _port(environ: Mapping[str, str], name: str) -> int:
+    raw = _get(environ, name)
+    if raw is None:
+        return DEFAULT_WEBHOOK_PORT
+    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 65535):
+        raise ConfigError(f"{name}={raw!r} is not a TCP port: use a number from 1 to 65535")
+    return int(raw)

@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.config import DEFAULT_WEBHOOK_PORT, Config, ConfigError, check_db_path, mask_token
+
+TOKEN = "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
+
+
+def env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    return {"TELEGRAM_BOT_TOKEN": TOKEN, "SIXSHOOTER_DB": str(tmp_path / "s.db"), **extra}
+
+
+def test_minimal_environment_gives_the_defaults(tmp_path: Path) -> None:
+    config = Config.from_env(env(tmp_path))
+    assert config.token == TOKEN
+    assert config.db_path == tmp_path / "s.db"
+    assert config.log_level == "INFO"
+    assert config.api_base_url is None
+    assert config.webhook_url is None
+    assert config.webhook_port == DEFAULT_WEBHOOK_PORT
+    assert not config.use_webhook
+
+
+def test_default_db_path_is_in_the_working_directory() -> None:
+    config = Config.from_env({"TELEGRAM_BOT_TOKEN": TOKEN}, check_paths=False)
+    assert config.db_path == Path("sixshooter.db")
+
+
+def test_everything_set(tmp_path: Path) -> None:
+    config = Config.from_env(env(
+        tmp_path,
+        TELEGRAM_API_BASE_URL="http://127.0.0.1:8081/bot",
+        SIXSHOOTER_LOG_LEVEL="debug",
+        SIXSHOOTER_WEBHOOK_URL="https://bot.example.org/hook",
+        SIXSHOOTER_WEBHOOK_PORT="8080",
+    ))
+    assert config.api_base_url == "http://127.0.0.1:8081/bot"
+    assert config.log_level == "DEBUG"
+    assert config.webhook_url == "https://bot.example.org/hook"
+    assert config.webhook_port == 8080
+    assert config.use_webhook
+
+
+def test_token_is_stripped_and_never_in_the_repr(tmp_path: Path) -> None:
+    config = Config.from_env(env(tmp_path, TELEGRAM_BOT_TOKEN=f"  {TOKEN}\n"))
+    assert config.token == TOKEN
+    assert TOKEN not in repr(config)
+    assert TOKEN.split(":")[1] not in str(config)
+
+
+@pytest.mark.parametrize("environ", [{}, {"TELEGRAM_BOT_TOKEN": ""}, {"TELEGRAM_BOT_TOKEN": " "}])
+def test_missing_token_says_how_to_get_one(environ: dict[str, str]) -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.from_env(environ, check_paths=False)
+    message = str(info.value)
+    assert "TELEGRAM_BOT_TOKEN" in message
+    assert "@BotFather" in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("bad", [
+    "123456",  # no secret
+    "1234:ABC-DEF1234ghIkl-zyx57W2v1u123ew11",  # id too short
+    "123456:short",
+    "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11 extra",
+    "123456:ABC+DEF1234ghIkl/zyx57W2v1u123ew11",  # characters outside the alphabet
+    "bot123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11",
+    "123456:" + "A" * 51,
+])
+def test_malformed_token_is_refused_and_masked(bad: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.from_env({"TELEGRAM_BOT_TOKEN": bad}, check_paths=False)
+    message = str(info.value)
+    assert "@BotFather" in message
+    assert "\n" not in message
+    if len(bad) > 12:
+        assert bad not in message
+        assert bad[-12:] not in message
+
+
+def test_token_shape_bounds() -> None:
+    ok = ["12345:" + "a" * 30, "123456789012:" + "Z_-9" * 12 + "ab"]
+    for token in ok:
+        assert Config.from_env({"TELEGRAM_BOT_TOKEN": token}, check_paths=False).token == token
+
+
+def test_mask_token_hides_the_secret() -> None:
+    masked = mask_token(TOKEN)
+    assert masked.startswith("1234")
+    assert "ABC-DEF" not in masked
+    assert str(len(TOKEN)) in masked
+    assert mask_token("abc") == "***"
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("TELEGRAM_API_BASE_URL", "127.0.0.1:8081/bot"),
+    ("TELEGRAM_API_BASE_URL", "ftp://example.org/bot"),
+    ("TELEGRAM_API_BASE_URL", "http:///bot"),
+    ("TELEGRAM_API_BASE_URL", "http://host:99999/bot"),
+    ("TELEGRAM_API_BASE_URL", "http://ho st/bot"),
+    ("SIXSHOOTER_WEBHOOK_URL", "http://example.org/hook"),  # Telegram wants https
+    ("SIXSHOOTER_WEBHOOK_PORT", "0"),
+    ("SIXSHOOTER_WEBHOOK_PORT", "65536"),
+    ("SIXSHOOTER_WEBHOOK_PORT", "eighty"),
+    ("SIXSHOOTER_LOG_LEVEL", "LOUD"),
+])
+def test_invalid_values_name_the_variable(tmp_path: Path, name: str, value: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.from_env(env(tmp_path, **{name: value}))
+    assert name in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_blank_optional_values_mean_unset(tmp_path: Path) -> None:
+    config = Config.from_env(env(tmp_path, TELEGRAM_API_BASE_URL=" ", SIXSHOOTER_LOG_LEVEL=""))
+    assert config.api_base_url is None
+    assert config.log_level == "INFO"
+
+
+def test_db_in_a_missing_directory_is_a_broken_path(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="broken database path") as info:
+        Config.from_env(env(tmp_path, SIXSHOOTER_DB=str(tmp_path / "nope" / "s.db")))
+    assert "does not exist" in str(info.value)
+
+
+def test_db_path_that_is_a_directory_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="directory"):
+        check_db_path(tmp_path)
+
+
+def test_relative_db_path_in_the_working_directory_is_fine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    check_db_path(Path("sixshooter.db"))
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_db_in_a_read_only_directory_is_a_broken_path(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(ConfigError, match="broken database path"):
+            check_db_path(locked / "s.db")
+    finally:
+        locked.chmod(0o700)
