@@ -7,6 +7,7 @@ salt only once their deal is over.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -114,3 +115,25 @@ class PublicView:
         """Both stacks at the start and after every finished bullet (for the result chart)."""
         start = (self.start_stack, self.start_stack)
         return (start, *(r.stacks_after for r in self.results))
+
+
+def to_jsonable(value: object) -> object:
+    """The public view (or any part of it) as plain JSON data: cards as their codes, hand
+    values as category and strength."""
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, HandValue):
+        return {"category": value.category.name.lower(), "ranks": list(value.ranks)}
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, Category):
+        return value.name.lower()
+    if isinstance(value, tuple | list):
+        return [to_jsonable(v) for v in value]
+    if hasattr(value, "__dataclass_fields__"):
+        return {f: to_jsonable(getattr(value, f)) for f in value.__dataclass_fields__}
+    return value
+
+
+def view_json(view: PublicView) -> str:
+    return json.dumps(to_jsonable(view), ensure_ascii=False, sort_keys=True)

@@ -1,0 +1,49 @@
+"""Helpers to build crafted decks and play duels in tests."""
+
+from __future__ import annotations
+
+import random
+
+from rules.actions import Action
+from rules.cards import CARDS, Card, parse_cards, shuffled_deck
+from rules.duel import DuelState
+from rules.fairness import new_salt
+
+SALT = bytes(range(16))
+
+
+def deck_with(*hands: str) -> tuple[Card, ...]:
+    """A deck whose first hands are the given ones ("As Kd 7h 2c 3d", first card face up);
+    the remaining cards follow in index order."""
+    head: list[Card] = []
+    for h in hands:
+        cards = parse_cards(h)
+        assert len(cards) == 5, h
+        head.extend(cards)
+    assert len(set(head)) == len(head), "a card is used twice"
+    rest = [c for c in CARDS if c not in set(head)]
+    return (*head, *rest)
+
+
+def bets(state: DuelState, *moves: tuple[int, int]) -> None:
+    """Play moves (position, chips) in turn order."""
+    from rules.actions import Bet
+
+    for position, chips in moves:
+        player = state.players_to_act[0]
+        state.apply(Bet(position, chips), player)
+
+
+def random_play(state: DuelState, rng: random.Random, max_steps: int = 500) -> list[Action]:
+    played: list[Action] = []
+    for _ in range(max_steps):
+        if state.is_over:
+            break
+        if state.needs_deal:
+            state.deal(shuffled_deck(rng), new_salt(rng))
+            continue
+        player = rng.choice(state.players_to_act)
+        action = rng.choice(state.legal_actions(player))
+        state.apply(action, player)
+        played.append(action)
+    return played
