@@ -1,0 +1,567 @@
+"""The fake's state plus its test-control and query API (plain Python, no HTTP here)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .formatting import detect_entities
+from .model import (
+    BOT_ID,
+    BOT_USERNAME,
+    JSON,
+    CallbackQueryRecord,
+    FakeChat,
+    FakeMessage,
+    FakePhoto,
+    FakeUser,
+    RecordedRequest,
+    bot_user_dict,
+)
+
+T = TypeVar("T")
+# sequence number of the request being handled (each aiohttp request runs in its own task)
+current_request: ContextVar[int | None] = ContextVar("current_request", default=None)
+ChatRef = FakeChat | int
+UserRef = FakeUser | int
+
+# Update types delivered when allowed_updates was never given (or given as []).
+DEFAULT_ALLOWED_UPDATES = frozenset(
+    {
+        "message", "edited_message", "channel_post", "edited_channel_post",
+        "business_connection", "business_message", "edited_business_message",
+        "deleted_business_messages", "inline_query", "chosen_inline_result", "callback_query",
+        "shipping_query", "pre_checkout_query", "purchased_paid_media", "poll", "poll_answer",
+        "my_chat_member", "chat_join_request", "chat_boost", "removed_chat_boost",
+    }
+)  # fmt: skip
+ADMIN_RIGHTS = (
+    "can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
+    "can_manage_video_chats", "can_restrict_members", "can_promote_members", "can_change_info",
+    "can_invite_users", "can_post_stories", "can_edit_stories", "can_delete_stories",
+)  # fmt: skip
+
+
+@dataclass
+class Injection:
+    """A scripted failure for the next ``count`` calls of a method ("*" = any method)."""
+
+    kind: str  # "429" | "network"
+    count: int
+    retry_after: int = 1
+    after_processing: bool = False  # network failure after the call took effect
+
+
+def member_dict(user: JSON, status: str) -> JSON:
+    """A ChatMember object for ``status``."""
+    out: JSON = {"user": user, "status": status}
+    if status == "creator":
+        out["is_anonymous"] = False
+    elif status == "administrator":
+        out |= dict.fromkeys(ADMIN_RIGHTS, False)
+        out |= {"can_manage_chat": True, "can_delete_messages": True}
+    elif status == "kicked":
+        out["until_date"] = 0
+    elif status == "restricted":
+        out |= {
+            "is_member": True,
+            "until_date": 0,
+            **dict.fromkeys(
+                (
+                    "can_send_messages", "can_send_audios", "can_send_documents",
+                    "can_send_photos", "can_send_videos", "can_send_video_notes",
+                    "can_send_voice_notes", "can_send_polls", "can_send_other_messages",
+                    "can_add_web_page_previews", "can_change_info", "can_invite_users",
+                    "can_pin_messages", "can_manage_topics",
+                ),
+                False,
+            ),
+        }  # fmt: skip
+    return out
+
+
+class FakeState:
+    """Users, chats, messages, the update queue, recorded requests and waiting helpers."""
+
+    def __init__(self, *, strict_ampersand: bool = True, callback_answer_timeout: float = 15.0):
+        self.strict_ampersand = strict_ampersand
+        self.callback_answer_timeout = callback_answer_timeout
+        self.users: dict[int, FakeUser] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.requests: list[RecordedRequest] = []
+        self.callback_queries: dict[str, CallbackQueryRecord] = {}
+        self.commands: dict[tuple[str, str], list[JSON]] = {}  # (scope JSON, lang) -> commands
+        self.warnings: list[str] = []  # things Telegram accepts silently but a test may care about
+        self.default_menu_button: JSON = {"type": "default"}
+        self._messages: dict[tuple[int, int], FakeMessage] = {}
+        self._files: dict[str, FakePhoto] = {}
+        self._updates: list[JSON] = []
+        self._all_updates: list[JSON] = []
+        self._next_update_id = 100_000_001
+        self._delivered_upto = 0
+        self._allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
+        self._injections: dict[str, list[Injection]] = {}
+        self._waiters: list[asyncio.Future[None]] = []
+        self._user_ids = itertools.count(1001)
+        self._group_ids = itertools.count(4_000_000_001)
+        self._supergroup_ids = itertools.count(1_000_000_001)
+        self._query_ids = itertools.count(1)
+        self._poll_generation = 0
+        self._closing = False
+
+    # ------------------------------------------------------------------ notification/waiting
+
+    def _notify(self) -> None:
+        waiters, self._waiters = self._waiters, []
+        for fut in waiters:
+            if not fut.done():
+                fut.set_result(None)
+
+    async def _wait_change(self, timeout: float) -> None:
+        """Return after the next state change or after ``timeout`` seconds."""
+        if timeout <= 0:
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(fut)
+        try:
+            await asyncio.wait({fut}, timeout=timeout)
+        finally:
+            if not fut.done():
+                fut.cancel()
+                if fut in self._waiters:
+                    self._waiters.remove(fut)
+
+    async def wait_for(
+        self, predicate: Callable[[], T], timeout: float = 5.0, what: str = "condition"
+    ) -> T:
+        """Wait until ``predicate()`` returns something truthy (re-checked on every change).
+
+        Returns that value. On timeout raises TimeoutError listing the latest requests.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                recent = "\n  ".join(r.summary() for r in self.requests[-12:]) or "(none)"
+                raise TimeoutError(
+                    f"fake Telegram API: {what} not met within {timeout}s; latest requests:\n"
+                    f"  {recent}"
+                )
+            await self._wait_change(remaining)
+
+    async def wait_for_request(
+        self,
+        method: str,
+        where: Callable[[RecordedRequest], bool] | None = None,
+        *,
+        since: int = 0,
+        timeout: float = 5.0,
+        completed: bool = True,
+    ) -> RecordedRequest:
+        """The first request to ``method`` with seq > ``since`` matching ``where``."""
+
+        def find() -> RecordedRequest | None:
+            for r in self.requests:
+                if r.seq <= since or r.method != method:
+                    continue
+                if completed and r.status == 0:
+                    continue
+                if where is None or where(r):
+                    return r
+            return None
+
+        return await self.wait_for(find, timeout, f"a {method} request")
+
+    async def wait_for_message(
+        self,
+        chat: ChatRef,
+        where: Callable[[FakeMessage], Any] | None = None,
+        *,
+        from_bot: bool = True,
+        after_message_id: int = 0,
+        timeout: float = 5.0,
+    ) -> FakeMessage:
+        """The first live message in ``chat`` (id > after_message_id) whose current state
+        matches ``where`` (edits are seen: the predicate is re-checked on each change)."""
+        chat_obj = self._chat(chat)
+
+        def find() -> FakeMessage | None:
+            for m in self.messages(chat_obj):
+                if m.message_id <= after_message_id or (from_bot and not m.from_bot):
+                    continue
+                if where is None or where(m):
+                    return m
+            return None
+
+        return await self.wait_for(find, timeout, f"a message in chat {chat_obj.id}")
+
+    async def wait_for_answer(
+        self, query: CallbackQueryRecord | str, timeout: float = 5.0
+    ) -> CallbackQueryRecord:
+        record = self.callback_queries[query if isinstance(query, str) else query.id]
+        return await self.wait_for(lambda: record if record.answered else None, timeout, "answer")
+
+    async def wait_updates_fetched(self, timeout: float = 5.0) -> None:
+        """Wait until getUpdates has handed out every queued update at least once."""
+        await self.wait_for(
+            lambda: all(u["update_id"] <= self._delivered_upto for u in self._updates),
+            timeout,
+            "updates fetched by the bot",
+        )
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def last_seq(self) -> int:
+        """Sequence number of the latest request; pass as ``since=`` to wait for newer ones."""
+        return self.requests[-1].seq if self.requests else 0
+
+    def calls(self, method: str | None = None) -> list[RecordedRequest]:
+        return [r for r in self.requests if method is None or r.method == method]
+
+    def call_counts(self) -> Counter[str]:
+        return Counter(r.method for r in self.requests)
+
+    def call_count(self, method: str) -> int:
+        return sum(1 for r in self.requests if r.method == method)
+
+    def message(self, chat: ChatRef, message_id: int) -> FakeMessage:
+        return self._messages[(self._chat(chat).id, message_id)]
+
+    def messages(self, chat: ChatRef, *, include_deleted: bool = False) -> list[FakeMessage]:
+        chat_id = self._chat(chat).id
+        found = [
+            m
+            for (cid, _), m in self._messages.items()
+            if cid == chat_id and (include_deleted or not m.deleted)
+        ]
+        return sorted(found, key=lambda m: m.message_id)
+
+    def bot_messages(self, chat: ChatRef, *, include_deleted: bool = False) -> list[FakeMessage]:
+        return [m for m in self.messages(chat, include_deleted=include_deleted) if m.from_bot]
+
+    def last_bot_message(self, chat: ChatRef) -> FakeMessage | None:
+        found = self.bot_messages(chat)
+        return found[-1] if found else None
+
+    def callback_answer(self, query: CallbackQueryRecord | str) -> JSON | None:
+        """What the bot answered to a callback query (None: not answered yet)."""
+        return self.callback_queries[query if isinstance(query, str) else query.id].answer
+
+    @property
+    def pending_updates(self) -> list[JSON]:
+        """Updates not yet confirmed by a getUpdates offset."""
+        return list(self._updates)
+
+    @property
+    def all_updates(self) -> list[JSON]:
+        return list(self._all_updates)
+
+    def my_commands(self, scope: JSON | None = None, language_code: str = "") -> list[JSON]:
+        from .methods import scope_key  # local: methods imports this module
+
+        return list(self.commands.get((scope_key(scope or {"type": "default"}), language_code), []))
+
+    # ------------------------------------------------------------------ control: people, chats
+
+    def _chat(self, chat: ChatRef) -> FakeChat:
+        return chat if isinstance(chat, FakeChat) else self.chats[chat]
+
+    def _user(self, user: UserRef) -> FakeUser:
+        return user if isinstance(user, FakeUser) else self.users[user]
+
+    def add_user(
+        self,
+        first_name: str = "Alice",
+        *,
+        id: int | None = None,
+        last_name: str | None = None,
+        username: str | None = None,
+        language_code: str | None = "en",
+        is_bot: bool = False,
+    ) -> FakeUser:
+        uid = id if id is not None else next(self._user_ids)
+        if uid in self.users or uid == BOT_ID:
+            raise ValueError(f"user id {uid} already exists")
+        user = FakeUser(uid, first_name, last_name, username, language_code, is_bot)
+        self.users[uid] = user
+        return user
+
+    def create_group(
+        self,
+        title: str = "Six-Shooter test group",
+        *,
+        members: Iterable[UserRef] = (),
+        supergroup: bool = False,
+        forum: bool = False,
+        id: int | None = None,
+        username: str | None = None,
+        admins: Iterable[UserRef] = (),
+        bot_is_admin: bool = False,
+    ) -> FakeChat:
+        """A group with the bot in it; the first member is its creator.
+
+        ``forum`` makes a forum supergroup (use ``create_topic`` for its topics).
+        """
+        kind = "supergroup" if supergroup or forum else "group"
+        if id is None:
+            id = (
+                -(1_000_000_000_000 + next(self._supergroup_ids))
+                if kind == "supergroup"
+                else -next(self._group_ids)
+            )
+        if id in self.chats:
+            raise ValueError(f"chat id {id} already exists")
+        chat = FakeChat(id=id, type=kind, title=title, username=username, is_forum=forum)
+        chat.bot_status = "administrator" if bot_is_admin else "member"
+        for n, member in enumerate(members):
+            chat.members[self._user(member).id] = "creator" if n == 0 else "member"
+        for admin in admins:
+            chat.members[self._user(admin).id] = "administrator"
+        self.chats[id] = chat
+        self._notify()
+        return chat
+
+    def add_member(self, chat: ChatRef, user: UserRef, status: str = "member") -> None:
+        self._chat(chat).members[self._user(user).id] = status
+        self._notify()
+
+    def private_chat(self, user: UserRef) -> FakeChat:
+        """The user's private chat with the bot (opening it = the user pressed Start)."""
+        u = self._user(user)
+        u.started_bot = True
+        chat = self.chats.get(u.id)
+        if chat is None:
+            chat = FakeChat(id=u.id, type="private", private_user=u)
+            chat.members[u.id] = "member"
+            self.chats[u.id] = chat
+        return chat
+
+    def block_bot(self, user: UserRef) -> None:
+        """The user blocks the bot: sends to their private chat fail with 403."""
+        self._user(user).blocked_bot = True
+        self._notify()
+
+    def create_topic(self, chat: ChatRef, name: str, *, icon_color: int = 7322096) -> int:
+        """A forum topic; returns its message_thread_id (the id of its creation message)."""
+        c = self._chat(chat)
+        if not c.is_forum:
+            raise ValueError("topics exist only in forum supergroups")
+        creator = next((uid for uid, s in c.members.items() if s == "creator"), None)
+        sender = self.users[creator].to_dict() if creator is not None else bot_user_dict()
+        msg = self._store(
+            FakeMessage(
+                chat=c,
+                message_id=c.take_message_id(),
+                sender=sender,
+                service={"forum_topic_created": {"name": name, "icon_color": icon_color}},
+            )
+        )
+        msg.message_thread_id = msg.message_id
+        msg.is_topic_message = True
+        c.topics[msg.message_id] = name
+        return msg.message_id
+
+    # ------------------------------------------------------------------ control: user actions
+
+    def _store(self, msg: FakeMessage) -> FakeMessage:
+        self._messages[(msg.chat.id, msg.message_id)] = msg
+        self._notify()
+        return msg
+
+    def _queue(self, kind: str, payload: JSON) -> JSON:
+        update = {"update_id": self._next_update_id, kind: payload}
+        self._next_update_id += 1
+        self._updates.append(update)
+        self._all_updates.append(update)
+        self._notify()
+        return update
+
+    def send_message(
+        self,
+        user: UserRef,
+        chat: ChatRef,
+        text: str,
+        *,
+        reply_to: FakeMessage | int | None = None,
+        message_thread_id: int | None = None,
+        entities: list[JSON] | None = None,
+    ) -> FakeMessage:
+        """The user writes ``text`` in ``chat``; queues a ``message`` update.
+
+        Entities Telegram detects itself (bot commands incl. /cmd@Bot, @mentions, hashtags,
+        URLs) are computed unless ``entities`` is given.
+        """
+        u, c = self._user(user), self._chat(chat)
+        if c.type == "private":
+            if c.private_user is None or c.private_user.id != u.id:
+                raise ValueError("only the chat's user can write in a private chat")
+            u.started_bot = True
+        elif c.members.get(u.id) not in ("creator", "administrator", "member", "restricted"):
+            raise ValueError(f"user {u.id} is not a member of chat {c.id}")
+        reply: FakeMessage | None = None
+        if reply_to is not None:
+            reply = reply_to if isinstance(reply_to, FakeMessage) else self.message(c, reply_to)
+        thread, is_topic = message_thread_id, False
+        if c.is_forum:
+            if thread is None and reply is not None:
+                thread = reply.message_thread_id
+            if thread is not None:
+                if thread not in c.topics:
+                    raise ValueError(f"no topic {thread} in chat {c.id}")
+                is_topic = True
+                if reply is None:
+                    reply = self._messages[(c.id, thread)]
+        msg = FakeMessage(
+            chat=c,
+            message_id=c.take_message_id(),
+            sender=u.to_dict(),
+            text=text,
+            entities=entities if entities is not None else detect_entities(text),
+            message_thread_id=thread,
+            is_topic_message=is_topic,
+            reply_to=reply,
+        )
+        self._store(msg)
+        self._queue("message", msg.to_dict())
+        return msg
+
+    def send_command(
+        self,
+        user: UserRef,
+        chat: ChatRef,
+        command: str,
+        args: str = "",
+        *,
+        mention_bot: bool = False,
+        **kwargs: Any,
+    ) -> FakeMessage:
+        """``/command[@SixShooterTestBot] args`` from the user (kwargs as for send_message)."""
+        text = "/" + command.lstrip("/") + (f"@{BOT_USERNAME}" if mention_bot else "")
+        if args:
+            text += " " + args
+        return self.send_message(user, chat, text, **kwargs)
+
+    def press_button(
+        self,
+        user: UserRef,
+        message: FakeMessage,
+        data: str | None = None,
+        *,
+        text: str | None = None,
+        force: bool = False,
+    ) -> CallbackQueryRecord:
+        """The user presses an inline button, chosen by callback ``data`` or by button ``text``.
+
+        Only buttons on the message's current keyboard can be pressed; ``force=True`` sends
+        ``data`` anyway (a forged or stale callback).
+        """
+        u = self._user(user)
+        if message.deleted and not force:
+            raise ValueError("the message was deleted; nothing to press")
+        if text is not None:
+            matches = [b for b in message.buttons() if b["text"] == text]
+            if not matches or "callback_data" not in matches[0]:
+                raise ValueError(f"no callback button {text!r}; buttons: {message.button_texts()}")
+            data = matches[0]["callback_data"]
+        if data is None:
+            raise ValueError("give data or text")
+        if not force and data not in message.callback_data():
+            raise ValueError(
+                f"no button with callback data {data!r} on message {message.message_id}; "
+                f"current: {message.callback_data()}"
+            )
+        qid = str(4_300_000_000_000_000_000 + next(self._query_ids) * 7919)
+        record = CallbackQueryRecord(qid, u, message, data, time.monotonic())
+        self.callback_queries[qid] = record
+        self._queue(
+            "callback_query",
+            {
+                "id": qid,
+                "from": u.to_dict(),
+                "message": message.to_dict(),
+                "chat_instance": str(abs(message.chat.id) * 31 + 5_000_000_000_000_000),
+                "data": data,
+            },
+        )
+        return record
+
+    def _bot_status_change(self, chat: FakeChat, actor: JSON, new_status: str) -> None:
+        old = chat.bot_status
+        chat.bot_status = new_status
+        bot = bot_user_dict()
+        self._queue(
+            "my_chat_member",
+            {
+                "chat": chat.to_dict(),
+                "from": actor,
+                "date": int(time.time()),
+                "old_chat_member": member_dict(bot, old),
+                "new_chat_member": member_dict(bot, new_status),
+            },
+        )
+
+    def _actor(self, chat: FakeChat, by: UserRef | None) -> JSON:
+        if by is not None:
+            return self._user(by).to_dict()
+        creator = next((uid for uid, s in chat.members.items() if s == "creator"), None)
+        if creator is None:
+            raise ValueError("say who acts: the chat has no creator")
+        return self.users[creator].to_dict()
+
+    def kick_bot(self, chat: ChatRef, by: UserRef | None = None) -> None:
+        """Remove the bot from a group: queues my_chat_member; later calls there get 403."""
+        c = self._chat(chat)
+        self._bot_status_change(
+            c, self._actor(c, by), "kicked" if c.type == "supergroup" else "left"
+        )
+        c.bot_status = "kicked"
+
+    def add_bot(self, chat: ChatRef, by: UserRef | None = None, *, admin: bool = False) -> None:
+        """(Re-)add the bot to a group; queues my_chat_member."""
+        c = self._chat(chat)
+        self._bot_status_change(c, self._actor(c, by), "administrator" if admin else "member")
+
+    def delete_message(self, chat: ChatRef | FakeMessage, message_id: int | None = None) -> None:
+        """Someone deletes a message: the bot's later edits of it fail."""
+        msg = chat if isinstance(chat, FakeMessage) else self.message(chat, message_id or 0)
+        msg.deleted = True
+        self._notify()
+
+    def inject_rate_limit(self, method: str = "*", count: int = 1, retry_after: int = 1) -> None:
+        """The next ``count`` calls of ``method`` get 429 "Too Many Requests: retry after N"."""
+        self._injections.setdefault(method, []).append(Injection("429", count, retry_after))
+
+    def inject_network_failure(
+        self, method: str = "*", count: int = 1, *, after_processing: bool = False
+    ) -> None:
+        """The next ``count`` calls of ``method`` have their connection closed without answer.
+
+        ``after_processing=True`` closes it after the call took effect (the message exists,
+        but the bot never learns so).
+        """
+        self._injections.setdefault(method, []).append(
+            Injection("network", count, after_processing=after_processing)
+        )
+
+    def _take_injection(self, method: str) -> Injection | None:
+        for key in (method, "*"):
+            queue = self._injections.get(key, [])
+            while queue:
+                inj = queue[0]
+                if inj.count <= 0:
+                    queue.pop(0)
+                    continue
+                inj.count -= 1
+                return inj
+        return None

@@ -1,0 +1,677 @@
+"""The Bot API methods of the fake, with Telegram's checks and error texts."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from PIL import Image, UnidentifiedImageError
+
+from . import spec
+from .core import DEFAULT_ALLOWED_UPDATES, FakeState, current_request, member_dict
+from .formatting import ParseError, format_text, sort_entities, strip_text, utf16_len
+from .model import (
+    BOT_ID,
+    JSON,
+    ApiError,
+    FakeChat,
+    FakeMessage,
+    FakePhoto,
+    bot_user_dict,
+)
+from .spec import Upload
+
+Params = dict[str, Any]
+Uploads = dict[str, Upload]
+Handler = Callable[[Params, Uploads], Awaitable[Any]]
+
+NOT_MODIFIED = (
+    "message is not modified: specified new message content and reply markup are exactly the "
+    "same as a current content and reply markup of the message"
+)
+CONFLICT = (
+    "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
+    "is running"
+)
+_BUTTON_ACTIONS = (
+    "url", "callback_data", "web_app", "login_url", "switch_inline_query",
+    "switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "copy_text",
+    "callback_game", "pay",
+)  # fmt: skip
+_BUTTON_FIELDS = ("text", "icon_custom_emoji_id", "style", *_BUTTON_ACTIONS)
+_BUTTON_URL = re.compile(r"^(?:https?://|tg://)[^\s]+$|^(?:[\w-]+\.)+[a-z]{2,}(?:/[^\s]*)?$", re.I)
+_COMMAND_SCOPES = {
+    "default": (),
+    "all_private_chats": (),
+    "all_group_chats": (),
+    "all_chat_administrators": (),
+    "chat": ("chat_id",),
+    "chat_administrators": ("chat_id",),
+    "chat_member": ("chat_id", "user_id"),
+}
+
+
+def scope_key(scope: JSON) -> str:
+    return json.dumps(scope, sort_keys=True)
+
+
+class FakeBotMethods(FakeState):
+    """Implements the Bot API methods on top of the fake's state."""
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            "getMe": self.get_me,
+            "getUpdates": self.get_updates,
+            "deleteWebhook": self.delete_webhook,
+            "getWebhookInfo": self.get_webhook_info,
+            "setMyCommands": self.set_my_commands,
+            "getMyCommands": self.get_my_commands,
+            "deleteMyCommands": self.delete_my_commands,
+            "sendMessage": self.send_message_api,
+            "sendPhoto": self.send_photo,
+            "sendChatAction": self.send_chat_action,
+            "editMessageText": self.edit_message_text,
+            "editMessageCaption": self.edit_message_caption,
+            "editMessageMedia": self.edit_message_media,
+            "editMessageReplyMarkup": self.edit_message_reply_markup,
+            "deleteMessage": self.delete_message_api,
+            "answerCallbackQuery": self.answer_callback_query,
+            "getChat": self.get_chat,
+            "getChatMember": self.get_chat_member,
+            "getChatAdministrators": self.get_chat_administrators,
+            "leaveChat": self.leave_chat,
+            "setChatMenuButton": self.set_chat_menu_button,
+            "getChatMenuButton": self.get_chat_menu_button,
+        }
+
+    # ------------------------------------------------------------------ shared checks
+
+    def resolve_chat(self, chat_id: Any) -> FakeChat:
+        if isinstance(chat_id, str):
+            if not chat_id.startswith("@"):
+                raise ApiError.bad_request("chat not found")
+            name = chat_id[1:].lower()
+            for chat in self.chats.values():
+                if chat.username and chat.username.lower() == name:
+                    return chat
+            raise ApiError.bad_request("chat not found")
+        chat = self.chats.get(chat_id)
+        if chat is None:
+            if chat_id in self.users:
+                raise ApiError.forbidden("bot can't initiate conversation with a user")
+            raise ApiError.bad_request("chat not found")
+        return chat
+
+    def check_access(self, chat: FakeChat) -> None:
+        """Telegram's 403s: the bot must be in the chat (and not blocked in private)."""
+        if chat.type == "private":
+            user = chat.private_user
+            if user is not None and user.blocked_bot:
+                raise ApiError.forbidden("bot was blocked by the user")
+            if user is not None and not user.started_bot:
+                raise ApiError.forbidden("bot can't initiate conversation with a user")
+            return
+        if chat.bot_status == "kicked":
+            raise ApiError.forbidden(f"bot was kicked from the {chat.kind_name}")
+        if chat.bot_status == "left":
+            raise ApiError.forbidden(f"bot is not a member of the {chat.kind_name}")
+
+    def chat_for(self, params: Params) -> FakeChat:
+        chat = self.resolve_chat(params["chat_id"])
+        self.check_access(chat)
+        return chat
+
+    def resolve_user_dict(self, user_id: int) -> JSON | None:
+        user = self.users.get(user_id)
+        if user is None:
+            self.warnings.append(f"mention of unknown user {user_id} dropped")
+            return None
+        return user.to_dict()
+
+    def formatted(
+        self,
+        method: str,
+        field: str,
+        text: str,
+        parse_mode: str | None,
+        entities: Any,
+        field_spec: JSON | None = None,
+    ) -> tuple[str, list[JSON]]:
+        """Parse, trim and length-check a text or caption as Telegram does."""
+        try:
+            if parse_mode:
+                plain, ents = format_text(
+                    text, parse_mode, self.resolve_user_dict, strict_ampersand=self.strict_ampersand
+                )
+            else:
+                plain, ents = strip_text(text, self.check_entities(text, entities))
+                ents = sort_entities(ents)
+        except ParseError as exc:
+            raise ApiError.bad_request(f"can't parse entities: {exc}") from None
+        except ValueError:
+            raise ApiError.bad_request("unsupported parse_mode") from None
+        limits = field_spec or spec.method_fields(method)[field]
+        if field == "text":
+            if not plain:
+                raise ApiError.bad_request("message text is empty")
+            if not spec.fits(limits, plain):
+                raise ApiError.bad_request("message is too long")
+        elif not spec.fits(limits, plain):
+            raise ApiError.bad_request("message caption is too long")
+        return plain, ents
+
+    def check_entities(self, text: str, entities: Any) -> list[JSON]:
+        if entities is None:
+            return []
+        if not isinstance(entities, list):
+            raise ApiError.bad_request("can't parse entities JSON object")
+        total = utf16_len(text)
+        out: list[JSON] = []
+        for e in entities:
+            if not isinstance(e, dict) or e.get("type") not in spec.entity_types():
+                raise ApiError.bad_request("can't parse MessageEntity: unsupported entity type")
+            offset, length = e.get("offset"), e.get("length")
+            if not isinstance(offset, int) or not isinstance(length, int) or offset < 0:
+                raise ApiError.bad_request("can't parse MessageEntity: wrong offset or length")
+            if length <= 0 or offset + length > total:
+                continue  # Telegram drops entities outside the text
+            if e["type"] == "text_link" and not e.get("url"):
+                raise ApiError.bad_request("can't parse MessageEntity: url is empty")
+            if e["type"] == "text_mention":
+                user = e.get("user") or {}
+                resolved = self.resolve_user_dict(int(user.get("id", 0)))
+                if resolved is None:
+                    continue
+                e = {**e, "user": resolved}
+            out.append(dict(e))
+        return out
+
+    def reply_markup(self, value: Any, *, inline_only: bool) -> JSON | None:
+        """Validate a reply_markup; returns the inline keyboard as Telegram echoes it."""
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise ApiError.bad_request("can't parse reply keyboard markup JSON object")
+        if "inline_keyboard" not in value:
+            if inline_only:
+                raise ApiError.bad_request("inline keyboard expected")
+            self._check_reply_keyboard(value)
+            return None
+        rows = value["inline_keyboard"]
+        if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+            raise ApiError.bad_request(
+                'can\'t parse inline keyboard button: field "inline_keyboard" must be an Array '
+                "of Arrays"
+            )
+        count = sum(len(r) for r in rows)
+        if count > 100:
+            raise ApiError.bad_request("reply markup is too long")
+        data_spec = spec.type_field("InlineKeyboardButton", "callback_data")
+        out_rows: list[list[JSON]] = []
+        for row in rows:
+            out_row: list[JSON] = []
+            for button in row:
+                if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+                    raise ApiError.bad_request(
+                        'can\'t parse inline keyboard button: Field "text" must be of type String'
+                    )
+                if not button["text"].strip():
+                    raise ApiError.bad_request("BUTTON_TEXT_INVALID")
+                actions = [a for a in _BUTTON_ACTIONS if button.get(a) is not None]
+                if not actions:
+                    raise ApiError.bad_request(
+                        "can't parse inline keyboard button: Text buttons are unallowed in the "
+                        "inline keyboard"
+                    )
+                if "callback_data" in actions:
+                    data = button["callback_data"]
+                    if not isinstance(data, str) or not spec.fits(data_spec, data):
+                        raise ApiError.bad_request("BUTTON_DATA_INVALID")
+                if "url" in actions and not _BUTTON_URL.match(str(button["url"])):
+                    raise ApiError.bad_request("BUTTON_URL_INVALID")
+                out_row.append({k: button[k] for k in _BUTTON_FIELDS if button.get(k) is not None})
+            if out_row:
+                out_rows.append(out_row)
+        return {"inline_keyboard": out_rows}
+
+    @staticmethod
+    def _check_reply_keyboard(value: JSON) -> None:
+        if "keyboard" in value:
+            rows = value["keyboard"]
+            if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+                raise ApiError.bad_request("can't parse reply keyboard markup JSON object")
+            for row in rows:
+                for b in row:
+                    text = b if isinstance(b, str) else b.get("text") if isinstance(b, dict) else 0
+                    if not isinstance(text, str) or not text:
+                        raise ApiError.bad_request("can't parse keyboard button: text is empty")
+        elif not value.get("remove_keyboard") and not value.get("force_reply"):
+            raise ApiError.bad_request("can't parse reply keyboard markup JSON object")
+
+    def thread_for(self, chat: FakeChat, params: Params) -> tuple[int | None, bool]:
+        thread = params.get("message_thread_id")
+        if thread is None:
+            return None, False
+        if chat.is_forum:
+            if thread not in chat.topics:
+                raise ApiError.bad_request("message thread not found")
+            return thread, True
+        if chat.type != "private" and (chat.id, thread) not in self._messages:
+            raise ApiError.bad_request("message thread not found")
+        return thread, False
+
+    def reply_for(self, chat: FakeChat, params: Params, thread: int | None) -> FakeMessage | None:
+        rp = params.get("reply_parameters")
+        if isinstance(rp, dict) and "message_id" in rp:
+            target_chat = self.resolve_chat(rp["chat_id"]) if "chat_id" in rp else chat
+            msg = self._messages.get((target_chat.id, int(rp["message_id"])))
+            if msg is None or msg.deleted:
+                if rp.get("allow_sending_without_reply"):
+                    return None
+                raise ApiError.bad_request("message to be replied not found")
+            return msg
+        if thread is not None and chat.is_forum:
+            return self._messages.get((chat.id, thread))  # Telegram's implicit topic reply
+        return None
+
+    async def load_photo(self, value: Any, uploads: Uploads) -> FakePhoto:
+        if isinstance(value, str) and value.startswith("attach://"):
+            part = uploads.get(value[len("attach://") :])
+            if part is None:
+                raise ApiError.bad_request("wrong file identifier/HTTP URL specified")
+            value = part
+        if isinstance(value, str):
+            if value.startswith(("http://", "https://")):
+                raise ApiError.bad_request("failed to get HTTP URL content")
+            known = self._files.get(value)
+            if known is None:
+                raise ApiError.bad_request("wrong file identifier/HTTP URL specified")
+            return known
+        if not isinstance(value, Upload):
+            raise ApiError.bad_request("there is no photo in the request")
+        rules = spec.photo_rules()
+        if len(value.data) > rules["max_bytes"]:
+            raise ApiError.bad_request("file is too big")
+        if not value.data:
+            raise ApiError.bad_request("file must be non-empty")
+        try:
+            width, height, fmt = await asyncio.to_thread(_decode_image, value.data)
+        except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+            raise ApiError.bad_request("IMAGE_PROCESS_FAILED") from None
+        too_big = width + height > rules["max_width_plus_height"]
+        if too_big or max(width, height) > rules["max_aspect_ratio"] * min(width, height):
+            raise ApiError.bad_request("PHOTO_INVALID_DIMENSIONS")
+        photo = FakePhoto(value.data, width, height, fmt)
+        for file_id in photo.file_ids():
+            self._files[file_id] = photo
+        return photo
+
+    def new_bot_message(self, chat: FakeChat, params: Params, **content: Any) -> FakeMessage:
+        thread, is_topic = self.thread_for(chat, params)
+        reply = self.reply_for(chat, params, thread)
+        msg = FakeMessage(
+            chat=chat,
+            message_id=chat.take_message_id(),
+            sender=bot_user_dict(),
+            message_thread_id=thread,
+            is_topic_message=is_topic,
+            reply_to=reply,
+            sent_by_request=current_request.get(),
+            **content,
+        )
+        return self._store(msg)
+
+    def target_message(self, params: Params) -> FakeMessage:
+        if params.get("inline_message_id"):
+            raise ApiError.bad_request("inline messages are not supported by the fake API")
+        if "chat_id" not in params:
+            raise ApiError.bad_request("chat_id is empty")
+        if "message_id" not in params:
+            raise ApiError.bad_request("message identifier is not specified")
+        chat = self.chat_for(params)
+        msg = self._messages.get((chat.id, params["message_id"]))
+        if msg is None or msg.deleted or msg.service:
+            raise ApiError.bad_request("message to edit not found")
+        if not msg.from_bot:
+            raise ApiError.bad_request("message can't be edited")
+        return msg
+
+    def apply_edit(self, msg: FakeMessage, **changes: Any) -> JSON:
+        before = msg.content_key()
+        snapshot = msg.to_dict()
+        old = {k: getattr(msg, k) for k in changes}
+        for key, value in changes.items():
+            setattr(msg, key, value)
+        if msg.content_key() == before:
+            for key, value in old.items():
+                setattr(msg, key, value)
+            raise ApiError.bad_request(NOT_MODIFIED)
+        msg.history.append(snapshot)
+        msg.edit_date = int(time.time())
+        self._notify()
+        return msg.to_dict()
+
+    # ------------------------------------------------------------------ methods
+
+    async def get_me(self, params: Params, uploads: Uploads) -> JSON:
+        return bot_user_dict(full=True)
+
+    async def get_updates(self, params: Params, uploads: Uploads) -> list[JSON]:
+        offset = params.get("offset")
+        limit = min(max(int(params.get("limit", 100)), 1), 100)
+        timeout = max(float(params.get("timeout", 0)), 0.0)
+        if "allowed_updates" in params:
+            allowed = params["allowed_updates"] or []
+            if not isinstance(allowed, list):
+                raise ApiError.bad_request("can't parse allowed_updates JSON object")
+            self._allowed_updates = frozenset(allowed) or DEFAULT_ALLOWED_UPDATES
+        if offset is not None:
+            if offset < 0:
+                self._updates = self._updates[offset:]
+            else:
+                self._updates = [u for u in self._updates if u["update_id"] >= offset]
+        self._poll_generation += 1
+        generation = self._poll_generation
+        self._notify()  # an older poll still waiting is terminated with 409
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            kept = [u for u in self._updates if self._update_kind(u) in self._allowed_updates]
+            if len(kept) != len(self._updates):
+                self._updates = kept  # updates of unwanted types are never delivered
+            batch = self._updates[:limit]
+            if batch or self._closing or loop.time() >= deadline:
+                if batch:
+                    self._delivered_upto = max(self._delivered_upto, batch[-1]["update_id"])
+                    self._notify()
+                return batch
+            if generation != self._poll_generation:
+                raise ApiError(409, CONFLICT)
+            await self._wait_change(deadline - loop.time())
+
+    @staticmethod
+    def _update_kind(update: JSON) -> str:
+        return next(k for k in update if k != "update_id")
+
+    async def delete_webhook(self, params: Params, uploads: Uploads) -> bool:
+        if params.get("drop_pending_updates"):
+            self._updates.clear()
+        return True
+
+    async def get_webhook_info(self, params: Params, uploads: Uploads) -> JSON:
+        return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+
+    def _command_scope(self, params: Params) -> str:
+        scope = params.get("scope") or {"type": "default"}
+        if not isinstance(scope, dict) or scope.get("type") not in _COMMAND_SCOPES:
+            raise ApiError.bad_request("unsupported bot command scope type")
+        for key in _COMMAND_SCOPES[scope["type"]]:
+            if key not in scope:
+                raise ApiError.bad_request(f"{key} is empty")
+        if "chat_id" in scope:
+            self.resolve_chat(scope["chat_id"])
+        lang = params.get("language_code", "")
+        if lang and not re.fullmatch(r"[a-z]{2}", lang):
+            raise ApiError.bad_request("invalid language code specified")
+        return scope_key({k: scope[k] for k in ("type", *_COMMAND_SCOPES[scope["type"]])})
+
+    async def set_my_commands(self, params: Params, uploads: Uploads) -> bool:
+        commands = params["commands"]
+        field = spec.method_fields("setMyCommands")["commands"]
+        if not isinstance(commands, list):
+            raise ApiError.bad_request("can't parse commands JSON object")
+        if len(commands) > field["max_items"]:
+            raise ApiError.bad_request("too many commands specified")
+        name_spec = spec.type_field("BotCommand", "command")
+        desc_spec = spec.type_field("BotCommand", "description")
+        stored: list[JSON] = []
+        for c in commands:
+            if not isinstance(c, dict):
+                raise ApiError.bad_request("can't parse BotCommand JSON object")
+            name, desc = c.get("command"), c.get("description")
+            if (
+                not isinstance(name, str)
+                or not spec.fits(name_spec, name)
+                or not re.fullmatch(name_spec["pattern"], name)
+            ):
+                raise ApiError.bad_request("BOT_COMMAND_INVALID")
+            if not isinstance(desc, str) or not spec.fits(desc_spec, desc.strip()):
+                raise ApiError.bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
+            stored.append({"command": name, "description": desc})
+        key = (self._command_scope(params), params.get("language_code", ""))
+        self.commands[key] = stored
+        return True
+
+    async def get_my_commands(self, params: Params, uploads: Uploads) -> list[JSON]:
+        key = (self._command_scope(params), params.get("language_code", ""))
+        return list(self.commands.get(key, []))
+
+    async def delete_my_commands(self, params: Params, uploads: Uploads) -> bool:
+        key = (self._command_scope(params), params.get("language_code", ""))
+        self.commands.pop(key, None)
+        return True
+
+    async def send_message_api(self, params: Params, uploads: Uploads) -> JSON:
+        chat = self.chat_for(params)
+        text, entities = self.formatted(
+            "sendMessage", "text", params["text"], params.get("parse_mode"), params.get("entities")
+        )
+        markup = self.reply_markup(params.get("reply_markup"), inline_only=False)
+        msg = self.new_bot_message(chat, params, text=text, entities=entities, reply_markup=markup)
+        return msg.to_dict()
+
+    async def send_photo(self, params: Params, uploads: Uploads) -> JSON:
+        chat = self.chat_for(params)
+        caption, entities = self.formatted(
+            "sendPhoto",
+            "caption",
+            params.get("caption", ""),
+            params.get("parse_mode"),
+            params.get("caption_entities"),
+        )
+        markup = self.reply_markup(params.get("reply_markup"), inline_only=False)
+        self.thread_for(chat, params)
+        photo = await self.load_photo(params["photo"], uploads)
+        msg = self.new_bot_message(
+            chat,
+            params,
+            photo=photo,
+            caption=caption or None,
+            caption_entities=entities,
+            reply_markup=markup,
+        )
+        return msg.to_dict()
+
+    async def send_chat_action(self, params: Params, uploads: Uploads) -> bool:
+        self.chat_for(params)
+        return True
+
+    async def edit_message_text(self, params: Params, uploads: Uploads) -> JSON:
+        if "text" not in params:
+            raise ApiError.bad_request("text is empty")
+        msg = self.target_message(params)
+        if msg.has_media:
+            raise ApiError.bad_request("there is no text in the message to edit")
+        text, entities = self.formatted(
+            "editMessageText",
+            "text",
+            params["text"],
+            params.get("parse_mode"),
+            params.get("entities"),
+        )
+        markup = self.reply_markup(params.get("reply_markup"), inline_only=True)
+        return self.apply_edit(msg, text=text, entities=entities, reply_markup=markup)
+
+    async def edit_message_caption(self, params: Params, uploads: Uploads) -> JSON:
+        msg = self.target_message(params)
+        if not msg.has_media:
+            raise ApiError.bad_request("there is no caption in the message to edit")
+        caption, entities = self.formatted(
+            "editMessageCaption",
+            "caption",
+            params.get("caption", ""),
+            params.get("parse_mode"),
+            params.get("caption_entities"),
+        )
+        markup = self.reply_markup(params.get("reply_markup"), inline_only=True)
+        return self.apply_edit(
+            msg, caption=caption or None, caption_entities=entities, reply_markup=markup
+        )
+
+    async def edit_message_media(self, params: Params, uploads: Uploads) -> JSON:
+        media = params["media"]
+        if not isinstance(media, dict) or not media.get("type"):
+            raise ApiError.bad_request("can't parse InputMedia JSON object")
+        if media["type"] != "photo":
+            raise ApiError.bad_request(f"fake API supports only photo media, got {media['type']}")
+        if "media" not in media:
+            raise ApiError.bad_request("there is no media in the request")
+        msg = self.target_message(params)
+        if not msg.has_media:
+            raise ApiError.bad_request("there is no media in the message to edit")
+        caption, entities = self.formatted(
+            "editMessageMedia",
+            "caption",
+            media.get("caption", ""),
+            media.get("parse_mode"),
+            media.get("caption_entities"),
+            field_spec=spec.type_field("InputMediaPhoto", "caption"),
+        )
+        markup = self.reply_markup(params.get("reply_markup"), inline_only=True)
+        photo = await self.load_photo(media["media"], uploads)
+        return self.apply_edit(
+            msg,
+            photo=photo,
+            caption=caption or None,
+            caption_entities=entities,
+            reply_markup=markup,
+        )
+
+    async def edit_message_reply_markup(self, params: Params, uploads: Uploads) -> JSON:
+        msg = self.target_message(params)
+        markup = self.reply_markup(params.get("reply_markup"), inline_only=True)
+        return self.apply_edit(msg, reply_markup=markup)
+
+    async def delete_message_api(self, params: Params, uploads: Uploads) -> bool:
+        chat = self.chat_for(params)
+        msg = self._messages.get((chat.id, params["message_id"]))
+        if msg is None or msg.deleted:
+            raise ApiError.bad_request("message to delete not found")
+        if not msg.from_bot and chat.type != "private" and chat.bot_status != "administrator":
+            raise ApiError.bad_request("message can't be deleted")
+        if time.time() - msg.date > 48 * 3600:
+            raise ApiError.bad_request("message can't be deleted for everyone")
+        msg.deleted = True
+        self._notify()
+        return True
+
+    async def answer_callback_query(self, params: Params, uploads: Uploads) -> bool:
+        query = self.callback_queries.get(params["callback_query_id"])
+        too_old = (
+            query is None
+            or query.answered
+            or time.monotonic() - query.created > self.callback_answer_timeout
+        )
+        if query is None or too_old:
+            raise ApiError.bad_request(
+                "query is too old and response timeout expired or query ID is invalid"
+            )
+        text = params.get("text")
+        if text is not None and not spec.fits(
+            spec.method_fields("answerCallbackQuery")["text"], text
+        ):
+            raise ApiError.bad_request("MESSAGE_TOO_LONG")
+        url = params.get("url")
+        if url and not re.match(r"^(https?://)?t\.me/", url):
+            raise ApiError.bad_request("URL_INVALID")
+        query.answered = True
+        query.answered_at = time.monotonic()
+        query.answer = {
+            k: params[k] for k in ("text", "show_alert", "url", "cache_time") if k in params
+        }
+        self._notify()
+        return True
+
+    async def get_chat(self, params: Params, uploads: Uploads) -> JSON:
+        chat = self.chat_for(params)
+        out = chat.to_dict() | {
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        }
+        if chat.type != "private":
+            out["permissions"] = {"can_send_messages": True}
+        return out
+
+    def _member_status(self, chat: FakeChat, user_id: int) -> JSON:
+        if user_id == BOT_ID:
+            return member_dict(bot_user_dict(), chat.bot_status)
+        user = self.users.get(user_id)
+        if user is None:
+            raise ApiError.bad_request("PARTICIPANT_ID_INVALID")
+        return member_dict(user.to_dict(), chat.members.get(user_id, "left"))
+
+    async def get_chat_member(self, params: Params, uploads: Uploads) -> JSON:
+        chat = self.chat_for(params)
+        return self._member_status(chat, params["user_id"])
+
+    async def get_chat_administrators(self, params: Params, uploads: Uploads) -> list[JSON]:
+        chat = self.chat_for(params)
+        if chat.type == "private":
+            raise ApiError.bad_request("there are no administrators in the private chat")
+        out = [
+            self._member_status(chat, uid)
+            for uid, status in chat.members.items()
+            if status in ("creator", "administrator")
+            and (not self.users[uid].is_bot or params.get("return_bots"))
+        ]
+        if chat.bot_status == "administrator":
+            out.append(self._member_status(chat, BOT_ID))
+        return out
+
+    async def leave_chat(self, params: Params, uploads: Uploads) -> bool:
+        chat = self.chat_for(params)
+        if chat.type == "private":
+            raise ApiError.bad_request("chat member status can't be changed in private chats")
+        self._bot_status_change(chat, bot_user_dict(), "left")
+        return True
+
+    async def set_chat_menu_button(self, params: Params, uploads: Uploads) -> bool:
+        button = params.get("menu_button") or {"type": "default"}
+        if not isinstance(button, dict) or button.get("type") not in (
+            "default",
+            "commands",
+            "web_app",
+        ):
+            raise ApiError.bad_request("can't parse menu button JSON object")
+        if "chat_id" in params:
+            chat = self.chat_for(params)
+            if chat.type != "private":
+                raise ApiError.bad_request("chat must be a private chat")
+            chat.menu_button = button
+        else:
+            self.default_menu_button = button
+        return True
+
+    async def get_chat_menu_button(self, params: Params, uploads: Uploads) -> JSON:
+        if "chat_id" in params:
+            chat = self.chat_for(params)
+            return chat.menu_button or self.default_menu_button
+        return self.default_menu_button
+
+
+def _decode_image(data: bytes) -> tuple[int, int, str]:
+    with Image.open(io.BytesIO(data)) as img:
+        img.load()
+        return img.width, img.height, str(img.format)
