@@ -559,8 +559,8 @@ def strip_text(text: str, entities: list[Entity]) -> tuple[str, list[Entity]]:
             if pos_utf16 >= last_entity_end:
                 right_keep = max(right_keep, idx + 1)
                 break
-    if left >= right_keep:
-        return "", []
+    if left >= right_keep or not text.strip(_SPACE):
+        return "", []  # whitespace only, even inside entities, is empty
     shift = utf16_len(text[:left])
     stripped = text[left:right_keep]
     total = utf16_len(stripped)
