@@ -49,9 +49,9 @@ def short(name: str, size: int, max_width: int = 220) -> str:
 
 def panels(im: Image.Image, view: PublicView, names: tuple[str, str], lang: str, *,
            stacks: tuple[int, int] | None = None, dealer: int | None = None,
-           to_act: tuple[int, ...] = ()) -> None:
+           to_act: tuple[int, ...] = (), crown: int | None = None) -> None:
     """Both players: token, name, stack (and its change since the start), the dealer button
-    and, for whoever must act, a lit frame and a "to act" tag."""
+    and, for whoever must act, a lit frame and a "to act" tag; `crown` gets a gold frame."""
     d = ImageDraw.Draw(im)
     stacks = stacks if stacks is not None else view.stacks
     dealer = view.dealer if dealer is None else dealer
@@ -59,8 +59,9 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], lang: str,
     for p in (0, 1):
         x0, y0, x1, y1 = L.PANELS[p]
         lit = p in to_act
-        d.rounded_rectangle((x0, y0, x1, y1), 16, fill=L.PANEL,
-                            outline=L.PLAYER[p] if lit else L.PANEL_EDGE, width=4 if lit else 2)
+        edge = L.GOLD if p == crown else L.PLAYER[p] if lit else L.PANEL_EDGE
+        d.rounded_rectangle((x0, y0, x1, y1), 16, fill=L.PANEL, outline=edge,
+                            width=4 if lit or p == crown else 2)
         im.paste(sprites.chip(p, 0, L.PANEL), (x0 + 12, y0 + 10))
         right = x1 - 16
         if p == dealer:
@@ -104,9 +105,11 @@ def revolver(im: Image.Image, view: PublicView, lang: str, *, bullet: int | None
         caption = labels.label(lang, "round_bullet", round=round_, bullet=bullet)
     text.draw(im, (L.W // 2, L.ROUND_LABEL_Y), caption, 22, L.TEXT, anchor="m",
               max_width=L.W - 2 * (L.MARGIN + L.PANEL_W) - 16)
-    if bullet > 6:
-        text.draw(im, (L.W // 2, L.CYLINDER_XY[1] + L.CYLINDER // 2 - 14), str(bullet), 24,
-                  L.GOLD, anchor="m")
+    if bullet > 6:  # a tiebreak bullet: its number on the cylinder's axis
+        cx, cy = L.W // 2, L.CYLINDER_XY[1] + L.CYLINDER // 2
+        ImageDraw.Draw(im).ellipse((cx - 15, cy - 15, cx + 15, cy + 15), fill=(36, 38, 44),
+                                   outline=L.GOLD, width=2)
+        text.draw(im, (cx, cy - 12), str(bullet), 19, L.GOLD, anchor="m")
 
 
 def encode(im: Image.Image, fmt: str) -> bytes:

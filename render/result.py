@@ -86,7 +86,7 @@ def compose(view: PublicView, names: tuple[str, str], lang: str = "en") -> Image
     """The end of the duel as an RGB image (see `render.result` for the bytes)."""
     names = frame.names_of(names, lang)
     im = frame.canvas(L.RESULT_H)
-    frame.panels(im, view, names, lang, dealer=-1)
+    frame.panels(im, view, names, lang, dealer=-1, crown=view.winner)
     frame.revolver(im, view, lang, live=False,
                    bullet=view.last_result.number if view.last_result else 0)
     y = L.HEADER_H + 10

@@ -52,7 +52,8 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
     won = result.winner == p
     stake = result.stakes[p]
     chip = sprites.chip(p, stake)
-    caption = stake_label(lang, stake, result.bonus_duel)
+    number = labels.label(lang, "hand_no", n=result.positions[p] + 1)
+    caption = f"{number} · {stake_label(lang, stake, result.bonus_duel)}"
     cw = chip.width + 10 + text.width(caption, 24)
     im.paste(chip, (mid - cw // 2, y0 - 66))
     text.draw(im, (mid - cw // 2 + chip.width + 10, y0 - 52), caption, 24, L.PLAYER[p])
@@ -96,10 +97,10 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
     for p in (0, 1):
         _side(im, d, result, p, lang)
     y = L.reveal_hand_box(0)[3] + 112
-    for line, size, colour in outcome_lines(result, names, lang):
-        for part in text.wrap(line, size, L.W - 2 * L.MARGIN - 40, 2):
-            text.draw(im, (L.W // 2, y), part, size, colour, anchor="m")
-            y += text.line_height(size) + 4
+    for line, size, colour in outcome_lines(result, names, lang):  # three lines at most
+        text.draw(im, (L.W // 2, y), line, size, colour, anchor="m",
+                  max_width=L.W - 2 * L.MARGIN - 40)
+        y += text.line_height(size) + 4
     return im
 
 
