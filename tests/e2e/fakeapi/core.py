@@ -138,7 +138,7 @@ class FakeState:
                     self._waiters.remove(fut)
 
     async def wait_for(
-        self, predicate: Callable[[], T], timeout: float = 5.0, what: str = "condition"
+        self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "condition"
     ) -> T:
         """Wait until ``predicate()`` returns something truthy (re-checked on every change).
 
@@ -209,7 +209,11 @@ class FakeState:
         self, query: CallbackQueryRecord | str, timeout: float = 5.0
     ) -> CallbackQueryRecord:
         record = self.callback_queries[query if isinstance(query, str) else query.id]
-        return await self.wait_for(lambda: record if record.answered else None, timeout, "answer")
+
+        def answered() -> CallbackQueryRecord | None:
+            return record if record.answered else None
+
+        return await self.wait_for(answered, timeout, f"an answer to callback query {record.id}")
 
     async def wait_updates_fetched(self, timeout: float = 5.0) -> None:
         """Wait until getUpdates has handed out every queued update at least once."""

@@ -615,6 +615,7 @@ def format_text(
     ValueError means the parse mode itself is unknown.
     """
     mode = (parse_mode or "").lower()
+    entities: list[Entity]
     if mode in ("", "none"):
         plain, entities = text, []
     elif mode == "html":

@@ -100,12 +100,12 @@ class FakeBotMethods(FakeState):
                 if chat.username and chat.username.lower() == name:
                     return chat
             raise ApiError.bad_request("chat not found")
-        chat = self.chats.get(chat_id)
-        if chat is None:
+        found = self.chats.get(chat_id)
+        if found is None:
             if chat_id in self.users:
                 raise ApiError.forbidden("bot can't initiate conversation with a user")
             raise ApiError.bad_request("chat not found")
-        return chat
+        return found
 
     def check_access(self, chat: FakeChat) -> None:
         """Telegram's 403s: the bot must be in the chat (and not blocked in private)."""
