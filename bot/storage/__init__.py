@@ -1,0 +1,67 @@
+"""SQLite storage through aiosqlite: one `Database`, one repository per aggregate.
+
+    storage = await Storage.open(config.db_path)
+    duel = await storage.duels.get(duel_id)
+    new_version = await storage.duels.save(duel.id, duel.version, state.to_json(), now=now)
+    await storage.close()
+
+See `db.py` for transactions and `migrations.py` for the schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from os import PathLike
+
+from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
+from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
+from bot.storage.db import Database, Rollback, StorageError
+from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.results import DuelResult, ResultReason, ResultRepo
+from bot.storage.users import UserRecord, UserRepo
+
+__all__ = [
+    "MIGRATIONS",
+    "ChallengeRecord",
+    "ChallengeRepo",
+    "ChallengeStatus",
+    "ChatRecord",
+    "ChatRepo",
+    "ChatSettings",
+    "Database",
+    "DuelRecord",
+    "DuelRepo",
+    "DuelResult",
+    "DuelStatus",
+    "ResultReason",
+    "ResultRepo",
+    "Rollback",
+    "Storage",
+    "StorageError",
+    "UserRecord",
+    "UserRepo",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Storage:
+    """The database with every repository over it."""
+
+    db: Database
+    chats: ChatRepo
+    users: UserRepo
+    challenges: ChallengeRepo
+    duels: DuelRepo
+    results: ResultRepo
+
+    @classmethod
+    def over(cls, db: Database) -> Storage:
+        return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db))
+
+    @classmethod
+    async def open(cls, path: str | PathLike[str]) -> Storage:
+        return cls.over(await Database.open(path))
+
+    async def close(self) -> None:
+        await self.db.close()

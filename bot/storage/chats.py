@@ -1,0 +1,129 @@
+"""Chats the bot is in, and each chat's settings."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from bot.storage.db import Database
+from rules.duel import DEFAULT_STACK, MAX_STACK, MIN_STACK
+
+log = logging.getLogger(__name__)
+
+LANGUAGES = ("en", "ru")
+TURN_TIMER_MIN, TURN_TIMER_MAX, TURN_TIMER_DEFAULT = 15, 24 * 3600, 180
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRecord:
+    id: int
+    type: str  # private, group, supergroup, channel
+    title: str | None
+    is_forum: bool
+    active: bool  # False once the bot was removed from the chat
+    updated_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """Per-chat settings; every field has a default, so an unknown chat has settings too."""
+
+    language: str | None = None  # "en" / "ru" for everyone, or None: each user's own language
+    turn_timer: int = TURN_TIMER_DEFAULT  # seconds a player has for a move
+    default_stack: int = DEFAULT_STACK  # chips each player starts a duel with
+    show_cards_out: bool = True  # draw the grid of cards already out of play
+
+    def __post_init__(self) -> None:
+        if self.language is not None and self.language not in LANGUAGES:
+            raise ValueError(f"language must be one of {LANGUAGES} or None")
+        if not _int_in(self.turn_timer, TURN_TIMER_MIN, TURN_TIMER_MAX):
+            raise ValueError(f"turn_timer must be {TURN_TIMER_MIN}..{TURN_TIMER_MAX} seconds")
+        if not _int_in(self.default_stack, MIN_STACK, MAX_STACK):
+            raise ValueError(f"default_stack must be {MIN_STACK}..{MAX_STACK}")
+        if not isinstance(self.show_cards_out, bool):
+            raise ValueError("show_cards_out must be a bool")
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> ChatSettings:
+        """Tolerant: unknown keys are dropped and invalid values fall back to the default."""
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            log.warning("chat settings are not a JSON object; using the defaults")
+            return cls()
+        settings = cls()
+        for f in fields(cls):
+            if f.name in data:
+                try:
+                    settings = replace(settings, **{f.name: data[f.name]})
+                except (ValueError, TypeError):
+                    log.warning("chat setting %s=%r is invalid; using the default", f.name,
+                                data[f.name])
+        return settings
+
+
+def _int_in(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _chat(row: sqlite3.Row) -> ChatRecord:
+    return ChatRecord(
+        id=row["id"], type=row["type"], title=row["title"], is_forum=bool(row["is_forum"]),
+        active=bool(row["active"]), updated_at=row["updated_at"],
+    )
+
+
+class ChatRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def upsert(
+        self, chat_id: int, chat_type: str, title: str | None, is_forum: bool, *, now: int
+    ) -> ChatRecord:
+        """Record a chat seen in an update; it is active again if the bot had been removed."""
+        await self.db.execute(
+            "INSERT INTO chats (id, type, title, is_forum, active, updated_at)"
+            " VALUES (?, ?, ?, ?, 1, ?)"
+            " ON CONFLICT (id) DO UPDATE SET type = excluded.type, title = excluded.title,"
+            " is_forum = excluded.is_forum, active = 1, updated_at = excluded.updated_at",
+            (chat_id, chat_type, title, int(is_forum), now),
+        )
+        return ChatRecord(chat_id, chat_type, title, is_forum, True, now)
+
+    async def get(self, chat_id: int) -> ChatRecord | None:
+        row = await self.db.fetchone("SELECT * FROM chats WHERE id = ?", (chat_id,))
+        return _chat(row) if row else None
+
+    async def mark_left(self, chat_id: int, *, now: int) -> bool:
+        """The bot was removed from the chat. False if the chat was unknown."""
+        return await self._set_active(chat_id, False, now)
+
+    async def mark_active(self, chat_id: int, *, now: int) -> bool:
+        return await self._set_active(chat_id, True, now)
+
+    async def _set_active(self, chat_id: int, active: bool, now: int) -> bool:
+        changed = await self.db.execute(
+            "UPDATE chats SET active = ?, updated_at = ? WHERE id = ?", (int(active), now, chat_id)
+        )
+        return changed > 0
+
+    async def get_settings(self, chat_id: int) -> ChatSettings:
+        row = await self.db.fetchone(
+            "SELECT settings FROM chat_settings WHERE chat_id = ?", (chat_id,)
+        )
+        return ChatSettings.from_json(row["settings"]) if row else ChatSettings()
+
+    async def set_settings(self, chat_id: int, settings: ChatSettings) -> None:
+        await self.db.execute(
+            "INSERT INTO chat_settings (chat_id, settings) VALUES (?, ?)"
+            " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
+            (chat_id, settings.to_json()),
+        )

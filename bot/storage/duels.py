@@ -1,0 +1,171 @@
+"""Duels: the game state as JSON, updated only by compare-and-swap on its version.
+
+Every applied action is one `save(id, expected_version, ...)`. It succeeds only if nobody saved
+since the caller loaded the duel, so a double tap, a replayed update or a racing timer can never
+apply an action twice: the loser gets None and should reload (or answer "stale button").
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.storage.db import Database
+from bot.storage.results import DuelResult, insert_result
+
+
+class DuelStatus(StrEnum):
+    LIVE = "live"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"  # the chat went away (the bot was removed) before the end
+
+
+@dataclass(frozen=True, slots=True)
+class DuelRecord:
+    id: int
+    chat_id: int
+    thread_id: int | None
+    players: tuple[int, int]  # user ids of player 0 and player 1 of the state
+    state_json: str
+    version: int
+    status: DuelStatus
+    message_id: int | None  # the Telegram message showing the duel
+    shown_version: int | None  # the version that message shows
+    created_at: int
+    updated_at: int
+
+    @property
+    def is_live(self) -> bool:
+        return self.status is DuelStatus.LIVE
+
+    @property
+    def needs_redraw(self) -> bool:
+        """The message does not show the saved version (e.g. a crash between save and edit)."""
+        return self.shown_version != self.version
+
+    def player_index(self, user_id: int) -> int | None:
+        """0 or 1 for a player of this duel, None for anyone else."""
+        return self.players.index(user_id) if user_id in self.players else None
+
+
+def _duel(row: sqlite3.Row) -> DuelRecord:
+    return DuelRecord(
+        id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
+        players=(row["player0_id"], row["player1_id"]), state_json=row["state"],
+        version=row["version"], status=DuelStatus(row["status"]), message_id=row["message_id"],
+        shown_version=row["shown_version"], created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+class DuelRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        players: tuple[int, int],
+        state_json: str,
+        created_at: int,
+    ) -> DuelRecord:
+        if players[0] == players[1]:
+            raise ValueError("a duel needs two different players")
+        duel_id = await self.db.insert(
+            "INSERT INTO duels (chat_id, thread_id, player0_id, player1_id, state,"
+            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (chat_id, thread_id, players[0], players[1], state_json, created_at, created_at),
+        )
+        return DuelRecord(
+            duel_id, chat_id, thread_id, players, state_json, 0, DuelStatus.LIVE, None, None,
+            created_at, created_at,
+        )
+
+    async def get(self, duel_id: int) -> DuelRecord | None:
+        row = await self.db.fetchone("SELECT * FROM duels WHERE id = ?", (duel_id,))
+        return _duel(row) if row else None
+
+    async def live_for_user_in_chat(self, chat_id: int, user_id: int) -> DuelRecord | None:
+        row = await self.db.fetchone(
+            "SELECT * FROM duels WHERE chat_id = ? AND status = 'live'"
+            " AND (player0_id = ? OR player1_id = ?) ORDER BY id DESC LIMIT 1",
+            (chat_id, user_id, user_id),
+        )
+        return _duel(row) if row else None
+
+    async def live_in_chat(self, chat_id: int) -> list[DuelRecord]:
+        rows = await self.db.fetchall(
+            "SELECT * FROM duels WHERE chat_id = ? AND status = 'live' ORDER BY id", (chat_id,)
+        )
+        return [_duel(r) for r in rows]
+
+    async def all_live(self) -> list[DuelRecord]:
+        """Every live duel, to bring their messages and timers back after a restart."""
+        rows = await self.db.fetchall("SELECT * FROM duels WHERE status = 'live' ORDER BY id")
+        return [_duel(r) for r in rows]
+
+    async def lagging(self) -> list[DuelRecord]:
+        """Live or finished duels whose message does not show the saved version (the bot
+        stopped, or Telegram failed, between the save and the edit)."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM duels WHERE status <> 'abandoned'"
+            " AND (shown_version IS NULL OR shown_version <> version) ORDER BY id"
+        )
+        return [_duel(r) for r in rows]
+
+    async def save(
+        self,
+        duel_id: int,
+        expected_version: int,
+        state_json: str,
+        status: DuelStatus = DuelStatus.LIVE,
+        *,
+        now: int,
+        result: DuelResult | None = None,
+    ) -> int | None:
+        """Store a new state if the live duel is still at `expected_version`.
+
+        Returns the new version, or None when someone else saved first (nothing is written).
+        A `result` (for a duel that this save finishes) is written in the same transaction.
+        """
+        if result is not None and (result.duel_id != duel_id or status is not DuelStatus.FINISHED):
+            raise ValueError("a result goes with the save that finishes the same duel")
+        async with self.db.transaction():
+            changed = await self.db.execute(
+                "UPDATE duels SET state = ?, status = ?, version = version + 1, updated_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'live'",
+                (state_json, status.value, now, duel_id, expected_version),
+            )
+            if changed != 1:
+                return None
+            if result is not None:
+                await insert_result(self.db, result)
+        return expected_version + 1
+
+    async def set_message(self, duel_id: int, message_id: int, shown_version: int) -> bool:
+        """Record which message shows the duel, at which version.
+
+        Not a compare-and-swap on the duel, but it never goes back: a slow edit of an older
+        version that finishes after a newer one is ignored (returns False).
+        """
+        changed = await self.db.execute(
+            "UPDATE duels SET message_id = ?, shown_version = ?"
+            " WHERE id = ? AND (shown_version IS NULL OR shown_version <= ?)",
+            (message_id, shown_version, duel_id, shown_version),
+        )
+        return changed == 1
+
+    async def abandon_chat(self, chat_id: int, *, now: int) -> list[int]:
+        """Mark a chat's live duels abandoned (bumping their versions); returns their ids."""
+        async with self.db.transaction():
+            rows = await self.db.fetchall(
+                "SELECT id FROM duels WHERE chat_id = ? AND status = 'live'", (chat_id,)
+            )
+            await self.db.execute(
+                "UPDATE duels SET status = 'abandoned', version = version + 1, updated_at = ?"
+                " WHERE chat_id = ? AND status = 'live'",
+                (now, chat_id),
+            )
+        return [int(r["id"]) for r in rows]

@@ -1,0 +1,98 @@
+"""The schema, as numbered forward migrations.
+
+`MIGRATIONS[i]` takes the database from schema version i to i + 1 (`PRAGMA user_version`).
+Each runs in one transaction with its version bump. Only ever append: a released migration is
+never edited, since databases in the field have already run it. A script must not contain
+BEGIN/COMMIT, nor PRAGMAs that cannot run inside a transaction (foreign_keys, journal_mode).
+
+Times are unix seconds (INTEGER), passed in by the caller. Telegram ids are 64-bit INTEGERs.
+Booleans are 0/1. JSON is TEXT.
+"""
+
+from __future__ import annotations
+
+V1 = """
+CREATE TABLE chats (
+    id          INTEGER PRIMARY KEY,               -- Telegram chat id
+    type        TEXT    NOT NULL,                  -- private, group, supergroup, channel
+    title       TEXT,
+    is_forum    INTEGER NOT NULL DEFAULT 0,
+    active      INTEGER NOT NULL DEFAULT 1,        -- 0 once the bot was removed
+    updated_at  INTEGER NOT NULL
+);
+
+CREATE TABLE chat_settings (
+    chat_id     INTEGER PRIMARY KEY,               -- no foreign key: settings may come first
+    settings    TEXT    NOT NULL                   -- JSON object, see ChatSettings
+);
+
+CREATE TABLE users (
+    id            INTEGER PRIMARY KEY,             -- Telegram user id
+    first_name    TEXT    NOT NULL,
+    last_name     TEXT,
+    username      TEXT,                            -- without the @
+    language_code TEXT,
+    is_bot        INTEGER NOT NULL DEFAULT 0,
+    updated_at    INTEGER NOT NULL
+);
+CREATE INDEX users_username ON users (username COLLATE NOCASE);
+
+CREATE TABLE duels (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id        INTEGER NOT NULL,
+    thread_id      INTEGER,                        -- forum topic, or NULL
+    player0_id     INTEGER NOT NULL,
+    player1_id     INTEGER NOT NULL CHECK (player1_id <> player0_id),
+    state          TEXT    NOT NULL,               -- DuelState.to_json()
+    version        INTEGER NOT NULL DEFAULT 0,     -- grows with every save (compare-and-swap)
+    status         TEXT    NOT NULL DEFAULT 'live'
+                   CHECK (status IN ('live', 'finished', 'abandoned')),
+    message_id     INTEGER,                        -- the Telegram message showing the duel
+    shown_version  INTEGER,                        -- the version that message shows
+    created_at     INTEGER NOT NULL,
+    updated_at     INTEGER NOT NULL
+);
+CREATE INDEX duels_live_by_chat ON duels (chat_id) WHERE status = 'live';
+CREATE INDEX duels_lagging ON duels (id)
+    WHERE status <> 'abandoned' AND (shown_version IS NULL OR shown_version <> version);
+
+CREATE TABLE challenges (
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id          INTEGER NOT NULL,
+    thread_id        INTEGER,
+    challenger_id    INTEGER NOT NULL,
+    target_id        INTEGER,                      -- NULL: open to anyone, or known by @name only
+    target_username  TEXT,
+    stack            INTEGER NOT NULL CHECK (stack > 0),
+    status           TEXT    NOT NULL DEFAULT 'pending'
+                     CHECK (status IN ('pending', 'accepted', 'declined', 'cancelled', 'expired')),
+    version          INTEGER NOT NULL DEFAULT 0,
+    message_id       INTEGER,
+    duel_id          INTEGER REFERENCES duels (id),
+    created_at       INTEGER NOT NULL,
+    expires_at       INTEGER NOT NULL
+);
+CREATE INDEX challenges_pending ON challenges (expires_at) WHERE status = 'pending';
+CREATE INDEX challenges_by_challenger ON challenges (chat_id, challenger_id, status);
+
+CREATE TABLE results (
+    duel_id      INTEGER PRIMARY KEY REFERENCES duels (id),
+    chat_id      INTEGER NOT NULL,
+    player0_id   INTEGER NOT NULL,
+    player1_id   INTEGER NOT NULL,
+    stack0       INTEGER NOT NULL,
+    stack1       INTEGER NOT NULL,
+    start_stack  INTEGER NOT NULL,
+    winner_id    INTEGER CHECK (winner_id IS NULL OR winner_id IN (player0_id, player1_id)),
+    reason       TEXT    NOT NULL CHECK (reason IN ('normal', 'surrender', 'timeout', 'tiebreak')),
+    best0        INTEGER,                          -- HandValue.strength of the best hand shown
+    best1        INTEGER,
+    bonus0       INTEGER NOT NULL DEFAULT 0,       -- bonus chips won
+    bonus1       INTEGER NOT NULL DEFAULT 0,
+    bullets      INTEGER NOT NULL,
+    finished_at  INTEGER NOT NULL
+);
+CREATE INDEX results_by_chat ON results (chat_id, finished_at);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1,)

@@ -1,0 +1,96 @@
+"""Users the bot has seen: names for mentions, languages, and @username lookup."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from bot.storage.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    id: int
+    first_name: str
+    last_name: str | None
+    username: str | None  # without the @
+    language_code: str | None
+    is_bot: bool
+    updated_at: int
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}" if self.last_name else self.first_name
+
+
+def normalize_username(username: str | None) -> str | None:
+    """'@Name' -> 'Name'; blank -> None."""
+    if username is None:
+        return None
+    username = username.strip().removeprefix("@")
+    return username or None
+
+
+def _user(row: sqlite3.Row) -> UserRecord:
+    return UserRecord(
+        id=row["id"], first_name=row["first_name"], last_name=row["last_name"],
+        username=row["username"], language_code=row["language_code"],
+        is_bot=bool(row["is_bot"]), updated_at=row["updated_at"],
+    )
+
+
+class UserRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def upsert(
+        self,
+        user_id: int,
+        first_name: str,
+        last_name: str | None = None,
+        username: str | None = None,
+        language_code: str | None = None,
+        is_bot: bool = False,
+        *,
+        now: int,
+    ) -> UserRecord:
+        """Record a user seen in an update.
+
+        Telegram usernames are unique at any moment, so a username this user now holds is
+        taken away from any other known user who held it before.
+        """
+        username = normalize_username(username)
+        async with self.db.transaction():
+            if username is not None:
+                await self.db.execute(
+                    "UPDATE users SET username = NULL"
+                    " WHERE username = ? COLLATE NOCASE AND id <> ?",
+                    (username, user_id),
+                )
+            await self.db.execute(
+                "INSERT INTO users"
+                " (id, first_name, last_name, username, language_code, is_bot, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET first_name = excluded.first_name,"
+                " last_name = excluded.last_name, username = excluded.username,"
+                " language_code = excluded.language_code, is_bot = excluded.is_bot,"
+                " updated_at = excluded.updated_at",
+                (user_id, first_name, last_name, username, language_code, int(is_bot), now),
+            )
+        return UserRecord(user_id, first_name, last_name, username, language_code, is_bot, now)
+
+    async def get(self, user_id: int) -> UserRecord | None:
+        row = await self.db.fetchone("SELECT * FROM users WHERE id = ?", (user_id,))
+        return _user(row) if row else None
+
+    async def find_by_username(self, username: str) -> UserRecord | None:
+        """A known user by @username, case-insensitively ('@' optional)."""
+        name = normalize_username(username)
+        if name is None:
+            return None
+        row = await self.db.fetchone(
+            "SELECT * FROM users WHERE username = ? COLLATE NOCASE"
+            " ORDER BY updated_at DESC LIMIT 1",
+            (name,),
+        )
+        return _user(row) if row else None
