@@ -1,0 +1,167 @@
+"""Callback data: what an inline button carries, encoded in at most 64 bytes.
+
+    d:<duel id>:<version>:<action>        a duel action, on the version the button was drawn for
+        action: b<hand 0-5><chips 1|2>    bet on a hand (1 = pass, 2 = play)
+                ty / tn                   tiebreak: yes / no
+                sr                        surrender
+    c:<challenge id>:<version>:a|d|w      accept, decline, withdraw a challenge
+    s:...                                 reserved for settings (not decoded yet)
+
+Numbers are canonical decimal (no sign, no leading zeros), so every payload has exactly one
+encoding and `encode(decode(data)) == data` for any data that decodes. Anything else (a forged,
+truncated or foreign press) raises `CallbackDataError`, a ValueError, and nothing more. Button
+data never holds a card: only ids, versions and the hand's position in the row.
+
+To add a kind of payload: a frozen dataclass, a branch in `encode`, a prefix in `_DECODERS`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules.actions import Bet, Surrender, TiebreakAnswer
+
+MAX_BYTES = 64  # Telegram's limit for callback_data
+MAX_ID = 2**63 - 1  # SQLite INTEGER
+HANDS = 6
+
+DuelAction = Bet | TiebreakAnswer | Surrender
+
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,18}")
+_BET = re.compile(r"b([0-5])([12])")
+_SIMPLE_ACTIONS: dict[str, DuelAction] = {
+    "ty": TiebreakAnswer(True),
+    "tn": TiebreakAnswer(False),
+    "sr": Surrender("surrender"),
+}
+
+
+class CallbackDataError(ValueError):
+    """Callback data that is not a payload this bot makes."""
+
+
+class ChallengeOp(StrEnum):
+    ACCEPT = "a"
+    DECLINE = "d"
+    WITHDRAW = "w"
+
+
+def _check_number(name: str, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
+        raise CallbackDataError(f"{name} must be an integer from 0 to {MAX_ID}")
+
+
+def _check_action(action: DuelAction) -> None:
+    if isinstance(action, Bet):
+        for value, low, high in ((action.position, 0, HANDS - 1), (action.chips, 1, 2)):
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise CallbackDataError(f"not a bet a button can carry: {action!r}")
+    elif isinstance(action, TiebreakAnswer):
+        if not isinstance(action.accept, bool):
+            raise CallbackDataError("a tiebreak answer is True or False")
+    elif not (isinstance(action, Surrender) and action.reason == "surrender"):
+        # A timeout is the bot's own decision, never a button.
+        raise CallbackDataError(f"not an action a button can carry: {action!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class DuelPress:
+    duel_id: int
+    version: int
+    action: DuelAction
+
+    def __post_init__(self) -> None:
+        _check_number("duel_id", self.duel_id)
+        _check_number("version", self.version)
+        _check_action(self.action)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengePress:
+    challenge_id: int
+    version: int
+    op: ChallengeOp
+
+    def __post_init__(self) -> None:
+        _check_number("challenge_id", self.challenge_id)
+        _check_number("version", self.version)
+        if not isinstance(self.op, ChallengeOp):
+            raise CallbackDataError("op must be a ChallengeOp")
+
+
+Payload = DuelPress | ChallengePress
+
+
+def _action_code(action: DuelAction) -> str:
+    if isinstance(action, Bet):
+        return f"b{action.position}{action.chips}"
+    if isinstance(action, TiebreakAnswer):
+        return "ty" if action.accept else "tn"
+    return "sr"
+
+
+def encode(payload: Payload) -> str:
+    """The callback_data string for a payload (validated when the payload was built)."""
+    if isinstance(payload, DuelPress):
+        data = f"d:{payload.duel_id}:{payload.version}:{_action_code(payload.action)}"
+    elif isinstance(payload, ChallengePress):
+        data = f"c:{payload.challenge_id}:{payload.version}:{payload.op.value}"
+    else:
+        raise TypeError(f"not a payload: {payload!r}")
+    if len(data.encode("ascii")) > MAX_BYTES:  # cannot happen with the bounds above
+        raise CallbackDataError(f"callback data over {MAX_BYTES} bytes")
+    return data
+
+
+def _number(text: str) -> int:
+    if not _NUMBER.fullmatch(text):
+        raise CallbackDataError("not a canonical number")
+    value = int(text)
+    if value > MAX_ID:
+        raise CallbackDataError("number out of range")
+    return value
+
+
+def _decode_duel(fields: list[str]) -> Payload:
+    if len(fields) != 3:
+        raise CallbackDataError("a duel press has an id, a version and an action")
+    duel_id, version, code = fields
+    bet = _BET.fullmatch(code)
+    if bet:
+        action: DuelAction = Bet(int(bet[1]), int(bet[2]))
+    elif code in _SIMPLE_ACTIONS:
+        action = _SIMPLE_ACTIONS[code]
+    else:
+        raise CallbackDataError("unknown duel action")
+    return DuelPress(_number(duel_id), _number(version), action)
+
+
+def _decode_challenge(fields: list[str]) -> Payload:
+    if len(fields) != 3:
+        raise CallbackDataError("a challenge press has an id, a version and an operation")
+    challenge_id, version, op = fields
+    if op not in {o.value for o in ChallengeOp}:
+        raise CallbackDataError("unknown challenge operation")
+    return ChallengePress(_number(challenge_id), _number(version), ChallengeOp(op))
+
+
+_DECODERS: dict[str, Callable[[list[str]], Payload]] = {
+    "d": _decode_duel,
+    "c": _decode_challenge,
+}
+
+
+def decode(data: object) -> Payload:
+    """The payload a button carries; CallbackDataError for anything that is not one."""
+    if not isinstance(data, str):
+        raise CallbackDataError("callback data is not text")
+    if len(data) > MAX_BYTES or not data.isascii():
+        raise CallbackDataError("callback data is not ASCII of at most 64 bytes")
+    prefix, *fields = data.split(":")
+    decoder = _DECODERS.get(prefix)
+    if decoder is None:
+        raise CallbackDataError("unknown callback data prefix")
+    return decoder(fields)

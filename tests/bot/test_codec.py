@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.codec import (
+    MAX_BYTES,
+    MAX_ID,
+    CallbackDataError,
+    ChallengeOp,
+    ChallengePress,
+    DuelPress,
+    Payload,
+    decode,
+    encode,
+)
+from rules.actions import Bet, Surrender, TiebreakAnswer
+
+ids = st.integers(min_value=0, max_value=MAX_ID)
+actions = st.one_of(
+    st.builds(Bet, st.integers(0, 5), st.integers(1, 2)),
+    st.builds(TiebreakAnswer, st.booleans()),
+    st.just(Surrender("surrender")),
+)
+payloads: st.SearchStrategy[Payload] = st.one_of(
+    st.builds(DuelPress, ids, ids, actions),
+    st.builds(ChallengePress, ids, ids, st.sampled_from(ChallengeOp)),
+)
+
+
+def test_examples() -> None:
+    assert encode(DuelPress(12, 3, Bet(4, 2))) == "d:12:3:b42"
+    assert encode(DuelPress(1, 0, TiebreakAnswer(True))) == "d:1:0:ty"
+    assert encode(DuelPress(1, 0, TiebreakAnswer(False))) == "d:1:0:tn"
+    assert encode(DuelPress(1, 9, Surrender())) == "d:1:9:sr"
+    assert encode(ChallengePress(7, 0, ChallengeOp.ACCEPT)) == "c:7:0:a"
+    assert decode("c:7:1:w") == ChallengePress(7, 1, ChallengeOp.WITHDRAW)
+    assert decode("d:12:3:b01") == DuelPress(12, 3, Bet(0, 1))
+
+
+@pytest.mark.parametrize("data", [
+    "", ":", "d", "d:", "d:1:2", "d:1:2:", "d:1:2:b42:x", "x:1:2:b42", "D:1:2:b42",
+    "d:a:2:b42", "d:1:b:b42", "d:-1:2:b42", "d:+1:2:b42", "d:01:2:b42", "d: 1:2:b42",
+    "d:1_0:2:b42", "d:١:2:b42", "d:1:2:b62", "d:1:2:b43", "d:1:2:b40", "d:1:2:b4",
+    "d:1:2:b422", "d:1:2:st", "d:1:2:tx", "d:1:2:As", "c:1:2:x", "c:1:2:a:", "c:1:2",
+    "c:1:2:A", f"d:{MAX_ID + 1}:0:b12", "d:99999999999999999999:0:b12", "s:lang:ru",
+    "d:1:2:b42 ", "d:1:2:b42\n", "d:1:1:" + "b" * 70, "é:1:2:b42",
+])
+def test_malformed_data_is_refused(data: str) -> None:
+    with pytest.raises(CallbackDataError):
+        decode(data)
+
+
+@pytest.mark.parametrize("data", [None, b"d:1:2:b42", 42])
+def test_non_text_is_refused(data: object) -> None:
+    with pytest.raises(CallbackDataError):
+        decode(data)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: DuelPress(-1, 0, Bet(0, 1)),
+    lambda: DuelPress(1, MAX_ID + 1, Bet(0, 1)),
+    lambda: DuelPress(True, 0, Bet(0, 1)),
+    lambda: DuelPress(1, 0, Bet(6, 1)),
+    lambda: DuelPress(1, 0, Bet(0, 3)),
+    lambda: DuelPress(1, 0, Bet(0, True)),
+    lambda: DuelPress(1, 0, Surrender("timeout")),  # only the bot times a player out
+    lambda: DuelPress(1, 0, "b01"),
+    lambda: ChallengePress(1, 0, "a"),
+])
+def test_payloads_that_no_button_may_carry_cannot_be_built(make: object) -> None:
+    with pytest.raises(CallbackDataError):
+        make()  # type: ignore[operator]
+
+
+def test_the_longest_payload_fits() -> None:
+    data = encode(DuelPress(MAX_ID, MAX_ID, Bet(5, 2)))
+    assert len(data.encode()) <= MAX_BYTES
+    assert decode(data) == DuelPress(MAX_ID, MAX_ID, Bet(5, 2))
+
+
+@given(payloads)
+def test_round_trip(payload: Payload) -> None:
+    data = encode(payload)
+    assert len(data.encode("utf-8")) <= MAX_BYTES
+    assert decode(data) == payload
+    # Never a card: only the fixed alphabet, and no rank followed by a suit.
+    assert re.fullmatch(r"[a-z0-9:]+", data)
+    assert not re.search(r"[2-9tjqka][shdc]", data, re.IGNORECASE)
+
+
+@given(st.text(max_size=80))
+def test_random_text_only_ever_raises_callback_data_error(data: str) -> None:
+    try:
+        payload = decode(data)
+    except CallbackDataError:
+        return
+    assert encode(payload) == data  # whatever decodes is canonical
+
+
+@given(payloads, st.integers(0, 40), st.characters())
+def test_mutated_payloads_decode_canonically_or_not_at_all(
+    payload: Payload, where: int, char: str
+) -> None:
+    data = encode(payload)
+    where %= len(data) + 1
+    for mutated in (data[:where] + char + data[where:], data[:where] + data[where + 1:]):
+        try:
+            decoded = decode(mutated)
+        except CallbackDataError:
+            continue
+        assert encode(decoded) == mutated
