@@ -180,6 +180,7 @@ async def test_markdown_v2_requires_escaping(bot: telegram.Bot, group: FakeChat)
     assert sent.text == "Fold! 1.5" and sent.entities[0].type == "bold"
 
 
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 async def test_429_injection_raises_retry_after(
     bot: telegram.Bot, fake_api: FakeTelegramAPI, group: FakeChat
 ) -> None:
@@ -189,6 +190,47 @@ async def test_429_injection_raises_retry_after(
     assert "retry in 1 seconds" in str(err.value).lower()
     await bot.send_message(group.id, "hi")  # only the next call was limited
     assert [r.status for r in fake_api.calls("sendMessage")] == [429, 200]
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_opt_in_flood_control(
+    bot: telegram.Bot, fake_api: FakeTelegramAPI, group: FakeChat
+) -> None:
+    fake_api.enable_flood_control(per_group_per_minute=3)
+    sent = [await bot.send_message(group.id, f"n{n}") for n in range(2)]
+    await bot.edit_message_text("edited", group.id, sent[0].message_id)  # edits count too
+    with pytest.raises(telegram.error.RetryAfter):
+        await bot.send_message(group.id, "one too many")
+    assert 55 <= fake_api.calls("sendMessage")[-1].response["parameters"]["retry_after"] <= 60
+    fake_api.disable_flood_control()
+    await bot.send_message(group.id, "calm again")
+
+
+async def test_replies_pins_deletes_and_bot_profile(
+    bot: telegram.Bot, fake_api: FakeTelegramAPI, group: FakeChat, people: tuple[FakeUser, ...]
+) -> None:
+    theirs = fake_api.send_message(people[0], group, "hi bot")
+    reply = await bot.send_message(
+        group.id, "hi", reply_parameters=telegram.ReplyParameters(theirs.message_id)
+    )
+    assert reply.reply_to_message is not None
+    assert reply.reply_to_message.message_id == theirs.message_id
+    with fails(telegram.error.BadRequest, "message to be replied not found"):
+        await bot.send_message(group.id, "x", reply_parameters=telegram.ReplyParameters(999))
+    with fails(telegram.error.BadRequest, "message can't be deleted"):
+        await bot.delete_message(group.id, theirs.message_id)  # the bot is no admin
+    with fails(telegram.error.BadRequest, "not enough rights"):
+        await bot.pin_chat_message(group.id, reply.message_id)
+    assert await bot.delete_message(group.id, reply.message_id)
+    assert fake_api.message(group, reply.message_id).deleted
+    with fails(telegram.error.BadRequest, "message to delete not found"):
+        await bot.delete_message(group.id, reply.message_id)
+    assert await bot.send_chat_action(group.id, "upload_photo")
+    await bot.set_my_description("Poker duels", language_code="en")
+    assert (await bot.get_my_description("en")).description == "Poker duels"
+    with fails(telegram.error.BadRequest, "too long"):
+        await bot.set_my_short_description("s" * 121)
+    assert await bot.get_chat_member_count(group.id) == 3
 
 
 async def test_network_failure_after_processing(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import math
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -58,6 +59,18 @@ class Injection:
     after_processing: bool = False  # network failure after the call took effect
 
 
+@dataclass
+class FloodLimits:
+    """Opt-in automatic 429s, roughly Telegram's documented pacing for bots.
+
+    Counts successful sends (and edits, with ``count_edits``) per chat in sliding windows.
+    """
+
+    per_group_per_minute: int | None = 20
+    per_chat_per_second: int | None = None
+    count_edits: bool = True
+
+
 def member_dict(user: JSON, status: str) -> JSON:
     """A ChatMember object for ``status``."""
     out: JSON = {"user": user, "status": status}
@@ -99,6 +112,7 @@ class FakeState:
         self.commands: dict[tuple[str, str], list[JSON]] = {}  # (scope JSON, lang) -> commands
         self.warnings: list[str] = []  # things Telegram accepts silently but a test may care about
         self.default_menu_button: JSON = {"type": "default"}
+        self.bot_texts: dict[tuple[str, str], str] = {}  # (name|description|..., lang) -> text
         self._messages: dict[tuple[int, int], FakeMessage] = {}
         self._files: dict[str, FakePhoto] = {}
         self._updates: list[JSON] = []
@@ -107,6 +121,8 @@ class FakeState:
         self._delivered_upto = 0
         self._allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
         self._injections: dict[str, list[Injection]] = {}
+        self.flood_limits: FloodLimits | None = None
+        self._chat_sends: dict[int, deque[float]] = {}
         self._waiters: list[asyncio.Future[None]] = []
         self._user_ids = itertools.count(1001)
         self._group_ids = itertools.count(4_000_000_001)
@@ -557,6 +573,55 @@ class FakeState:
         self._injections.setdefault(method, []).append(
             Injection("network", count, after_processing=after_processing)
         )
+
+    def enable_flood_control(
+        self,
+        per_group_per_minute: int | None = 20,
+        per_chat_per_second: int | None = None,
+        *,
+        count_edits: bool = True,
+    ) -> None:
+        """Answer 429 (retry_after = seconds until the window frees) when the bot sends or
+        edits faster than the limits in one chat. Off by default."""
+        self.flood_limits = FloodLimits(per_group_per_minute, per_chat_per_second, count_edits)
+        self._chat_sends.clear()
+
+    def disable_flood_control(self) -> None:
+        self.flood_limits = None
+
+    def _flood_counted(self, method: str) -> bool:
+        limits = self.flood_limits
+        if limits is None:
+            return False
+        return (method.startswith("send") and method != "sendChatAction") or (
+            limits.count_edits and method.startswith("editMessage")
+        )
+
+    def flood_retry_after(self, method: str, chat: FakeChat) -> int | None:
+        """Seconds to wait if this call would exceed the flood limits, else None."""
+        limits = self.flood_limits
+        if limits is None or not self._flood_counted(method):
+            return None
+        now = time.monotonic()
+        sent = self._chat_sends.get(chat.id, deque())
+        windows: list[tuple[int, float]] = []
+        if limits.per_chat_per_second:
+            windows.append((limits.per_chat_per_second, 1.0))
+        if limits.per_group_per_minute and chat.type != "private":
+            windows.append((limits.per_group_per_minute, 60.0))
+        wait = 0.0
+        for limit, span in windows:
+            recent = [t for t in sent if now - t < span]
+            if len(recent) >= limit:
+                wait = max(wait, recent[-limit] + span - now)
+        return max(1, math.ceil(wait)) if wait > 0 else None
+
+    def flood_record(self, method: str, chat: FakeChat) -> None:
+        if self._flood_counted(method):
+            sent = self._chat_sends.setdefault(chat.id, deque())
+            sent.append(time.monotonic())
+            while sent and time.monotonic() - sent[0] > 60:
+                sent.popleft()
 
     def _take_injection(self, method: str) -> Injection | None:
         for key in (method, "*"):

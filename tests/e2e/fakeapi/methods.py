@@ -56,6 +56,15 @@ _COMMAND_SCOPES = {
 }
 
 
+_CHAT_ACTIONS = frozenset(
+    {
+        "typing", "upload_photo", "record_video", "upload_video", "record_voice",
+        "upload_voice", "upload_document", "choose_sticker", "find_location",
+        "record_video_note", "upload_video_note",
+    }
+)  # fmt: skip
+
+
 def scope_key(scope: JSON) -> str:
     return json.dumps(scope, sort_keys=True)
 
@@ -87,6 +96,17 @@ class FakeBotMethods(FakeState):
             "leaveChat": self.leave_chat,
             "setChatMenuButton": self.set_chat_menu_button,
             "getChatMenuButton": self.get_chat_menu_button,
+            "getChatMemberCount": self.get_chat_member_count,
+            "pinChatMessage": self.pin_chat_message,
+            "unpinChatMessage": self.unpin_chat_message,
+            "setMyName": self._bot_text_setter("setMyName", "name"),
+            "getMyName": self._bot_text_getter("name"),
+            "setMyDescription": self._bot_text_setter("setMyDescription", "description"),
+            "getMyDescription": self._bot_text_getter("description"),
+            "setMyShortDescription": self._bot_text_setter(
+                "setMyShortDescription", "short_description"
+            ),
+            "getMyShortDescription": self._bot_text_getter("short_description"),
         }
 
     # ------------------------------------------------------------------ shared checks
@@ -267,6 +287,9 @@ class FakeBotMethods(FakeState):
 
     def reply_for(self, chat: FakeChat, params: Params, thread: int | None) -> FakeMessage | None:
         rp = params.get("reply_parameters")
+        legacy = params.get("reply_to_message_id")  # pre-7.0 clients; Telegram still takes it
+        if rp is None and legacy is not None and str(legacy).lstrip("-").isdigit():
+            rp = {"message_id": int(legacy)}
         if isinstance(rp, dict) and "message_id" in rp:
             target_chat = self.resolve_chat(rp["chat_id"]) if "chat_id" in rp else chat
             msg = self._messages.get((target_chat.id, int(rp["message_id"])))
@@ -415,9 +438,7 @@ class FakeBotMethods(FakeState):
                 raise ApiError.bad_request(f"{key} is empty")
         if "chat_id" in scope:
             self.resolve_chat(scope["chat_id"])
-        lang = params.get("language_code", "")
-        if lang and not re.fullmatch(r"[a-z]{2}", lang):
-            raise ApiError.bad_request("invalid language code specified")
+        _lang(params)
         return scope_key({k: scope[k] for k in ("type", *_COMMAND_SCOPES[scope["type"]])})
 
     async def set_my_commands(self, params: Params, uploads: Uploads) -> bool:
@@ -488,7 +509,10 @@ class FakeBotMethods(FakeState):
         return msg.to_dict()
 
     async def send_chat_action(self, params: Params, uploads: Uploads) -> bool:
-        self.chat_for(params)
+        chat = self.chat_for(params)
+        if params["action"] not in _CHAT_ACTIONS:
+            raise ApiError.bad_request("wrong parameter action in request")
+        self.thread_for(chat, params)
         return True
 
     async def edit_message_text(self, params: Params, uploads: Uploads) -> JSON:
@@ -669,6 +693,63 @@ class FakeBotMethods(FakeState):
             chat = self.chat_for(params)
             return chat.menu_button or self.default_menu_button
         return self.default_menu_button
+
+    async def get_chat_member_count(self, params: Params, uploads: Uploads) -> int:
+        chat = self.chat_for(params)
+        present = ("creator", "administrator", "member", "restricted")
+        return sum(1 for s in chat.members.values() if s in present) + (chat.type != "private")
+
+    def _pinnable(self, params: Params) -> FakeChat:
+        chat = self.chat_for(params)
+        if chat.type != "private" and chat.bot_status != "administrator":
+            raise ApiError.bad_request("not enough rights to manage pinned messages in the chat")
+        return chat
+
+    async def pin_chat_message(self, params: Params, uploads: Uploads) -> bool:
+        chat = self._pinnable(params)
+        msg = self._messages.get((chat.id, params["message_id"]))
+        if msg is None or msg.deleted:
+            raise ApiError.bad_request("message to pin not found")
+        if msg.message_id not in chat.pinned:
+            chat.pinned.append(msg.message_id)
+        self._notify()
+        return True
+
+    async def unpin_chat_message(self, params: Params, uploads: Uploads) -> bool:
+        chat = self._pinnable(params)
+        message_id = params.get("message_id", chat.pinned[-1] if chat.pinned else None)
+        if message_id is None or message_id not in chat.pinned:
+            raise ApiError.bad_request("message to unpin not found")
+        chat.pinned.remove(message_id)
+        self._notify()
+        return True
+
+    def _bot_text_setter(self, method: str, field: str) -> Handler:
+        async def setter(params: Params, uploads: Uploads) -> bool:
+            value = str(params.get(field, ""))
+            if not spec.fits(spec.method_fields(method)[field], value):
+                raise ApiError.bad_request(f"bot {field.replace('_', ' ')} is too long")
+            self.bot_texts[(field, _lang(params))] = value
+            return True
+
+        return setter
+
+    def _bot_text_getter(self, field: str) -> Handler:
+        async def getter(params: Params, uploads: Uploads) -> JSON:
+            lang = _lang(params)
+            value = self.bot_texts.get((field, lang), self.bot_texts.get((field, ""), ""))
+            if field == "name" and not value:
+                value = bot_user_dict()["first_name"]
+            return {field: value}
+
+        return getter
+
+
+def _lang(params: Params) -> str:
+    lang = str(params.get("language_code", ""))
+    if lang and not re.fullmatch(r"[a-z]{2}", lang):
+        raise ApiError.bad_request("invalid language code specified")
+    return lang
 
 
 def _decode_image(data: bytes) -> tuple[int, int, str]:

@@ -12,8 +12,8 @@ from aiohttp import BodyPartReader, web
 
 from .core import current_request
 from .methods import FakeBotMethods, Handler
-from .model import BOT_TOKEN, JSON, ApiError, RecordedRequest
-from .spec import Upload, decode_params, known_methods
+from .model import BOT_TOKEN, JSON, ApiError, FakeChat, RecordedRequest
+from .spec import Upload, decode_params, known_methods, limits
 
 _TOKEN_SHAPE = re.compile(r"^\d+:[\w-]{30,}$")
 MAX_REQUEST_BYTES = 60 * 1024 * 1024  # Telegram takes uploads up to 50 MB; photos stop at 10
@@ -47,6 +47,9 @@ class FakeTelegramAPI(FakeBotMethods):
         self._runner: web.AppRunner | None = None
         self._methods = known_methods()
         self._handlers: dict[str, Handler] = self.handlers()
+        # every implemented method needs its field types to decode form-encoded parameters
+        missing = [m for m in self._handlers if m not in limits()["methods"]]
+        assert not missing, f"re-run extract_limits.py with these methods: {missing}"
         self._seq = 0
         self.internal_errors: list[str] = []  # tracebacks of bugs in the fake (HTTP 500)
 
@@ -160,7 +163,19 @@ class FakeTelegramAPI(FakeBotMethods):
             handler = self._handlers.get(canonical)
             if handler is None:
                 raise ApiError.bad_request(f"method {canonical} is not implemented by the fake API")
+            flood_chat = self._flood_chat(canonical, params)
+            if flood_chat is not None:
+                retry_after = self.flood_retry_after(canonical, flood_chat)
+                if retry_after is not None:
+                    err = ApiError(
+                        429,
+                        f"Too Many Requests: retry after {retry_after}",
+                        {"retry_after": retry_after},
+                    )
+                    return self._respond(record, 429, err.payload())
             result = await handler(params, uploads)
+            if flood_chat is not None:
+                self.flood_record(canonical, flood_chat)
             if injected is not None:  # network failure after the call took effect
                 record.response = {"ok": True, "result": result}
                 return self._drop_connection(request, record)
@@ -176,6 +191,14 @@ class FakeTelegramAPI(FakeBotMethods):
                 record.status = -2
                 record.response = {"description": "request cancelled: client disconnected"}
                 self._notify()
+
+    def _flood_chat(self, method: str, params: dict[str, Any]) -> FakeChat | None:
+        if self.flood_limits is None or "chat_id" not in params:
+            return None
+        try:
+            return self.resolve_chat(params["chat_id"])
+        except ApiError:
+            return None  # the handler reports it
 
     def _drop_connection(self, request: web.Request, record: RecordedRequest) -> web.Response:
         """Close the TCP connection without an HTTP answer (client sees a network error)."""
