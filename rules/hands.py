@@ -5,23 +5,50 @@ API (stable; the internals are free to change for speed):
 - `Category`: HIGH_CARD .. ROYAL_FLUSH, with `.multiplier` (RULES.md bonus/payout table) and
   `.name_en` / `.name_ru`.
 - `HandValue`: frozen, hashable, totally ordered (higher is better; equal means a tie).
-  `.category`, `.ranks` (the ranks that decide ties, in order), `.strength` (0..7461).
-- `evaluate(cards)`: 5 or 6 cards -> HandValue (6 cards: the best five).
+  `.category`, `.ranks` (the ranks that decide ties, in order), `.strength` (0..7461, one per
+  distinct value: 7,462 in all; the royal flush is the top straight flush, 7461).
+  `HandValue.from_strength(n)`, `HandValue(category, ranks)` and `describe()`.
+  The 7,462 values are built once at import and interned: evaluation returns the cached
+  instance, so `a == b` is `a is b` and nothing is allocated per call. `ALL_VALUES` lists them
+  from the weakest (7-5-4-3-2 high card) to the royal flush.
+- `evaluate(cards)`: 5 or 6 distinct cards -> HandValue (6 cards: the best five).
 - `best_five(cards)`: the five cards that make the value.
+- `evaluate_batch(array)` / `evaluate6_batch(array)`: numpy, (N, 5) / (N, 6) card indices ->
+  (N,) uint16 strengths (see `rules._handbatch`; numpy is imported only when these are used).
 
-This first version is a plain, obviously-correct evaluator; it is replaced by a table-driven
-one with the same API.
+How it is fast. Every `Card` carries `prime` (its rank's prime), `rank_bit` and `suit_nibble`.
+Five cards are a flush iff their five suit nibbles are equal; then the OR of their rank bits
+keys `_FLUSH5` (1,287 entries). Otherwise the product of their rank primes, unique per rank
+multiset, keys `_SPREAD5` (1,287 hands of five different ranks) or `_PAIRED5` (4,888). For 6
+cards, the sum of the suit nibbles plus 0x3333 has bit 3 of a nibble set iff that suit holds 5
+or more cards; with six cards a flush beats anything else the same cards can make (five suited
+cards leave room for at most a pair), so such a hand is `_FLUSH6[OR of the suited rank bits]`
+(5- or 6-bit masks, 3,003 entries), and any other is `_SPREAD6` / `_PAIRED6[product of the six
+primes]` (1,716 + 16,679 rank multisets, each rank at most four times, holding the best five).
+A repeated card is caught by the OR of `1 << card.index` (fewer bits than cards), a check only
+hands with a repeated rank need: a hand of all different ranks cannot hold a card twice.
+
+All tables are built at import from rank patterns only (the 7,462 values in order, each with
+its rank multiset; the 6-card tables by taking, for each 5-card multiset and each rank that can
+be added, the strongest), never by enumerating hands. Measured on the development machine
+(2 shared, noisy cores, Python 3.11): importing this module takes 40-70 ms (numpy is not
+imported); the 7,462 HandValue objects and the tables hold about 5 MB (tracemalloc).
+`python bench/hands.py` prints the current figures.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from itertools import combinations
+from math import prod
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from rules.cards import Card
+from rules.cards import CARDS, Card, Rank
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 
 class HandSizeError(ValueError):
@@ -64,76 +91,321 @@ _NAMES_RU = (
     "Фулл-хаус", "Каре", "Стрит-флеш", "Роял-флеш",
 )
 
+STRENGTH_COUNT = 7462
+"""The number of distinct hand values (strengths 0..7461)."""
 
-@dataclass(frozen=True, slots=True)
+
 class HandValue:
+    """The value of a hand: what decides who wins. Interned: one instance per strength.
+
+    Compares, hashes and tests equal by `strength` alone (equal strength = a tie); `category`
+    and `ranks` are derived from it (`ranks`: pair rank then kickers high to low, two pair
+    high/low/kicker, full house triple/pair, flush and high card all five from the top,
+    straights and straight flushes their top card, 5 for the wheel).
+    """
+
+    __slots__ = ("category", "ranks", "strength")
+
     category: Category
     ranks: tuple[int, ...]
+    strength: int
 
-    def _key(self) -> tuple[int, tuple[int, ...]]:
-        cat = 8 if self.category is Category.ROYAL_FLUSH else int(self.category)
-        return (cat, self.ranks)
+    def __new__(cls, category: Category | int, ranks: Iterable[int]) -> HandValue:
+        """The (interned) value for a category and its deciding ranks, e.g.
+        `HandValue(Category.FULL_HOUSE, (13, 7))`. ValueError if no hand has that value."""
+        key = (Category(category), tuple(int(r) for r in ranks))
+        try:
+            return _BY_KEY[key]
+        except KeyError:
+            raise ValueError(f"no hand has the value {key[0].name} {key[1]}") from None
+
+    @classmethod
+    def from_strength(cls, strength: int) -> HandValue:
+        """The value whose `.strength` is `strength` (0..7461)."""
+        if not isinstance(strength, int) or not 0 <= strength < STRENGTH_COUNT:
+            raise ValueError(f"a strength is an int in 0..{STRENGTH_COUNT - 1}: {strength!r}")
+        return ALL_VALUES[strength]
+
+    def describe(self) -> str:
+        """English, e.g. "Full house, Kings full of Sevens", "One pair, Fives (Q 3 2)"."""
+        cat, r = self.category, self.ranks
+        if cat is Category.ROYAL_FLUSH:
+            return "Royal flush"
+        if cat in (Category.STRAIGHT_FLUSH, Category.STRAIGHT):
+            return f"{cat.name_en}, {_NAME[r[0]]} high"
+        if cat in (Category.FLUSH, Category.HIGH_CARD):
+            return f"{cat.name_en}, {_NAME[r[0]]} high ({_labels(r[1:])})"
+        if cat is Category.FULL_HOUSE:
+            return f"Full house, {_PLURAL[r[0]]} full of {_PLURAL[r[1]]}"
+        if cat is Category.TWO_PAIR:
+            return f"Two pair, {_PLURAL[r[0]]} and {_PLURAL[r[1]]} ({_labels(r[2:])})"
+        # four of a kind, three of a kind, one pair: the group, then the kickers
+        return f"{cat.name_en}, {_PLURAL[r[0]]} ({_labels(r[1:])})"
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def __repr__(self) -> str:
+        return f"HandValue(Category.{self.category.name}, {self.ranks!r})"
+
+    def __hash__(self) -> int:
+        return self.strength
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, HandValue):
+            return self.strength == other.strength
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, HandValue):
+            return self.strength != other.strength
+        return NotImplemented
 
     def __lt__(self, other: HandValue) -> bool:
-        return self._key() < other._key()
+        if isinstance(other, HandValue):
+            return self.strength < other.strength
+        return NotImplemented
 
     def __le__(self, other: HandValue) -> bool:
-        return self._key() <= other._key()
+        if isinstance(other, HandValue):
+            return self.strength <= other.strength
+        return NotImplemented
 
     def __gt__(self, other: HandValue) -> bool:
-        return self._key() > other._key()
+        if isinstance(other, HandValue):
+            return self.strength > other.strength
+        return NotImplemented
 
     def __ge__(self, other: HandValue) -> bool:
-        return self._key() >= other._key()
+        if isinstance(other, HandValue):
+            return self.strength >= other.strength
+        return NotImplemented
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"HandValue is immutable (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"HandValue is immutable (cannot delete {name!r})")
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return (_from_strength, (self.strength,))
+
+    def __copy__(self) -> HandValue:
+        return self
+
+    def __deepcopy__(self, memo: object) -> HandValue:
+        return self
 
 
-def _eval5(cards: Sequence[Card]) -> HandValue:
-    ranks = sorted((int(c.rank) for c in cards), reverse=True)
-    counts = Counter(ranks)
-    flush = len({c.suit for c in cards}) == 1
-    uniq = sorted(counts, reverse=True)
-    straight_top = 0
-    if len(uniq) == 5:
-        if uniq[0] - uniq[4] == 4:
-            straight_top = uniq[0]
-        elif uniq == [14, 5, 4, 3, 2]:
-            straight_top = 5
-    if straight_top and flush:
-        cat = Category.ROYAL_FLUSH if straight_top == 14 else Category.STRAIGHT_FLUSH
-        return HandValue(cat, (straight_top,))
-    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    shape = tuple(c for _, c in groups)
-    order = tuple(r for r, _ in groups)
-    if shape == (4, 1):
-        return HandValue(Category.FOUR_OF_A_KIND, order)
-    if shape == (3, 2):
-        return HandValue(Category.FULL_HOUSE, order)
-    if flush:
-        return HandValue(Category.FLUSH, tuple(ranks))
-    if straight_top:
-        return HandValue(Category.STRAIGHT, (straight_top,))
-    if shape == (3, 1, 1):
-        return HandValue(Category.THREE_OF_A_KIND, order)
-    if shape == (2, 2, 1):
-        return HandValue(Category.TWO_PAIR, order)
-    if shape == (2, 1, 1, 1):
-        return HandValue(Category.ONE_PAIR, order)
-    return HandValue(Category.HIGH_CARD, tuple(ranks))
+def _from_strength(strength: int) -> HandValue:
+    """Module-level, for pickle."""
+    return ALL_VALUES[strength]
+
+
+_NAME = {int(r): r.name.capitalize() for r in Rank}
+_PLURAL = {r: ("Sixes" if r == 6 else n + "s") for r, n in _NAME.items()}
+
+
+def _labels(ranks: Sequence[int]) -> str:
+    return " ".join(Rank(r).label for r in ranks)
+
+
+# --- the 7,462 values in order, each with the rank multiset that makes it ------------------
+
+def _value_patterns() -> list[tuple[Category, tuple[int, ...], tuple[int, ...]]]:
+    """(category, deciding ranks, rank multiset) for every value, weakest first."""
+    desc = tuple(range(14, 1, -1))
+    wheel = (14, 5, 4, 3, 2)
+    straights = [wheel] + [tuple(range(top, top - 5, -1)) for top in range(6, 15)]
+    straight_set = set(straights)
+    distinct = sorted(c for c in combinations(desc, 5) if c not in straight_set)
+
+    def others(*used: int) -> tuple[int, ...]:
+        return tuple(r for r in desc if r not in used)
+
+    high: list[tuple[Category, tuple[int, ...], tuple[int, ...]]] = [
+        (Category.HIGH_CARD, c, c) for c in distinct
+    ]
+    pair = sorted(
+        (Category.ONE_PAIR, (p, *k), (p, p, *k))
+        for p in desc for k in combinations(others(p), 3)
+    )
+    two_pair = sorted(
+        (Category.TWO_PAIR, (h, lo, k), (h, h, lo, lo, k))
+        for h, lo in combinations(desc, 2) for k in others(h, lo)
+    )
+    trips = sorted(
+        (Category.THREE_OF_A_KIND, (t, *k), (t, t, t, *k))
+        for t in desc for k in combinations(others(t), 2)
+    )
+    straight = [(Category.STRAIGHT, (5 if s is wheel else s[0],), s) for s in straights]
+    flush = [(Category.FLUSH, c, c) for c in distinct]
+    full = sorted(
+        (Category.FULL_HOUSE, (t, p), (t, t, t, p, p)) for t in desc for p in others(t)
+    )
+    quads = sorted(
+        (Category.FOUR_OF_A_KIND, (q, k), (q, q, q, q, k)) for q in desc for k in others(q)
+    )
+    straight_flush = [
+        (Category.ROYAL_FLUSH if top == 14 else Category.STRAIGHT_FLUSH, (top,), s)
+        for (_, (top,), s) in straight
+    ]
+    out = high + pair + two_pair + trips + straight + flush + full + quads + straight_flush
+    assert len(out) == STRENGTH_COUNT
+    return out
+
+
+# The slots' own setters (HandValue.__setattr__ refuses all writes).
+_set_strength = vars(HandValue)["strength"].__set__
+_set_category = vars(HandValue)["category"].__set__
+_set_ranks = vars(HandValue)["ranks"].__set__
+
+
+def _new_value(strength: int, category: Category, ranks: tuple[int, ...]) -> HandValue:
+    value: HandValue = object.__new__(HandValue)
+    _set_strength(value, strength)
+    _set_category(value, category)
+    _set_ranks(value, ranks)
+    return value
+
+
+_PRIME = {int(c.rank): c.prime for c in CARDS}
+_RANK_BIT = {int(c.rank): c.rank_bit for c in CARDS}
+
+_PATTERNS = _value_patterns()
+ALL_VALUES: tuple[HandValue, ...] = tuple(
+    _new_value(i, cat, ranks) for i, (cat, ranks, _) in enumerate(_PATTERNS)
+)
+"""The 7,462 values, weakest first: `ALL_VALUES[n].strength == n`."""
+_BY_KEY: dict[tuple[Category, tuple[int, ...]], HandValue] = {
+    (v.category, v.ranks): v for v in ALL_VALUES
+}
+
+
+_Table = dict[int, HandValue]
+
+
+def _build_tables() -> tuple[_Table, _Table, _Table, _Table, _Table, _Table]:
+    prime = (0, 0, *(_PRIME[r] for r in range(2, 15))).__getitem__  # rank -> its prime
+    bit = (0, 0, *(_RANK_BIT[r] for r in range(2, 15))).__getitem__  # rank -> its bit
+    primes = tuple(_PRIME[r] for r in range(2, 15))
+    flushes = (Category.FLUSH, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
+    spread = (Category.HIGH_CARD, Category.STRAIGHT)
+    flush5: _Table = {}
+    spread5: _Table = {}
+    paired5: _Table = {}
+    flush5_strength: dict[int, int] = {}
+    grow: list[tuple[int, HandValue, tuple[int, ...]]] = []
+    for value, (cat, _, ranks) in zip(ALL_VALUES, _PATTERNS, strict=True):
+        if cat in flushes:
+            key = sum(map(bit, ranks))  # distinct ranks: the sum is the OR
+            flush5[key] = value
+            flush5_strength[key] = value.strength
+            continue
+        p5 = prod(map(prime, ranks))
+        (spread5 if cat in spread else paired5)[p5] = value
+        # the ranks that can be added to make six cards: any but a rank held four times
+        addable = primes if cat is not Category.FOUR_OF_A_KIND else tuple(
+            p for p in primes if p != _PRIME[ranks[0]]
+        )
+        grow.append((p5, value, addable))
+    # Six cards, no flush: the best of the 5-card multisets inside each 6-card multiset. Every
+    # 6-card multiset is a 5-card one plus one rank; `grow` is weakest first, so in this
+    # comprehension the last (strongest) five written for a key wins.
+    plain6 = {p5 * p: value for p5, value, addable in grow for p in addable}
+    spread6 = {key: plain6.pop(key) for key in map(prod, combinations(primes, 6))}
+    # Six cards, flush: 5 suited cards (the 5-card table) or 6 (the best of its six fives).
+    flush6 = dict(flush5)
+    get5 = flush5_strength.__getitem__
+    for six in combinations(range(2, 15), 6):
+        bits = tuple(map(bit, six))
+        mask = sum(bits)
+        flush6[mask] = ALL_VALUES[max(get5(mask ^ b) for b in bits)]
+    return flush5, spread5, paired5, flush6, spread6, plain6
+
+
+# Keyed by the OR of rank bits (flushes) or the product of rank primes: "spread" for hands of
+# all different ranks (no repeated card possible), "paired" for the others.
+_FLUSH5, _SPREAD5, _PAIRED5, _FLUSH6, _SPREAD6, _PAIRED6 = _build_tables()
+_CARD_BIT = tuple(1 << i for i in range(52))  # card index -> its bit, to spot a repeated card
+
+
+# --- evaluation ----------------------------------------------------------------------------
+
+def _bad_hand(cards: Sequence[Card]) -> NoReturn:
+    n = len(cards)
+    if n in (5, 6):
+        raise HandSizeError(f"a hand is 5 or 6 distinct cards, got a repeated card: {cards!r}")
+    raise HandSizeError(f"a hand is 5 or 6 distinct cards, got {n}")
 
 
 def evaluate(cards: Sequence[Card]) -> HandValue:
-    """The value of 5 cards, or of the best five of 6."""
-    if len(cards) not in (5, 6) or len(set(cards)) != len(cards):
-        raise HandSizeError(f"a hand is 5 or 6 distinct cards, got {len(cards)}")
-    if len(cards) == 5:
-        return _eval5(cards)
-    return max(_eval5(five) for five in combinations(cards, 5))
+    """The value of 5 cards, or of the best five of 6. HandSizeError otherwise."""
+    n = len(cards)
+    bit = _CARD_BIT
+    if n == 5:
+        a, b, c, d, e = cards
+        if a.suit_nibble == b.suit_nibble == c.suit_nibble == d.suit_nibble == e.suit_nibble:
+            # a repeated card leaves fewer than five rank bits: not in the table
+            v = _FLUSH5.get(a.rank_bit | b.rank_bit | c.rank_bit | d.rank_bit | e.rank_bit)
+            if v is not None:
+                return v
+        else:
+            p = a.prime * b.prime * c.prime * d.prime * e.prime
+            v = _SPREAD5.get(p)
+            if v is not None:  # five different ranks: no card can be repeated
+                return v
+            if (bit[a.index] | bit[b.index] | bit[c.index] | bit[d.index]
+                    | bit[e.index]).bit_count() == 5:
+                return _PAIRED5[p]
+    elif n == 6:
+        a, b, c, d, e, f = cards
+        s = (a.suit_nibble + b.suit_nibble + c.suit_nibble + d.suit_nibble + e.suit_nibble
+             + f.suit_nibble + 0x3333) & 0x8888
+        if s:  # five or six of one suit (bit 3 of its nibble)
+            if (bit[a.index] | bit[b.index] | bit[c.index] | bit[d.index] | bit[e.index]
+                    | bit[f.index]).bit_count() == 6:
+                s >>= 3  # the flush suit's nibble
+                ranks = 0
+                for x in cards:
+                    if x.suit_nibble == s:
+                        ranks |= x.rank_bit
+                return _FLUSH6[ranks]
+        else:
+            p = a.prime * b.prime * c.prime * d.prime * e.prime * f.prime
+            v = _SPREAD6.get(p)
+            if v is not None:  # six different ranks: no card can be repeated
+                return v
+            if (bit[a.index] | bit[b.index] | bit[c.index] | bit[d.index] | bit[e.index]
+                    | bit[f.index]).bit_count() == 6:
+                return _PAIRED6[p]
+    _bad_hand(cards)
 
 
 def best_five(cards: Sequence[Card]) -> tuple[Card, ...]:
-    """The five cards (of 5 or 6) that make the hand's value."""
+    """The five cards (of 5 or 6) that make the hand's value, in the given order. Of 6, the
+    first match dropping the last card, then the one before, and so on."""
     value = evaluate(cards)
-    for five in combinations(cards, 5):
-        if _eval5(five) == value:
-            return tuple(five)
+    if len(cards) == 5:
+        return tuple(cards)
+    for drop in range(5, -1, -1):
+        five = tuple(cards[:drop]) + tuple(cards[drop + 1 :])
+        if evaluate(five) is value:
+            return five
     raise AssertionError("unreachable")
+
+
+def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
+    """Strengths of many 5-card hands at once: an (N, 5) integer array of `Card.index` values
+    (0..51, any order within a row, distinct within a row: not checked) -> (N,) uint16.
+    uint8 input is the fastest. `HandValue.from_strength` turns a strength into a value."""
+    import rules._handbatch as _handbatch  # numpy only when asked for
+
+    return _handbatch.evaluate_batch(cards)
+
+
+def evaluate6_batch(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
+    """Strengths of many best-five-of-6 hands at once: (N, 6) card indices -> (N,) uint16."""
+    import rules._handbatch as _handbatch  # numpy only when asked for
+
+    return _handbatch.evaluate6_batch(cards)
