@@ -68,7 +68,7 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], lang: str,
             btn = sprites.dealer_button(letter)
             bx = x1 - 14 - btn.width
             im.paste(btn, (bx, y0 + 10))
-            text.draw(im, (bx + btn.width // 2, y0 + 52), labels.label(lang, "dealer"), 15, L.DIM,
+            text.draw(im, (bx + btn.width // 2, y0 + 52), labels.label(lang, "dealer"), 16, L.DIM,
                       anchor="m")
             right = bx - 10
         text.draw(im, (x0 + 70, y0 + 12), names[p], 30, L.TEXT, max_width=right - x0 - 70)

@@ -115,7 +115,9 @@ def status(im: Image.Image, view: PublicView, names: tuple[str, str], lang: str,
     """What is happening now, in at most four short lines."""
     lines: list[tuple[str, int, tuple[int, int, int]]] = []
     who = [frame.short(n, 22, 200) for n in names]
-    if view.phase is Phase.DEAL or not view.hands:
+    if not view.hands:
+        pass  # the row itself says so
+    elif view.phase is Phase.DEAL:
         lines.append((labels.label(lang, "shuffling"), 22, L.TEXT))
     elif view.phase is Phase.BULLET and view.to_act:
         p = view.to_act[0]
@@ -156,6 +158,9 @@ def compose(view: PublicView, names: tuple[str, str], lang: str = "en",
     d = ImageDraw.Draw(im)
     for hand in view.hands:
         _hand(im, d, view, hand, lang)
+    if not view.hands:  # before the first deal: say so where the hands will be
+        text.draw(im, (L.W // 2, (L.HANDS_Y + L.FOOTER_Y) // 2 - 20),
+                  labels.label(lang, "shuffling"), 34, L.DIM, anchor="m")
     if show_cards_out:
         cards_out(im, view, lang)
         sx = L.STATUS_X
