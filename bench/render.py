@@ -84,6 +84,7 @@ def main() -> None:
         for v in all_views if v.is_over
     ]
     print(f"Render figures ({args.fmt}, {len(all_views)} views from {args.duels} duels)")
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     measure("table", tables)
     measure("reveal", reveals)
     measure("result", results)
@@ -93,9 +94,9 @@ def main() -> None:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak memory: {rss:.1f} MB resident (whole process), "
-          f"{peak / 1024 / 1024:.1f} MB Python heap (tracemalloc; Pillow's pixel buffers are "
-          "outside it)")
+    print(f"peak memory: {rss:.1f} MB resident for the whole process ({rss - rss_before:+.1f} MB "
+          f"once rendering began: sprite caches and pictures), {peak / 1024 / 1024:.1f} MB "
+          "peak Python heap (tracemalloc; Pillow's pixel buffers are outside it)")
     print("targets: table median <= 10 ms, bytes <= 150 KB")
 
 
