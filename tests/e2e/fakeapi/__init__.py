@@ -1,4 +1,22 @@
-"""A fake Telegram Bot API server for end-to-end tests of the bot (see ``server.py``)."""
+"""A fake Telegram Bot API server for end-to-end tests of the bot.
+
+Typical e2e test (fixtures from ``tests/e2e/conftest.py``)::
+
+    async def test_duel(fake_api, launch_bot):
+        alice, bob = fake_api.add_user("Alice"), fake_api.add_user("Bob", language_code="ru")
+        group = fake_api.create_group("Friends", members=[alice, bob])
+        await launch_bot()                                  # the real bot, long-polling
+        fake_api.send_command(alice, group, "duel", mention_bot=True)
+        offer = await fake_api.wait_for_message(group, lambda m: m.buttons())
+        query = fake_api.press_button(bob, offer, text="Accept")
+        await fake_api.wait_for_answer(query)
+        table = await fake_api.wait_for_message(group, lambda m: m.photo is not None)
+
+Modules: ``server`` (HTTP, failure injection), ``methods`` (the Bot API methods and their
+checks), ``core`` (state, control and query API, waiting), ``formatting`` (HTML/MarkdownV2
+parsing like tdlib), ``model`` (users, chats, messages, records), ``spec`` (limits from
+``tests/e2e/api_limits.json``, made by ``extract_limits``).
+"""
 
 from .core import DEFAULT_ALLOWED_UPDATES, Injection
 from .formatting import ParseError, detect_entities, format_text, parse_html, utf16_len

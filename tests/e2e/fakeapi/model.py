@@ -303,7 +303,10 @@ class RecordedRequest:
         text = repr(brief)
         if len(text) > 160:
             text = text[:157] + "..."
-        outcome = "ok" if self.ok else f"{self.status} {self.description}"
+        if self.status == 0:
+            outcome = "(in progress)"
+        else:
+            outcome = "ok" if self.ok else f"{self.status} {self.description}"
         return f"#{self.seq} {self.method} {text} -> {outcome}"
 
 
