@@ -15,7 +15,7 @@ from render import layout as L
 from rules.cards import Card
 from rules.view import BulletResult, HandState, HandView, Phase, PublicView
 
-CARD_ORDER_FONT = (22, 20, 18, 16)
+NAME_SIZES = (22, 20, 18, 16)
 
 
 def arrange(cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -78,7 +78,7 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
     if hand.value is not None:
         name = labels.category(lang, hand.value.category)
         nx0, ny0, nx1, _ = L.name_box(pos)
-        line, size = text.fit_shrink(name, CARD_ORDER_FONT, nx1 - nx0, "narrow")
+        line, size = text.fit_shrink(name, NAME_SIZES, nx1 - nx0, "narrow")
         text.draw(im, ((nx0 + nx1) // 2, ny0), line, size, L.GOLD if hand.won else L.TEXT,
                   anchor="m", face="narrow")
     if hand.owner is not None and hand.chips:
