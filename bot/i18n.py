@@ -1,0 +1,236 @@
+"""Texts in Russian and English: gettext catalogs keyed by message keys.
+
+The catalogs are `bot/locales/<lang>/LC_MESSAGES/messages.po` (their header comment explains the
+format). They are read with Babel and compiled in memory at start, so there is no build step.
+
+    tr = translator(pick_language(settings.language, user.language_code))
+    tr.t("error.not_your_turn")
+    tr.tn("chips", 5, ...)          # plural by the language's rules; {n} is the number
+
+Texts are Telegram HTML. Arguments are HTML-escaped unless they are `Html` (`mention_html()`,
+`html_escape()`, or the result of `t()`/`tn()`); numbers are formatted as they are.
+A key missing from a language falls back to English, then to the key itself, with a warning;
+`Texts.load(strict=True)` raises `MissingText` instead (for tests).
+"""
+
+from __future__ import annotations
+
+import gettext
+import logging
+import string
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from io import BytesIO
+from typing import Literal
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from bot.mentions import Html, html_escape, mention_html
+
+__all__ = [
+    "LANGUAGES", "Html", "Language", "MissingText", "Texts", "Translator", "catalog_problems",
+    "html_escape", "load_catalog", "mention_html", "pick_language", "translator",
+]
+
+log = logging.getLogger(__name__)
+
+Language = Literal["en", "ru"]
+LANGUAGES: tuple[Language, ...] = ("en", "ru")
+FALLBACK: Language = "en"
+DOMAIN = "messages"
+
+
+class MissingText(KeyError):
+    """A key that the catalogs do not hold (or hold in the wrong form)."""
+
+
+def pick_language(chat_override: str | None, user_language_code: str | None) -> Language:
+    """The chat's setting if it names a language we have; else Russian for a Russian-speaking
+    user ('ru', 'ru-RU'...); else English."""
+    if chat_override in LANGUAGES:
+        return "ru" if chat_override == "ru" else "en"
+    if user_language_code and user_language_code.strip().lower()[:2] == "ru":
+        return "ru"
+    return "en"
+
+
+def load_catalog(lang: str) -> Catalog:
+    """The parsed .po file of a language; raises on a malformed file."""
+    path = resources.files("bot") / "locales" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with path.open("rb") as f:
+        return read_po(f, locale=lang, domain=DOMAIN, abort_invalid=True)
+
+
+def _compile(catalog: Catalog) -> gettext.GNUTranslations:
+    buffer = BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+@dataclass(frozen=True, slots=True)
+class _Entries:
+    singular: frozenset[str]
+    plural: frozenset[str]
+
+
+def _entries(catalog: Catalog) -> _Entries:
+    """The keys with a complete text: non-empty, every plural form present, not fuzzy."""
+    singular, plural = set(), set()
+    for message in catalog:
+        if not message.id or message.fuzzy:
+            continue
+        if isinstance(message.id, tuple | list):
+            forms = message.string if isinstance(message.string, tuple | list) else ()
+            if len(forms) == catalog.num_plurals and all(forms):
+                plural.add(str(message.id[0]))
+        elif message.string:
+            singular.add(str(message.id))
+    return _Entries(frozenset(singular), frozenset(plural))
+
+
+class Translator:
+    """The texts of one language, with another translator to fall back on."""
+
+    def __init__(
+        self,
+        lang: Language,
+        catalog: Catalog,
+        fallback: Translator | None = None,
+        strict: bool = False,
+    ) -> None:
+        self.lang = lang
+        self._gettext = _compile(catalog)
+        self._entries = _entries(catalog)
+        self._fallback = fallback
+        self._strict = strict
+
+    @property
+    def keys(self) -> frozenset[str]:
+        return self._entries.singular | self._entries.plural
+
+    def has(self, key: str) -> bool:
+        return key in self._entries.singular
+
+    def has_plural(self, key: str) -> bool:
+        return key in self._entries.plural
+
+    def t(self, key: str, **kwargs: object) -> Html:
+        """The text for `key`, with `{placeholders}` filled from kwargs."""
+        if key not in self._entries.singular:
+            return self._missing(key, None, kwargs)
+        return self._format(key, self._gettext.gettext(key), kwargs)
+
+    def tn(self, key: str, n: int, **kwargs: object) -> Html:
+        """The plural form of `key` for the number `n` (also available as `{n}`)."""
+        if key not in self._entries.plural:
+            return self._missing(key, n, kwargs)
+        return self._format(key, self._gettext.ngettext(key, key, n), {"n": n, **kwargs})
+
+    def _missing(self, key: str, n: int | None, kwargs: dict[str, object]) -> Html:
+        kind = "text" if n is None else "plural text"
+        if self._strict:
+            raise MissingText(f"no {kind} {key!r} in the {self.lang} catalog")
+        log.warning("no %s %r in the %s catalog", kind, key, self.lang)
+        if self._fallback is not None:
+            if n is None:
+                return self._fallback.t(key, **kwargs)
+            return self._fallback.tn(key, n, **kwargs)
+        return html_escape(key)
+
+    def _format(self, key: str, template: str, kwargs: dict[str, object]) -> Html:
+        safe = {k: html_escape(v) if isinstance(v, str) else v for k, v in kwargs.items()}
+        try:
+            return Html(template.format(**safe))
+        except (KeyError, IndexError, ValueError, AttributeError) as e:
+            if self._strict:
+                raise
+            log.error("text %r in %s cannot be formatted: %r", key, self.lang, e)
+            return Html(template)
+
+
+class Texts:
+    """Every language's translator."""
+
+    def __init__(self, translators: dict[Language, Translator]) -> None:
+        self._translators = translators
+
+    @classmethod
+    def load(cls, strict: bool = False) -> Texts:
+        english = Translator(FALLBACK, load_catalog(FALLBACK), strict=strict)
+        translators: dict[Language, Translator] = {FALLBACK: english}
+        for lang in LANGUAGES:
+            if lang != FALLBACK:
+                translators[lang] = Translator(lang, load_catalog(lang), english, strict)
+        return cls(translators)
+
+    def __getitem__(self, lang: Language) -> Translator:
+        return self._translators[lang]
+
+    def for_language(self, lang: str | None) -> Translator:
+        """The translator of a supported language; English for anything else."""
+        return self._translators.get(pick_language(lang, None), self._translators[FALLBACK])
+
+
+@cache
+def _default_texts() -> Texts:
+    return Texts.load()
+
+
+def translator(lang: str | None) -> Translator:
+    """The shared translator of a language (catalogs are loaded once, on first use)."""
+    return _default_texts().for_language(lang)
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The argument names a str.format template uses ('{name.attr}' -> 'name')."""
+    names = set()
+    for _, field, _, _ in string.Formatter().parse(template):
+        if field is not None:
+            names.add(field.split(".")[0].split("[")[0])
+    return frozenset(names)
+
+
+def catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
+    """Everything that keeps the catalogs from matching: missing or extra keys, empty texts,
+    plural forms missing, placeholders that differ or do not parse. Empty when all is well."""
+    problems: list[str] = []
+    shapes: dict[str, dict[str, tuple[bool, frozenset[str]]]] = {}
+    for lang, catalog in catalogs.items():
+        shape: dict[str, tuple[bool, frozenset[str]]] = {}
+        for message in catalog:
+            if not message.id:
+                continue
+            is_plural = isinstance(message.id, tuple | list)
+            key = str(message.id[0] if is_plural else message.id)
+            raw = message.string
+            forms = [str(f) for f in raw] if isinstance(raw, tuple | list) else [raw or ""]
+            if is_plural and len(forms) != catalog.num_plurals:
+                problems.append(f"{lang}: {key} has {len(forms)} forms, "
+                                f"the language has {catalog.num_plurals}")
+            if message.fuzzy or not all(forms):
+                problems.append(f"{lang}: {key} has an empty or fuzzy text")
+            try:
+                names = [placeholders(str(f)) for f in forms]
+            except ValueError as e:
+                problems.append(f"{lang}: {key} is not a valid format string: {e}")
+                shape[key] = (is_plural, frozenset())
+                continue
+            used = frozenset().union(*names) - ({"n"} if is_plural else set())
+            for form, form_names in enumerate(names):
+                if used - form_names:
+                    problems.append(f"{lang}: {key} form {form} lacks {sorted(used - form_names)}")
+            shape[key] = (is_plural, used)
+        shapes[lang] = shape
+    all_keys = set().union(*(s.keys() for s in shapes.values()))
+    for key in sorted(all_keys):
+        seen = {lang: shape[key] for lang, shape in shapes.items() if key in shape}
+        for lang in shapes:
+            if lang not in seen:
+                problems.append(f"{lang}: {key} is missing")
+        if len(set(seen.values())) > 1:
+            problems.append(f"{key} differs between languages: {seen}")
+    return problems

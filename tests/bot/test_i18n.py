@@ -1,0 +1,245 @@
+from __future__ import annotations
+
+import logging
+import re
+from html.parser import HTMLParser
+from io import BytesIO
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from bot.i18n import (
+    LANGUAGES,
+    Html,
+    Language,
+    MissingText,
+    Texts,
+    Translator,
+    catalog_problems,
+    html_escape,
+    load_catalog,
+    mention_html,
+    pick_language,
+    placeholders,
+    translator,
+)
+from bot.mentions import MAX_NAME, clean_name
+
+GENERIC_ERRORS = (
+    "error.not_your_turn", "error.stale_button", "error.not_a_player",
+    "error.malformed_command", "error.duel_not_found",
+)
+
+
+@pytest.fixture(scope="module")
+def texts() -> Texts:
+    return Texts.load(strict=True)
+
+
+PO_HEADER = {
+    "en": 'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n',
+    "ru": 'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : '
+          'n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n',
+}
+
+
+def po(text: str, lang: Language, strict: bool = False) -> Translator:
+    """A translator over a small catalog written in the test."""
+    catalog = read_po(BytesIO((PO_HEADER[lang] + text).encode()), locale=lang,
+                      abort_invalid=True)
+    return Translator(lang, catalog, strict=strict)
+
+
+# --- the shipped catalogs ----------------------------------------------------------------------
+
+
+def test_catalogs_match_key_for_key() -> None:
+    catalogs = {lang: load_catalog(lang) for lang in LANGUAGES}
+    assert catalog_problems(catalogs) == []
+    assert translator("en").keys == translator("ru").keys
+
+
+TELEGRAM_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span",
+                 "tg-spoiler", "a", "code", "pre", "blockquote", "tg-emoji"}
+
+
+class _TagChecker(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.open: list[str] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in TELEGRAM_TAGS:
+            self.errors.append(f"<{tag}> is not Telegram HTML")
+        self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.open or self.open.pop() != tag:
+            self.errors.append(f"</{tag}> closes nothing")
+
+
+def test_catalog_texts_are_telegram_html() -> None:
+    for lang in LANGUAGES:
+        for message in load_catalog(lang):
+            if not message.id:
+                continue
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            for form in forms:
+                names = placeholders(form)
+                text = form.format(**dict.fromkeys(names, "x"))
+                checker = _TagChecker()
+                checker.feed(text)
+                checker.close()
+                errors = checker.errors + [f"<{t}> left open" for t in checker.open]
+                if re.search(r"&(?!(lt|gt|amp|quot|#\d+|#x[0-9a-f]+);)", text, re.IGNORECASE):
+                    errors.append("a bare & (write &amp;)")
+                assert not errors, f"{lang} {message.id}: {errors}"
+
+
+def test_plural_entries_have_every_form() -> None:
+    for lang, forms in (("en", 2), ("ru", 3)):
+        catalog = load_catalog(lang)
+        assert catalog.num_plurals == forms
+        plurals = [m for m in catalog if m.id and isinstance(m.id, tuple)]
+        assert plurals
+        for message in plurals:
+            assert len(message.string) == forms and all(message.string), message.id
+
+
+@pytest.mark.parametrize("key", GENERIC_ERRORS)
+def test_the_generic_errors_exist_in_both_languages(texts: Texts, key: str) -> None:
+    assert texts["en"].t(key) != texts["ru"].t(key)
+    assert texts["en"].t(key) and texts["ru"].t(key)
+
+
+@pytest.mark.parametrize(("n", "text"), [
+    (1, "1 фишка"), (2, "2 фишки"), (5, "5 фишек"), (11, "11 фишек"), (21, "21 фишка"),
+    (22, "22 фишки"), (0, "0 фишек"), (12, "12 фишек"), (14, "14 фишек"), (104, "104 фишки"),
+    (111, "111 фишек"),
+])
+def test_russian_plurals(texts: Texts, n: int, text: str) -> None:
+    assert texts["ru"].tn("chips", n) == text
+
+
+@pytest.mark.parametrize(("n", "text"), [(1, "1 chip"), (2, "2 chips"), (0, "0 chips")])
+def test_english_plurals(texts: Texts, n: int, text: str) -> None:
+    assert texts["en"].tn("chips", n) == text
+
+
+# --- language choice ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("override", "code", "lang"), [
+    (None, "ru", "ru"), (None, "ru-RU", "ru"), (None, "RU", "ru"), (None, "en", "en"),
+    (None, "uk", "en"), (None, "de", "en"), (None, None, "en"), (None, "", "en"),
+    ("en", "ru", "en"), ("ru", "en", "ru"), ("ru", None, "ru"), ("xx", "ru", "ru"),
+])
+def test_pick_language(override: str | None, code: str | None, lang: str) -> None:
+    assert pick_language(override, code) == lang
+
+
+def test_shared_translator_falls_back_to_english_for_unknown_languages() -> None:
+    assert translator("ru").lang == "ru"
+    assert translator("de").lang == "en"
+    assert translator(None) is translator("en")
+
+
+# --- formatting, escaping and missing texts ----------------------------------------------------
+
+
+def test_arguments_are_escaped_unless_already_html() -> None:
+    tr = po('msgid "hi"\nmsgstr "<b>Hi</b>, {name}! {link} {count}"\n', "en")
+    out = tr.t("hi", name="<script>&", link=mention_html(7, "Bo<b>"), count=3)
+    assert out == ('<b>Hi</b>, &lt;script&gt;&amp;! '
+                   '<a href="tg://user?id=7">Bo&lt;b&gt;</a> 3')
+    assert isinstance(out, Html)
+    assert tr.t("hi", name=out, link="", count=0).count("<b>Hi</b>") == 2  # Html nests as is
+
+
+def test_tn_passes_n_and_other_arguments() -> None:
+    tr = po('msgid "bet"\nmsgid_plural "bet"\nmsgstr[0] "{name} bets one chip"\n'
+            'msgstr[1] "{name} bets {n} chips"\n', "en")
+    assert tr.tn("bet", 1, name="Al") == "Al bets one chip"
+    assert tr.tn("bet", 2, name="Al") == "Al bets 2 chips"
+
+
+def test_missing_texts_fall_back_to_english_then_the_key(caplog: pytest.LogCaptureFixture) -> None:
+    english = po('msgid "only.en"\nmsgstr "English {x}"\n', "en")
+    russian = Translator("ru", load_catalog("ru"), fallback=english)
+    with caplog.at_level(logging.WARNING):
+        assert russian.t("only.en", x=1) == "English 1"
+        assert russian.t("nowhere") == "nowhere"
+        assert russian.t("chips") == "chips"  # a plural key asked for as a singular one
+    assert "only.en" in caplog.text
+
+
+def test_strict_mode_raises_on_missing_texts_and_bad_arguments(texts: Texts) -> None:
+    with pytest.raises(MissingText):
+        texts["ru"].t("no.such.key")
+    with pytest.raises(MissingText):
+        texts["en"].tn("error.not_your_turn", 2)
+    with pytest.raises(KeyError):
+        po('msgid "x"\nmsgstr "{a}"\n', "en", strict=True).t("x")
+
+
+def test_a_format_error_is_logged_not_raised_when_lenient(caplog: pytest.LogCaptureFixture) -> None:
+    tr = po('msgid "x"\nmsgstr "Hello {name}"\n', "en")
+    with caplog.at_level(logging.ERROR):
+        assert tr.t("x") == "Hello {name}"
+    assert "cannot be formatted" in caplog.text
+
+
+def test_empty_and_fuzzy_texts_count_as_missing() -> None:
+    tr = po('msgid "empty"\nmsgstr ""\n\n#, fuzzy\nmsgid "fuzzy"\nmsgstr "Maybe"\n', "en")
+    assert not tr.has("empty") and not tr.has("fuzzy")
+
+
+def test_catalog_problems_finds_each_kind_of_mismatch() -> None:
+    def cat(lang: str, body: str) -> Catalog:
+        return read_po(BytesIO((PO_HEADER["en"] + body).encode()), locale=lang)
+
+    en = cat("en", 'msgid "a"\nmsgstr "A {x}"\n\nmsgid "b"\nmsgstr "B"\n\n'
+                   'msgid "p"\nmsgid_plural "p"\nmsgstr[0] "one {w}"\nmsgstr[1] "{n} {w}"\n\n'
+                   'msgid "q"\nmsgstr "Q {"\n\n'
+                   'msgid "r"\nmsgid_plural "r"\nmsgstr[0] "one {w}"\nmsgstr[1] "{n} {w}"\n')
+    ru = cat("ru", 'msgid "a"\nmsgstr "А {y}"\n\nmsgid "c"\nmsgstr "В"\n\n'
+                   'msgid "p"\nmsgid_plural "p"\nmsgstr[0] "одна {w}"\nmsgstr[1] ""\n\n'
+                   'msgid "r"\nmsgid_plural "r"\nmsgstr[0] "{w}"\nmsgstr[1] "{n}"\n')
+    problems = "\n".join(catalog_problems({"en": en, "ru": ru}))
+    for expected in ("a differs", "ru: b is missing", "en: c is missing", "ru: p has an empty",
+                     "ru: r form 1 lacks ['w']", "en: q is not a valid format string",
+                     "ru: q is missing"):
+        assert expected in problems
+
+
+def test_placeholders() -> None:
+    assert placeholders("{a} {b.c} {d[0]} {{e}} {f:>3}") == {"a", "b", "d", "f"}
+
+
+# --- html and mentions -------------------------------------------------------------------------
+
+
+def test_html_escape() -> None:
+    assert html_escape("<a href=\"x\">'&'</a>") == (
+        "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;&#x27;&lt;/a&gt;"
+    )
+    already = Html("<b>x</b>")
+    assert html_escape(already) is already
+
+
+def test_mention_html() -> None:
+    assert mention_html(42, "Anna & <Bob>") == (
+        '<a href="tg://user?id=42">Anna &amp; &lt;Bob&gt;</a>'
+    )
+    assert mention_html(42, "  ") == '<a href="tg://user?id=42">#42</a>'
+    long = mention_html(42, "x" * 200)
+    assert "x" * (MAX_NAME - 1) + "…</a>" in long and "x" * MAX_NAME not in long
+
+
+def test_clean_name() -> None:
+    assert clean_name("Evil\u202eeman\u2066") == "Evileman"
+    assert clean_name("two\nlines\t and\x00 more") == "two lines and more"
+    assert clean_name("é" * 64) == "é" * 64
+    assert len(clean_name("é" * 65)) == MAX_NAME
