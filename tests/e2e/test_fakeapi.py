@@ -21,7 +21,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from .conftest import LaunchBot
+from .conftest import LaunchBot, fake_bot, plain_http_request
 from .fakeapi import BOT_ID, BOT_USERNAME, FakeChat, FakeTelegramAPI, FakeUser, format_text
 from .fakeapi.formatting import ParseError
 
@@ -48,7 +48,7 @@ def keyboard(*data: str) -> InlineKeyboardMarkup:
 
 @pytest.fixture
 async def bot(fake_api: FakeTelegramAPI) -> AsyncIterator[telegram.Bot]:
-    async with telegram.Bot(fake_api.token, base_url=fake_api.base_url) as client:
+    async with fake_bot(fake_api) as client:
         yield client
 
 
@@ -280,7 +280,7 @@ async def test_long_poll_wakes_on_new_update_and_second_poller_conflicts(
     # python-telegram-bot serialises getUpdates per Bot, so the rival is a second instance
     first = asyncio.ensure_future(bot.get_updates(timeout=5))
     await fake_api.wait_for_request("getUpdates", completed=False)
-    async with telegram.Bot(fake_api.token, base_url=fake_api.base_url) as rival:
+    async with fake_bot(fake_api) as rival:
         second = asyncio.ensure_future(rival.get_updates(timeout=5))
         with pytest.raises(telegram.error.Conflict):
             await first
@@ -378,7 +378,14 @@ async def test_application_round_trip_with_long_polling(
         await update.callback_query.answer("Accepted")
         await update.callback_query.edit_message_text("Accepted!")
 
-    app = ApplicationBuilder().token(fake_api.token).base_url(fake_api.base_url).build()
+    app = (
+        ApplicationBuilder()
+        .token(fake_api.token)
+        .base_url(fake_api.base_url)
+        .request(plain_http_request())
+        .get_updates_request(plain_http_request())
+        .build()
+    )
     app.add_handler(CommandHandler("duel", duel))
     app.add_handler(CallbackQueryHandler(pressed))
     async with app:
