@@ -7,7 +7,7 @@ locking (WAL, `BEGIN IMMEDIATE`, busy_timeout).
 
     db = await Database.open("sixshooter.db")
     async with db.transaction():        # statements inside join it, whichever repository runs them
-        ...                             # raise Rollback to undo quietly; any other error undoes too
+        ...                             # any exception undoes it all, and propagates
     await db.close()
 
 Repositories call `execute` / `insert` / `fetchone` / `fetchall` with `?` parameters only.
@@ -43,13 +43,16 @@ class StorageError(RuntimeError):
 
 
 class Rollback(Exception):
-    """Raise inside `Database.transaction()` to undo it; the transaction swallows it."""
+    """Raise inside `Database.transaction()` to undo it on purpose (e.g. a compare-and-swap
+    lost); it propagates like any exception, so code after the block never runs as if the
+    transaction had committed. Catch it around the block."""
 
 
 class _Transaction:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.active = True
+        self.savepoints = 0
 
 
 class Database:
@@ -172,13 +175,16 @@ class Database:
     async def transaction(self) -> AsyncIterator[None]:
         """All statements in the block commit together or not at all.
 
-        A nested `transaction()` joins the outer one. Raising `Rollback` undoes the outermost
-        transaction silently; any other exception undoes it and propagates. Tasks started inside
-        the block join the transaction while it lasts; do not await, inside the block, a task
-        started before it that uses the database (it would wait for the lock you hold).
+        Any exception (`Rollback` to say it is on purpose) undoes the block and propagates.
+        A nested `transaction()` is a savepoint inside the outer one: an exception undoes just
+        the nested block, and the outer one decides whether the rest commits. Tasks started
+        inside the block join the transaction while it lasts; do not await, inside the block,
+        a task started before it that uses the database (it would wait for the lock you hold).
         """
-        if self.in_transaction:
-            yield
+        outer = _current.get()
+        if outer is not None and outer.active and outer.db is self:
+            async with self._savepoint(outer):
+                yield
             return
         async with self._lock:
             await self._rollback_quietly()  # a transaction left over by a failed rollback
@@ -191,8 +197,6 @@ class Database:
                 finally:
                     tx.active = False
                 await self._conn.execute("COMMIT")
-            except Rollback:
-                await self._rollback_quietly()
             except BaseException as e:
                 await self._rollback_quietly()
                 if isinstance(e, sqlite3.Error):
@@ -200,6 +204,19 @@ class Database:
                 raise
             finally:
                 _current.reset(token)
+
+    @asynccontextmanager
+    async def _savepoint(self, tx: _Transaction) -> AsyncIterator[None]:
+        tx.savepoints += 1
+        name = f"sp{tx.savepoints}"
+        await self._conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            await self._conn.execute(f"ROLLBACK TO {name}")
+            await self._conn.execute(f"RELEASE {name}")
+            raise
+        await self._conn.execute(f"RELEASE {name}")
 
     async def _rollback_quietly(self) -> None:
         if not self._conn.in_transaction:

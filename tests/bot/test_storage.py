@@ -127,24 +127,46 @@ async def test_transaction_commits_or_rolls_back_everything(store: Storage) -> N
             await store.users.upsert(ALICE, "Alice", now=T0)
             raise RuntimeError("boom")
     assert await store.users.get(ALICE) is None
-    async with store.db.transaction():
-        await store.users.upsert(BOB, "Bob", now=T0)
-        raise Rollback
+    with pytest.raises(Rollback):
+        async with store.db.transaction():
+            await store.users.upsert(BOB, "Bob", now=T0)
+            raise Rollback
     assert await store.users.get(BOB) is None
     async with store.db.transaction():
-        await store.users.upsert(CAROL, "Carol", now=T0)  # a nested transaction joins
+        await store.users.upsert(CAROL, "Carol", now=T0)  # a nested transaction: a savepoint
     assert await store.users.get(CAROL) is not None
+
+
+async def test_a_nested_transaction_undoes_only_itself(store: Storage) -> None:
+    async with store.db.transaction():
+        await store.users.upsert(ALICE, "Alice", now=T0)
+        with pytest.raises(Rollback):
+            async with store.db.transaction():
+                await store.users.upsert(BOB, "Bob", now=T0)
+                raise Rollback
+        async with store.db.transaction():
+            await store.users.upsert(CAROL, "Carol", now=T0)
+    assert await store.users.get(ALICE) is not None
+    assert await store.users.get(BOB) is None
+    assert await store.users.get(CAROL) is not None
+    with pytest.raises(RuntimeError):
+        async with store.db.transaction():
+            async with store.db.transaction():
+                await store.users.upsert(BOB, "Bob", now=T0)
+            raise RuntimeError("the outer block fails after the nested one succeeded")
+    assert await store.users.get(BOB) is None
 
 
 async def test_others_never_see_an_uncommitted_transaction(store: Storage) -> None:
     inside = asyncio.Event()
 
     async def writer() -> None:
-        async with store.db.transaction():
-            await store.users.upsert(ALICE, "Alice", now=T0)
-            inside.set()
-            await asyncio.sleep(0.05)
-            raise Rollback
+        with pytest.raises(Rollback):
+            async with store.db.transaction():
+                await store.users.upsert(ALICE, "Alice", now=T0)
+                inside.set()
+                await asyncio.sleep(0.05)
+                raise Rollback
 
     async def reader() -> None:
         await inside.wait()
@@ -264,14 +286,16 @@ async def test_accepting_creates_the_duel_atomically(store: Storage) -> None:
     challenge_id = await new_challenge(store)
 
     async def accept() -> int | None:
-        async with store.db.transaction():
-            duel = await store.duels.create(CHAT, None, (ALICE, BOB), "{}", T0)
-            if not await store.challenges.transition(
-                challenge_id, 0, ChallengeStatus.ACCEPTED, duel.id
-            ):
-                raise Rollback
-            return duel.id
-        return None
+        try:
+            async with store.db.transaction():
+                duel = await store.duels.create(CHAT, None, (ALICE, BOB), "{}", T0)
+                if not await store.challenges.transition(
+                    challenge_id, 0, ChallengeStatus.ACCEPTED, duel.id
+                ):
+                    raise Rollback
+        except Rollback:
+            return None
+        return duel.id
 
     winners = [d for d in await asyncio.gather(accept(), accept(), accept()) if d is not None]
     assert len(winners) == 1
