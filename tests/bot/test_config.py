@@ -149,3 +149,16 @@ def test_db_in_a_read_only_directory_is_a_broken_path(tmp_path: Path) -> None:
             check_db_path(locked / "s.db")
     finally:
         locked.chmod(0o700)
+
+
+def test_unwritable_directory_or_file_is_a_broken_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Runs as root too: the permission check itself is simulated.
+    db = tmp_path / "s.db"
+    monkeypatch.setattr("bot.config.os.access", lambda path, mode: False)
+    with pytest.raises(ConfigError, match=r"broken database path.*not writable"):
+        check_db_path(db)
+    db.write_bytes(b"")
+    with pytest.raises(ConfigError, match=r"broken database path.*not readable and writable"):
+        check_db_path(db)
