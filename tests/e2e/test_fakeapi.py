@@ -284,9 +284,29 @@ async def test_long_poll_wakes_on_new_update_and_second_poller_conflicts(
         second = asyncio.ensure_future(rival.get_updates(timeout=5))
         with pytest.raises(telegram.error.Conflict):
             await first
-        fake_api.send_message(people[0], group, "hello")
+        fake_api.send_command(people[0], group, "hello")
         updates = await asyncio.wait_for(second, 2)
-    assert [u.message.text for u in updates if u.message] == ["hello"]
+    assert [u.message.text for u in updates if u.message] == ["/hello"]
+
+
+async def test_privacy_mode_hides_plain_group_chatter(
+    bot: telegram.Bot, fake_api: FakeTelegramAPI, group: FakeChat, people: tuple[FakeUser, ...]
+) -> None:
+    alice, boris = people
+    mine = await bot.send_message(group.id, "Ask me: /duel or @alice")
+    assert [e.type for e in mine.entities] == ["bot_command", "mention"]
+    seen = [
+        fake_api.send_command(alice, group, "duel"),
+        fake_api.send_message(boris, group, f"hey @{BOT_USERNAME}"),
+        fake_api.send_message(boris, group, "ok", reply_to=mine.message_id),
+    ]
+    unseen = [
+        fake_api.send_message(alice, group, "just chatting"),
+        fake_api.send_message(alice, group, "/duel@OtherBot"),
+    ]
+    updates = await bot.get_updates()
+    assert [u.update_id for u in updates] == [m.update_id for m in seen]
+    assert all(m.update_id is None for m in unseen)
 
 
 async def test_kicked_bot_is_forbidden(

@@ -102,8 +102,15 @@ def member_dict(user: JSON, status: str) -> JSON:
 class FakeState:
     """Users, chats, messages, the update queue, recorded requests and waiting helpers."""
 
-    def __init__(self, *, strict_ampersand: bool = True, callback_answer_timeout: float = 15.0):
+    def __init__(
+        self,
+        *,
+        strict_ampersand: bool = True,
+        callback_answer_timeout: float = 15.0,
+        privacy_mode: bool = True,
+    ) -> None:
         self.strict_ampersand = strict_ampersand
+        self.privacy_mode = privacy_mode
         self.callback_answer_timeout = callback_answer_timeout
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
@@ -417,10 +424,13 @@ class FakeState:
         message_thread_id: int | None = None,
         entities: list[JSON] | None = None,
     ) -> FakeMessage:
-        """The user writes ``text`` in ``chat``; queues a ``message`` update.
+        """The user writes ``text`` in ``chat``; queues a ``message`` update if the bot sees it.
 
         Entities Telegram detects itself (bot commands incl. /cmd@Bot, @mentions, hashtags,
-        URLs) are computed unless ``entities`` is given.
+        URLs) are computed unless ``entities`` is given. With privacy mode (the default, as
+        getMe's can_read_all_group_messages=false says) a bot that is no admin sees in groups
+        only commands not addressed to another bot, replies to its own messages and messages
+        mentioning it; ``msg.update_id`` is None for a message the bot does not get.
         """
         u, c = self._user(user), self._chat(chat)
         if c.type == "private":
@@ -453,8 +463,26 @@ class FakeState:
             reply_to=reply,
         )
         self._store(msg)
-        self._queue("message", msg.to_dict())
+        if self._bot_sees(msg):
+            msg.update_id = self._queue("message", msg.to_dict())["update_id"]
         return msg
+
+    def _bot_sees(self, msg: FakeMessage) -> bool:
+        chat = msg.chat
+        if chat.type == "private":
+            return not (chat.private_user is not None and chat.private_user.blocked_bot)
+        if chat.bot_status not in ("member", "administrator"):
+            return False
+        if not self.privacy_mode or chat.bot_status == "administrator":
+            return True
+        text = msg.text or ""
+        for e in msg.entities:
+            if e["type"] == "bot_command" and e["offset"] == 0:
+                command = text[: e["length"]]
+                return "@" not in command or command.lower().endswith("@" + BOT_USERNAME.lower())
+            if e["type"] == "mention" and f"@{BOT_USERNAME}".lower() in text.lower():
+                return True
+        return msg.reply_to is not None and msg.reply_to.from_bot
 
     def send_command(
         self,
@@ -489,6 +517,10 @@ class FakeState:
         u = self._user(user)
         if message.deleted and not force:
             raise ValueError("the message was deleted; nothing to press")
+        chat = message.chat
+        present = ("creator", "administrator", "member", "restricted")
+        if chat.type != "private" and chat.members.get(u.id) not in present and not force:
+            raise ValueError(f"user {u.id} is not in chat {chat.id} and cannot see the button")
         if text is not None:
             matches = [b for b in message.buttons() if b["text"] == text]
             if not matches or "callback_data" not in matches[0]:

@@ -14,7 +14,14 @@ from PIL import Image, UnidentifiedImageError
 
 from . import spec
 from .core import DEFAULT_ALLOWED_UPDATES, FakeState, current_request, member_dict
-from .formatting import ParseError, format_text, sort_entities, strip_text, utf16_len
+from .formatting import (
+    ParseError,
+    detect_entities,
+    format_text,
+    sort_entities,
+    strip_text,
+    utf16_len,
+)
 from .model import (
     BOT_ID,
     JSON,
@@ -175,6 +182,7 @@ class FakeBotMethods(FakeState):
             raise ApiError.bad_request(f"can't parse entities: {exc}") from None
         except ValueError:
             raise ApiError.bad_request("unsupported parse_mode") from None
+        ents = merge_detected(plain, ents)
         limits = field_spec or spec.method_fields(method)[field]
         if field == "text":
             if not plain:
@@ -743,6 +751,21 @@ class FakeBotMethods(FakeState):
             return {field: value}
 
         return getter
+
+
+_OPAQUE = frozenset({"code", "pre", "text_link", "text_mention", "custom_emoji"})
+
+
+def merge_detected(text: str, entities: list[JSON]) -> list[JSON]:
+    """Add the URLs, @mentions, #hashtags and /commands Telegram finds in sent text by itself,
+    except inside code, links and mentions given explicitly."""
+    opaque = [(e["offset"], e["offset"] + e["length"]) for e in entities if e["type"] in _OPAQUE]
+    found = [
+        d
+        for d in detect_entities(text)
+        if not any(d["offset"] < end and start < d["offset"] + d["length"] for start, end in opaque)
+    ]
+    return sort_entities(entities + found) if found else entities
 
 
 def _lang(params: Params) -> str:

@@ -202,6 +202,7 @@ class FakeMessage:
     service: JSON = field(default_factory=dict)  # e.g. forum_topic_created, new_chat_members
     history: list[JSON] = field(default_factory=list)  # earlier versions (to_dict snapshots)
     sent_by_request: int | None = None  # sequence number of the creating request
+    update_id: int | None = None  # of the message update the bot got (user messages)
 
     @property
     def chat_id(self) -> int:

@@ -37,9 +37,12 @@ class FakeTelegramAPI(FakeBotMethods):
         port: int = 0,
         strict_ampersand: bool = True,
         callback_answer_timeout: float = 15.0,
+        privacy_mode: bool = True,
     ) -> None:
         super().__init__(
-            strict_ampersand=strict_ampersand, callback_answer_timeout=callback_answer_timeout
+            strict_ampersand=strict_ampersand,
+            callback_answer_timeout=callback_answer_timeout,
+            privacy_mode=privacy_mode,
         )
         self.token = token
         self.host = host
