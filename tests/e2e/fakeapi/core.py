@@ -429,8 +429,9 @@ class FakeState:
         Entities Telegram detects itself (bot commands incl. /cmd@Bot, @mentions, hashtags,
         URLs) are computed unless ``entities`` is given. With privacy mode (the default, as
         getMe's can_read_all_group_messages=false says) a bot that is no admin sees in groups
-        only commands not addressed to another bot, replies to its own messages and messages
-        mentioning it; ``msg.update_id`` is None for a message the bot does not get.
+        only messages starting with a command not addressed to another bot and replies to its
+        own messages (an @mention alone is not enough); ``msg.update_id`` is None for a
+        message the bot does not get.
         """
         u, c = self._user(user), self._chat(chat)
         if c.type == "private":
@@ -480,8 +481,6 @@ class FakeState:
             if e["type"] == "bot_command" and e["offset"] == 0:
                 command = text[: e["length"]]
                 return "@" not in command or command.lower().endswith("@" + BOT_USERNAME.lower())
-            if e["type"] == "mention" and f"@{BOT_USERNAME}".lower() in text.lower():
-                return True
         return msg.reply_to is not None and msg.reply_to.from_bot
 
     def send_command(
