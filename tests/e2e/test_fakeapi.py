@@ -74,6 +74,7 @@ async def test_get_me(bot: telegram.Bot, fake_api: FakeTelegramAPI) -> None:
         "Six-Shooter",
     )
     assert fake_api.call_count("getMe") == 2  # Bot.initialize() asked once already
+    assert fake_api.failed_calls() == []
 
 
 async def test_send_photo_records_the_decoded_image(
@@ -103,8 +104,10 @@ async def test_identical_edit_is_not_modified_and_edits_drop_unrepeated_keyboard
         await bot.edit_message_text(
             "Your move", group.id, sent.message_id, reply_markup=keyboard("call", "fold")
         )
-    await bot.edit_message_text("Your move", group.id, sent.message_id)  # drops the keyboard
     stored = fake_api.message(group, sent.message_id)
+    edit = asyncio.ensure_future(fake_api.wait_for_edit(stored, lambda m: not m.reply_markup))
+    await bot.edit_message_text("Your move", group.id, sent.message_id)  # drops the keyboard
+    assert await edit is stored
     assert stored.reply_markup is None and len(stored.history) == 1
     with fails(telegram.error.BadRequest, "not modified"):
         await bot.edit_message_reply_markup(group.id, sent.message_id, reply_markup=None)

@@ -228,6 +228,23 @@ class FakeState:
 
         return await self.wait_for(find, timeout, f"a message in chat {chat_obj.id}")
 
+    async def wait_for_edit(
+        self,
+        message: FakeMessage,
+        where: Callable[[FakeMessage], Any] | None = None,
+        *,
+        timeout: float = 5.0,
+    ) -> FakeMessage:
+        """Wait until ``message`` is edited again (relative to now) and then matches ``where``."""
+        edits = len(message.history)
+
+        def edited() -> FakeMessage | None:
+            if len(message.history) > edits and (where is None or where(message)):
+                return message
+            return None
+
+        return await self.wait_for(edited, timeout, f"an edit of message {message.message_id}")
+
     async def wait_for_answer(
         self, query: CallbackQueryRecord | str, timeout: float = 5.0
     ) -> CallbackQueryRecord:
@@ -255,6 +272,15 @@ class FakeState:
 
     def calls(self, method: str | None = None) -> list[RecordedRequest]:
         return [r for r in self.requests if method is None or r.method == method]
+
+    def failed_calls(self, *, include_conflicts: bool = False) -> list[RecordedRequest]:
+        """Calls Telegram refused (4xx/5xx), e.g. to assert the bot made no invalid request.
+
+        Dropped connections (injected) and cancelled long polls are not failures here.
+        """
+        return [
+            r for r in self.requests if r.status >= 400 and (include_conflicts or r.status != 409)
+        ]
 
     def call_counts(self) -> Counter[str]:
         return Counter(r.method for r in self.requests)
