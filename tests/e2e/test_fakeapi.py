@@ -419,7 +419,8 @@ async def test_application_round_trip_with_long_polling(
             fake_api.send_command(people[0], group, "duel", mention_bot=True)
             offer = await fake_api.wait_for_message(group, lambda m: m.text == "Duel?")
             query = fake_api.press_button(people[1], offer, "accept")
-            assert (await fake_api.wait_for_answer(query)).text == "Accepted"
+            answer = await fake_api.wait_for_answer(query)
+            assert answer.text == answer.get("text") == "Accepted" and not answer.show_alert
             await fake_api.wait_for_message(group, lambda m: m.text == "Accepted!")
             assert fake_api.message(group, offer.message_id).reply_markup is None
         finally:

@@ -329,3 +329,7 @@ class CallbackQueryRecord:
     @property
     def show_alert(self) -> bool:
         return bool(self.answer and self.answer.get("show_alert"))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Dict-style access to the answer's fields (text, show_alert, url, cache_time)."""
+        return default if self.answer is None else self.answer.get(key, default)
