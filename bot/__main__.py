@@ -1,0 +1,51 @@
+"""`sixshooter`: run the bot (long polling, or a webhook when configured)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+from telegram.error import InvalidToken
+
+from bot.config import Config, ConfigError
+from bot.storage import StorageError
+
+
+def _logging(level: str) -> None:
+    logging.basicConfig(
+        level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
+    # httpx logs every request URL, and the URL holds the token.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        config = Config.from_env(os.environ)
+    except ConfigError as e:
+        print(f"sixshooter: {e}", file=sys.stderr)
+        return 2
+    _logging(config.log_level)
+    from bot.app import UPDATES, build
+
+    app = build(config)
+    try:
+        if config.use_webhook and config.webhook_url:
+            app.run_webhook(listen="0.0.0.0", port=config.webhook_port,
+                            webhook_url=config.webhook_url, allowed_updates=UPDATES)
+        else:
+            app.run_polling(allowed_updates=UPDATES)
+    except StorageError as e:
+        print(f"sixshooter: {e}", file=sys.stderr)
+        return 2
+    except InvalidToken:
+        print("sixshooter: Telegram refused the token in TELEGRAM_BOT_TOKEN; get a valid one "
+              "from @BotFather (/token)", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

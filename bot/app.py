@@ -1,0 +1,78 @@
+"""Build the python-telegram-bot Application: handlers, storage, rate limiter, start-up."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    TypeHandler,
+)
+
+from bot import menu
+from bot.config import Config
+from bot.handlers import buttons, commands, errors, members
+from bot.jobs import SYNC_EVERY, resume, sync_lagging
+from bot.services import KEY, Services, services
+from bot.storage import Storage
+
+log = logging.getLogger(__name__)
+
+App = Application[Any, Any, Any, Any, Any, Any]
+CONFIG = "sixshooter.config"
+UPDATES = ["message", "callback_query", "my_chat_member"]
+
+
+def build(config: Config) -> App:
+    builder = ApplicationBuilder().token(config.token)
+    if config.api_base_url:
+        base = config.api_base_url.rstrip("/")
+        builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
+    app: App = (
+        builder.rate_limiter(AIORateLimiter(max_retries=3))
+        .concurrent_updates(True)
+        .post_init(_started)
+        .post_shutdown(_stopped)
+        .build()
+    )
+    app.bot_data[CONFIG] = config
+    app.add_handler(TypeHandler(Update, members.remember), group=-1)
+    app.add_handler(CommandHandler("start", commands.start))
+    app.add_handler(CommandHandler("help", commands.help_command))
+    app.add_handler(CommandHandler("rules", commands.rules))
+    app.add_handler(CommandHandler("duel", commands.duel))
+    app.add_handler(CommandHandler("cancel", commands.cancel))
+    app.add_handler(CommandHandler("surrender", commands.surrender))
+    app.add_handler(CallbackQueryHandler(buttons.on_duel, pattern=r"^d:"))
+    app.add_handler(CallbackQueryHandler(buttons.on_challenge, pattern=r"^c:"))
+    app.add_handler(CallbackQueryHandler(buttons.on_unknown))
+    app.add_handler(ChatMemberHandler(members.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_error_handler(errors.on_error)
+    return app
+
+
+async def _started(app: App) -> None:
+    config = app.bot_data[CONFIG]
+    storage = await Storage.open(config.db_path)  # in the application's own event loop
+    svc = Services(storage=storage)
+    app.bot_data[KEY] = svc
+    me = await app.bot.get_me()
+    svc.bot_username = me.username or ""
+    await menu.register(app.bot)
+    await resume(app)
+    if app.job_queue is not None:
+        app.job_queue.run_repeating(sync_lagging, interval=SYNC_EVERY, first=SYNC_EVERY,
+                                    name="sync")
+    log.info("@%s is up", svc.bot_username)
+
+
+async def _stopped(app: App) -> None:
+    if KEY in app.bot_data:
+        await services(app.bot_data).storage.close()

@@ -1,0 +1,117 @@
+"""Captions for the duel's messages, from the public view and the catalogs. HTML, escaped."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.i18n import Translator, mention_html
+from rules.view import BulletResult, Outcome, Phase, PublicView
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    user_id: int
+    name: str
+
+    @property
+    def mention(self) -> str:
+        return mention_html(self.user_id, self.name)
+
+
+def _category(tr: Translator, result: BulletResult, player: int) -> str:
+    return tr.t(f"hand.{result.values[player].category.name.lower()}")
+
+
+def _heading(tr: Translator, view: PublicView) -> str:
+    if view.round > 2:
+        return tr.t("duel.heading_tiebreak", bullet=view.bullet)
+    return tr.t("duel.heading", round=view.round, bullet=view.bullet)
+
+
+def _stacks(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> str:
+    return tr.t("duel.stacks", p0=seats[0].mention, s0=view.stacks[0], p1=seats[1].mention,
+                s1=view.stacks[1])
+
+
+def bullet_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> str:
+    """The live bullet: whose move, what is on the table, the deck commitment."""
+    lines = [f"<b>{_heading(tr, view)}</b>", _stacks(tr, view, seats)]
+    if view.bonus_duel:
+        lines.append(tr.t("duel.bonus_rule"))
+    for hand in view.hands:
+        if hand.owner is not None and hand.chips and hand.cards is None:
+            lines.append(tr.tn("duel.bet_placed", hand.chips, name=seats[hand.owner].mention,
+                               hand=hand.position + 1))
+    if view.to_act:
+        actor = view.to_act[0]
+        key = "duel.turn_bonus" if view.bonus_duel else (
+            "duel.turn_dealer" if actor == view.dealer else "duel.turn_opponent")
+        lines.append(tr.t(key, mention=seats[actor].mention))
+    if view.commitment and view.bullet_in_round == 1:
+        lines.append(tr.t("duel.commitment", commitment=view.commitment))
+    return "\n".join(lines)
+
+
+def reveal_caption(
+    tr: Translator, view: PublicView, result: BulletResult, seats: tuple[Seat, Seat]
+) -> str:
+    """A finished bullet: both hands, who took what, the bonus; the deck proof at round end."""
+    head = (tr.t("duel.heading_tiebreak", bullet=result.number) if result.round > 2 else
+            tr.t("duel.heading", round=result.round, bullet=result.number))
+    lines = [f"<b>{head}</b>"]
+    for p in (0, 1):
+        lines.append(tr.tn("reveal.hand", result.stakes[p], name=seats[p].mention,
+                           hand=result.positions[p] + 1, category=_category(tr, result, p)))
+    if result.outcome is Outcome.BOTH_PASS:
+        lines.append(tr.t("reveal.both_pass"))
+    elif result.outcome is Outcome.SPLIT:
+        lines.append(tr.t("reveal.split"))
+    else:
+        assert result.winner is not None
+        winner = seats[result.winner].mention
+        gain = abs(result.deltas[result.winner]) - result.bonus
+        key = "reveal.uncontested" if result.outcome is Outcome.UNCONTESTED else "reveal.showdown"
+        lines.append(tr.tn(key, gain, name=winner))
+        if result.bonus_category is not None:
+            lines.append(tr.tn("reveal.bonus", result.bonus, name=winner,
+                               category=_category(tr, result, result.winner)))
+    lines.append(tr.t("duel.stacks", p0=seats[0].mention, s0=result.stacks_after[0],
+                      p1=seats[1].mention, s1=result.stacks_after[1]))
+    proof = next((p for p in view.proofs if p.round == result.round), None)
+    last_of_deal = not any(r.round == result.round and r.number > result.number
+                           for r in view.results)
+    if proof is not None and last_of_deal:
+        deck = "".join(str(c) for c in proof.deck)
+        lines.append(tr.t("duel.proof", round=proof.round, salt=proof.salt, deck=deck))
+    return "\n".join(lines)
+
+
+def result_caption(
+    tr: Translator, view: PublicView, seats: tuple[Seat, Seat], reason: str | None
+) -> str:
+    s0, s1 = view.stacks
+    lines: list[str] = []
+    if view.winner is None:
+        lines.append(tr.t("result.draw", s0=s0, s1=s1))
+    else:
+        loser = seats[1 - view.winner].mention
+        if reason in ("surrender", "timeout", "bust"):
+            lines.append(tr.t(f"result.{reason}", name=loser))
+        lines.append(tr.t("result.winner", name=seats[view.winner].mention, s0=s0, s1=s1))
+    lines.append(_stacks(tr, view, seats))
+    return "\n".join(lines)
+
+
+def offer_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> str:
+    lines = [tr.t("tiebreak.offer", s=view.stacks[0])]
+    for p in (0, 1):
+        if view.tiebreak_answers[p]:
+            lines.append(tr.t("tiebreak.agreed", name=seats[p].mention))
+    return "\n".join(lines)
+
+
+def closed_offer_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> str:
+    """The offer once settled: a tiebreak dealt, or a draw agreed."""
+    if view.phase is Phase.OVER:
+        return result_caption(tr, view, seats, None)
+    return tr.t("tiebreak.accepted", bullet=view.bullet)

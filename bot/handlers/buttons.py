@@ -1,0 +1,130 @@
+"""Button handlers: a duel's bets and tiebreak answers, a challenge's accept/decline/withdraw.
+
+Every press is answered exactly once: a toast saying why nothing happened, or a silent answer
+once the action is saved.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, Update
+from telegram.ext import ContextTypes
+
+from bot import codec, tg
+from bot.challenges import accept, may_accept, settle
+from bot.game import Refusal, act
+from bot.handlers.common import chat_language, refusal_text, user_translator
+from bot.i18n import Translator
+from bot.present import present
+from bot.services import Services, services
+from bot.storage import ChallengeRecord, ChallengeStatus
+
+log = logging.getLogger(__name__)
+
+
+async def _toast(query: CallbackQuery, text: str) -> None:
+    await query.answer(text[:200])
+
+
+async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query, user = update.callback_query, update.effective_user
+    if query is None or user is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    try:
+        press = codec.decode(query.data or "")
+    except codec.CallbackDataError:
+        await _toast(query, tr.t("toast.invalid"))
+        return
+    if not isinstance(press, codec.DuelPress):
+        await _toast(query, tr.t("toast.invalid"))
+        return
+    async with svc.lock(f"duel:{press.duel_id}"):
+        record = await svc.storage.duels.get(press.duel_id)
+        pressed = query.message.message_id if query.message else None
+        if record is not None and record.message_id not in (None, pressed) and (
+                record.player_index(user.id) is not None):
+            # A button on a message that is no longer the duel's live one.
+            await _toast(query, refusal_text(tr, Refusal.STALE))
+            if pressed is not None:
+                await tg.drop_keyboard(context.bot, record.chat_id, pressed)
+            return
+        outcome = await act(svc, press.duel_id, press.version, user.id, press.action)
+        if isinstance(outcome, Refusal):
+            log.info("duel %d: a press by user %d refused: %s", press.duel_id, user.id,
+                     outcome.value)
+            await _toast(query, refusal_text(tr, outcome))
+            return
+        await query.answer()
+        await present(svc, context.bot, outcome.record)
+
+
+async def _challenge_press(
+    svc: Services, query: CallbackQuery, tr: Translator
+) -> tuple[codec.ChallengePress, ChallengeRecord] | None:
+    try:
+        press = codec.decode(query.data or "")
+    except codec.CallbackDataError:
+        await _toast(query, tr.t("toast.invalid"))
+        return None
+    if not isinstance(press, codec.ChallengePress):
+        await _toast(query, tr.t("toast.invalid"))
+        return None
+    c = await svc.storage.challenges.get(press.challenge_id)
+    if c is None or not c.is_pending or c.version != press.version:
+        await _toast(query, tr.t("toast.challenge_gone"))
+        return None
+    return press, c
+
+
+async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query, user = update.callback_query, update.effective_user
+    if query is None or user is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    found = await _challenge_press(svc, query, tr)
+    if found is None:
+        return
+    press, c = found
+    challenger = await svc.storage.users.get(c.challenger_id)
+    ctr = await chat_language(svc, c.chat_id, challenger.language_code if challenger else None)
+    if press.op == codec.ChallengeOp.WITHDRAW:
+        if user.id != c.challenger_id:
+            await _toast(query, tr.t("toast.not_your_challenge"))
+            return
+        settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.CANCELLED)
+        await _toast(query, tr.t("toast.withdrawn" if settled else "toast.challenge_gone"))
+        return
+    why_not = may_accept(c, user)
+    if why_not is not None:
+        await _toast(query, tr.t(why_not))
+        return
+    if press.op == codec.ChallengeOp.DECLINE:
+        settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.DECLINED)
+        await _toast(query, tr.t("toast.declined" if settled else "toast.challenge_gone"))
+        return
+    duels = svc.storage.duels
+    if await duels.live_for_user_in_chat(c.chat_id, user.id) is not None:
+        await _toast(query, tr.t("error.you_busy"))
+        return
+    if await duels.live_for_user_in_chat(c.chat_id, c.challenger_id) is not None:
+        await _toast(query, tr.t("toast.challenger_busy"))
+        return
+    async with svc.lock(f"challenge:{c.id}"):
+        record = await accept(svc, context.bot, ctr, c, user)
+    if record is None:
+        await _toast(query, tr.t("toast.challenge_gone"))
+        return
+    await query.answer()
+
+
+async def on_unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Callback data that no handler knows: forged, or from an older version of the bot."""
+    query = update.callback_query
+    if query is None:
+        return
+    tr = await user_translator(services(context.bot_data), update)
+    await _toast(query, tr.t("toast.invalid"))

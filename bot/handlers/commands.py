@@ -1,0 +1,149 @@
+"""Command handlers: one small function per command."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bot import keyboards, tg
+from bot.challenges import (
+    EXPIRY_SECONDS,
+    BadDuelCommand,
+    parse_duel_command,
+    render_challenge,
+    settle,
+)
+from bot.game import Refusal, act
+from bot.handlers.common import chat_language, refusal_text, reply, user_translator
+from bot.jobs import schedule_expiry
+from bot.present import present
+from bot.services import services
+from bot.storage import ChallengeStatus
+from rules.actions import Surrender
+
+log = logging.getLogger(__name__)
+
+GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    if chat.type == ChatType.PRIVATE:
+        markup = keyboards.add_to_group(tr, svc.bot_username)
+        await tg.send_text(context.bot, chat.id, None, tr.t("start.private"), markup)
+        return
+    await reply(context, update, tr.t("help.group"))
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await start(update, context)
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tr = await user_translator(services(context.bot_data), update)
+    await reply(context, update, tr.t("rules.duel"))
+
+
+async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    if chat.type not in GROUPS:
+        await reply(context, update, tr.t("error.group_only"))
+        return
+    try:
+        request = parse_duel_command(message, list(context.args or []))
+    except BadDuelCommand as e:
+        await reply(context, update, tr.t(str(e)))
+        return
+    storage = svc.storage
+    target_id = request.target_id
+    if request.target is not None and not request.target.is_bot:
+        t = request.target  # privacy mode hides their messages: learn their name from here
+        await storage.users.upsert(t.id, t.first_name, t.last_name, t.username,
+                                   t.language_code, t.is_bot, now=svc.clock())
+    if request.target_username and target_id is None:
+        known = await storage.users.find_by_username(request.target_username)
+        if known is not None:
+            target_id = known.id
+            if known.is_bot:
+                await reply(context, update, tr.t("error.bot"))
+                return
+    if request.target_is_bot or (request.target_username or "").lower() == (
+            svc.bot_username.lower()):
+        await reply(context, update, tr.t("error.bot"))
+        return
+    if target_id == user.id or (
+            request.target_username or "").lower() == (user.username or "-").lower():
+        await reply(context, update, tr.t("error.self"))
+        return
+    if await storage.duels.live_for_user_in_chat(chat.id, user.id) is not None:
+        await reply(context, update, tr.t("error.you_busy"))
+        return
+    if target_id is not None and await storage.duels.live_for_user_in_chat(chat.id, target_id):
+        await reply(context, update, tr.t("error.target_busy"))
+        return
+    if await storage.challenges.pending_by_challenger(chat.id, user.id):
+        await reply(context, update, tr.t("error.pending_exists"))
+        return
+    settings = await storage.chats.get_settings(chat.id)
+    now = svc.clock()
+    challenge = await storage.challenges.create(
+        chat_id=chat.id, thread_id=message.message_thread_id if message.is_topic_message
+        else None, challenger_id=user.id, target_id=target_id,
+        target_username=None if target_id is not None else request.target_username,
+        stack=request.stack or settings.default_stack, created_at=now,
+        expires_at=now + EXPIRY_SECONDS,
+    )
+    ctr = await chat_language(svc, chat.id, user.language_code)
+    text = await render_challenge(svc, ctr, challenge)
+    sent = await tg.send_text(context.bot, chat.id, challenge.thread_id, text,
+                              keyboards.challenge(ctr, challenge))
+    if sent is not None:
+        await storage.challenges.set_message(challenge.id, sent.message_id)
+    schedule_expiry(context.application, challenge.id, EXPIRY_SECONDS)
+    log.info("challenge %d in chat %d by user %d (target %s, stack %d)", challenge.id, chat.id,
+             user.id, target_id or request.target_username or "open", challenge.stack)
+
+
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    pending = await svc.storage.challenges.pending_by_challenger(chat.id, user.id)
+    if not pending:
+        await reply(context, update, tr.t("error.no_pending"))
+        return
+    ctr = await chat_language(svc, chat.id, user.language_code)
+    for c in pending:
+        await settle(svc, context.bot, ctr, c, ChallengeStatus.CANCELLED)
+    await reply(context, update, tr.t("cancel.done"))
+
+
+async def surrender(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    record = await svc.storage.duels.live_for_user_in_chat(chat.id, user.id)
+    if record is None:
+        await reply(context, update, tr.t("error.no_duel"))
+        return
+    async with svc.lock(f"duel:{record.id}"):
+        outcome = await act(svc, record.id, None, user.id, Surrender())
+        if isinstance(outcome, Refusal):
+            await reply(context, update, refusal_text(tr, outcome))
+            return
+        await present(svc, context.bot, outcome.record)

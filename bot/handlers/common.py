@@ -1,0 +1,47 @@
+"""Small helpers the handlers share: the language to answer in, replies, toasts."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot import tg
+from bot.game import Refusal
+from bot.i18n import Translator, pick_language, translator
+from bot.services import Services
+
+
+async def user_translator(svc: Services, update: Update) -> Translator:
+    """The language of whoever sent the update (a chat's fixed language wins)."""
+    user, chat = update.effective_user, update.effective_chat
+    code = user.language_code if user else None
+    if chat is None:
+        return translator(pick_language(None, code))
+    return await chat_language(svc, chat.id, code)
+
+
+async def chat_language(svc: Services, chat_id: int, user_code: str | None) -> Translator:
+    settings = await svc.storage.chats.get_settings(chat_id)
+    return translator(pick_language(settings.language, user_code))
+
+
+async def reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str) -> None:
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    thread = message.message_thread_id if message.is_topic_message else None
+    await tg.send_text(context.bot, chat.id, thread, text, reply_to=message.message_id)
+
+
+_REFUSALS = {
+    Refusal.STALE: "error.stale_button",
+    Refusal.NOT_PLAYER: "error.not_a_player",
+    Refusal.NOT_YOUR_TURN: "error.not_your_turn",
+    Refusal.HAND_TAKEN: "toast.hand_taken",
+    Refusal.BAD_BET: "toast.bad_bet",
+    Refusal.OVER: "toast.over",
+}
+
+
+def refusal_text(tr: Translator, refusal: Refusal) -> str:
+    return tr.t(_REFUSALS[refusal])

@@ -1,0 +1,66 @@
+"""Every inline keyboard the bot shows, built from the legal actions and the codec."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import codec
+from bot.i18n import Translator
+from bot.storage import ChallengeRecord
+from rules.actions import Action, Bet, TiebreakAnswer
+from rules.view import PublicView
+
+
+def _duel_button(text: str, duel_id: int, version: int, action: Action) -> InlineKeyboardButton:
+    data = codec.encode(codec.DuelPress(duel_id, version, action))
+    return InlineKeyboardButton(text, callback_data=data)
+
+
+def duel_bets(tr: Translator, duel_id: int, version: int, view: PublicView,
+              actions: Sequence[Action]) -> InlineKeyboardMarkup:
+    """One row per hand the player may choose: `#3 A♠ · Pass 1` and `Play 2` (in a bonus
+    duel only the play). Face-up cards only: the row shows what the table shows."""
+    rows: list[list[InlineKeyboardButton]] = []
+    by_hand: dict[int, list[Bet]] = {}
+    for action in actions:
+        if isinstance(action, Bet):
+            by_hand.setdefault(action.position, []).append(action)
+    for position in sorted(by_hand):
+        face = view.hands[position].face_up.display
+        row = []
+        for i, bet in enumerate(sorted(by_hand[position], key=lambda b: b.chips)):
+            word = tr.t("button.pass" if bet.chips == 1 and not view.bonus_duel else
+                        "button.play", chips=bet.chips)
+            label = f"#{position + 1} {face} · {word}" if i == 0 else word
+            row.append(_duel_button(label, duel_id, version, bet))
+        rows.append(row)
+    return InlineKeyboardMarkup(rows)
+
+
+def tiebreak_offer(tr: Translator, duel_id: int, version: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[
+        _duel_button(tr.t("button.tiebreak_yes"), duel_id, version, TiebreakAnswer(True)),
+        _duel_button(tr.t("button.tiebreak_no"), duel_id, version, TiebreakAnswer(False)),
+    ]])
+
+
+def challenge(tr: Translator, c: ChallengeRecord) -> InlineKeyboardMarkup:
+    """Accept (and Decline, for a challenge to someone) and the challenger's Withdraw."""
+    def button(key: str, op: codec.ChallengeOp) -> InlineKeyboardButton:
+        data = codec.encode(codec.ChallengePress(c.id, c.version, op))
+        return InlineKeyboardButton(tr.t(key), callback_data=data)
+
+    row = [button("button.accept", codec.ChallengeOp.ACCEPT)]
+    if c.target_id is not None or c.target_username:
+        row.append(button("button.decline", codec.ChallengeOp.DECLINE))
+    row.append(button("button.withdraw", codec.ChallengeOp.WITHDRAW))
+    return InlineKeyboardMarkup([row])
+
+
+def add_to_group(tr: Translator, bot_username: str) -> InlineKeyboardMarkup | None:
+    if not bot_username:
+        return None
+    url = f"https://t.me/{bot_username}?startgroup=true"
+    return InlineKeyboardMarkup([[InlineKeyboardButton(tr.t("button.add_to_group"), url=url)]])

@@ -1,0 +1,148 @@
+"""Show a duel in its chat: bring its messages from the version they show to the saved one.
+
+One message per bullet. While the bullet is on, its message is edited in place; when the bullet
+is over that message becomes its reveal (no buttons) and a new message carries the next bullet,
+the tiebreak offer or the result. The same routine serves a tap, a restart and the sync job,
+because it only compares what the message shows (`shown`) with what is saved (`state`).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from telegram import Bot, InlineKeyboardMarkup
+
+import render
+from bot import keyboards, tg
+from bot.captions import (
+    Seat,
+    bullet_caption,
+    closed_offer_caption,
+    offer_caption,
+    result_caption,
+    reveal_caption,
+)
+from bot.game import forget_chat, state_at
+from bot.i18n import Translator, pick_language, translator
+from bot.services import Services
+from bot.storage import DuelRecord
+from bot.storage.users import UserRecord
+from rules.duel import DuelState
+from rules.view import Phase
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Who sits at a duel's table and how it is shown there."""
+
+    record: DuelRecord
+    seats: tuple[Seat, Seat]
+    tr: Translator
+    lang: str
+    show_cards_out: bool
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.seats[0].name, self.seats[1].name)
+
+
+def display_name(user: UserRecord | None) -> str:
+    if user is None:
+        return "?"
+    return f"{user.first_name} {user.last_name}" if user.last_name else user.first_name
+
+
+async def table_for(svc: Services, record: DuelRecord) -> Table:
+    users = [await svc.storage.users.get(uid) for uid in record.players]
+    settings = await svc.storage.chats.get_settings(record.chat_id)
+    # The challenger's language, unless the chat fixed one.
+    lang = pick_language(settings.language, users[0].language_code if users[0] else None)
+    seats = (Seat(record.players[0], display_name(users[0])),
+             Seat(record.players[1], display_name(users[1])))
+    return Table(record, seats, translator(lang), lang, settings.show_cards_out)
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    photo: bytes
+    caption: str
+    markup: InlineKeyboardMarkup | None
+
+
+def live_content(t: Table, state: DuelState) -> Content:
+    """The message for the duel's current moment."""
+    view = state.public_view()
+    if view.phase is Phase.BULLET:
+        actor = view.to_act[0]
+        markup = keyboards.duel_bets(t.tr, t.record.id, t.record.version, view,
+                                     state.legal_actions(actor))
+        photo = render.table(view, names=t.names, lang=t.lang, show_cards_out=t.show_cards_out)
+        return Content(photo, bullet_caption(t.tr, view, t.seats), markup)
+    photo = render.result(view, names=t.names, lang=t.lang)
+    if view.phase is Phase.TIEBREAK_OFFER:
+        markup = keyboards.tiebreak_offer(t.tr, t.record.id, t.record.version)
+        return Content(photo, offer_caption(t.tr, view, t.seats), markup)
+    return Content(photo, result_caption(t.tr, view, t.seats, state.end_reason), None)
+
+
+def _same_message(shown: DuelState, state: DuelState) -> bool:
+    """Does the message that shows `shown` also show `state` (edited in place)?"""
+    if shown.phase is not state.phase or shown.round != state.round:
+        return False
+    if state.phase is Phase.BULLET:
+        return shown.bullet == state.bullet
+    return state.phase is Phase.TIEBREAK_OFFER
+
+
+async def _close(bot: Bot, t: Table, shown: DuelState, state: DuelState, message_id: int) -> None:
+    """Turn the message that showed `shown` into its final form, without buttons."""
+    view = state.public_view()
+    chat = t.record.chat_id
+    if shown.phase is Phase.BULLET:
+        result = next((r for r in view.results if r.number == shown.bullet), None)
+        if result is not None:
+            photo = render.reveal(view, result, names=t.names, lang=t.lang)
+            caption = reveal_caption(t.tr, view, result, t.seats)
+            await tg.edit_photo(bot, chat, message_id, photo, caption, None)
+            return
+    if shown.phase is Phase.TIEBREAK_OFFER:
+        await tg.edit_caption(bot, chat, message_id, closed_offer_caption(t.tr, view, t.seats),
+                              None)
+        return
+    await tg.drop_keyboard(bot, chat, message_id)  # a bullet ended by surrender or time
+
+
+async def present(svc: Services, bot: Bot, record: DuelRecord) -> None:
+    """Bring the duel's messages from the version they show to the saved one. A chat that
+    threw the bot out loses its live duels (closed, not counted)."""
+    try:
+        await _present(svc, bot, record)
+    except tg.ChatGone:
+        await forget_chat(svc, record.chat_id)
+
+
+async def _present(svc: Services, bot: Bot, record: DuelRecord) -> None:
+    state = DuelState.from_json(record.state_json)
+    live_id = record.message_id
+    shown = state_at(record, record.shown_version) if live_id is not None else None
+    t = await table_for(svc, record)
+    if live_id is not None and shown is not None:
+        if _same_message(shown, state):
+            c = live_content(t, state)
+            edit = await tg.edit_photo(bot, record.chat_id, live_id, c.photo, c.caption, c.markup)
+            if edit is tg.Edit.DONE:
+                await svc.storage.duels.set_message(record.id, live_id, record.version)
+                return
+            if edit is tg.Edit.FAILED:
+                return  # the sync job tries again
+            log.info("duel %d: its message %d is gone; sending a fresh one", record.id, live_id)
+        else:
+            await _close(bot, t, shown, state, live_id)
+    c = live_content(t, state)
+    sent = await tg.send_photo(bot, record.chat_id, record.thread_id, c.photo, c.caption,
+                               c.markup)
+    if sent is not None:
+        await svc.storage.duels.set_message(record.id, sent.message_id, record.version)

@@ -1,0 +1,49 @@
+"""What every handler needs, built once at start and kept in `application.bot_data`."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.storage import Storage
+
+KEY = "sixshooter"
+
+
+def _now() -> int:
+    return int(time.time())
+
+
+@dataclass
+class Services:
+    storage: Storage
+    rng: random.Random = field(default_factory=secrets.SystemRandom)
+    clock: Callable[[], int] = _now
+    bot_username: str = ""
+    # What was last written for each user and chat, so unchanged ones are not written again.
+    seen_users: dict[int, tuple[object, ...]] = field(default_factory=dict)
+    seen_chats: dict[int, tuple[object, ...]] = field(default_factory=dict)
+    _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
+        default_factory=weakref.WeakValueDictionary
+    )
+
+    def lock(self, key: str) -> asyncio.Lock:
+        """One lock per game, so taps on the same duel are handled one after another (the
+        compare-and-swap in storage keeps them correct across processes too)."""
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key] = lock
+        return lock
+
+
+def services(bot_data: dict[str, Any]) -> Services:
+    svc = bot_data[KEY]
+    assert isinstance(svc, Services)
+    return svc
