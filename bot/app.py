@@ -61,7 +61,7 @@ def build(config: Config) -> App:
 async def _started(app: App) -> None:
     config = app.bot_data[CONFIG]
     storage = await Storage.open(config.db_path)  # in the application's own event loop
-    svc = Services(storage=storage)
+    svc = Services(storage=storage, challenge_ttl=config.challenge_ttl)
     app.bot_data[KEY] = svc
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""

@@ -17,8 +17,6 @@ from rules.duel import MAX_STACK, MIN_STACK, DuelState
 
 log = logging.getLogger(__name__)
 
-EXPIRY_SECONDS = 600
-
 
 class BadDuelCommand(ValueError):
     """`/duel` arguments that do not parse; the value is the catalog key of the reply."""

@@ -11,6 +11,7 @@ Variables:
     SIXSHOOTER_LOG_LEVEL     DEBUG, INFO (default), WARNING, ERROR or CRITICAL
     SIXSHOOTER_WEBHOOK_URL   optional; public https URL: run a webhook instead of long polling
     SIXSHOOTER_WEBHOOK_PORT  local port the webhook listens on; default 8443
+    SIXSHOOTER_CHALLENGE_TTL seconds before an unanswered challenge expires; default 600
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ TOKEN_RE = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DEFAULT_DB = "sixshooter.db"
 DEFAULT_WEBHOOK_PORT = 8443
+DEFAULT_CHALLENGE_TTL = 600
 
 _HOW_TO_GET_A_TOKEN = (
     "open a chat with @BotFather in Telegram, send /newbot (or /token for an existing bot) "
@@ -52,6 +54,7 @@ class Config:
     api_base_url: str | None = None
     webhook_url: str | None = None
     webhook_port: int = DEFAULT_WEBHOOK_PORT
+    challenge_ttl: int = DEFAULT_CHALLENGE_TTL  # seconds before an unanswered challenge expires
 
     @property
     def use_webhook(self) -> bool:
@@ -71,6 +74,7 @@ class Config:
                 environ, "SIXSHOOTER_WEBHOOK_URL", ("https",), "https://bot.example.org/hook"
             ),
             webhook_port=_port(environ, "SIXSHOOTER_WEBHOOK_PORT"),
+            challenge_ttl=_seconds(environ, "SIXSHOOTER_CHALLENGE_TTL", DEFAULT_CHALLENGE_TTL),
         )
         if check_paths:
             check_db_path(config.db_path)
@@ -159,4 +163,13 @@ def _port(environ: Mapping[str, str], name: str) -> int:
         return DEFAULT_WEBHOOK_PORT
     if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 65535):
         raise ConfigError(f"{name}={raw!r} is not a TCP port: use a number from 1 to 65535")
+    return int(raw)
+
+
+def _seconds(environ: Mapping[str, str], name: str, default: int) -> int:
+    raw = _get(environ, name)
+    if raw is None:
+        return default
+    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 86400):
+        raise ConfigError(f"{name}={raw!r} is not a duration: use seconds from 1 to 86400")
     return int(raw)

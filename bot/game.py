@@ -73,13 +73,17 @@ async def start_duel(
     svc: Services, challenge: ChallengeRecord, acceptor_id: int
 ) -> DuelRecord | None:
     """Accept a pending challenge and create its duel in one transaction; None if the
-    challenge was settled meanwhile (someone else accepted, it expired...)."""
+    challenge was settled meanwhile (someone else accepted, it expired...) or either player
+    got into another live duel in this chat (one live duel per player per chat)."""
     state = DuelState.new(challenge.stack, choose_first_dealer(svc.rng))
     _deal_if_due(svc, state)
     now = svc.clock()
     storage = svc.storage
     try:
         async with storage.db.transaction():
+            for player in (challenge.challenger_id, acceptor_id):
+                if await storage.duels.live_for_user_in_chat(challenge.chat_id, player):
+                    raise Rollback
             record = await storage.duels.create(
                 challenge.chat_id, challenge.thread_id, (challenge.challenger_id, acceptor_id),
                 state.to_json(), now,

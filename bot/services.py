@@ -26,6 +26,7 @@ class Services:
     rng: random.Random = field(default_factory=secrets.SystemRandom)
     clock: Callable[[], int] = _now
     bot_username: str = ""
+    challenge_ttl: int = 600  # seconds
     # What was last written for each user and chat, so unchanged ones are not written again.
     seen_users: dict[int, tuple[object, ...]] = field(default_factory=dict)
     seen_chats: dict[int, tuple[object, ...]] = field(default_factory=dict)

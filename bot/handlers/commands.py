@@ -10,7 +10,6 @@ from telegram.ext import ContextTypes
 
 from bot import keyboards, tg
 from bot.challenges import (
-    EXPIRY_SECONDS,
     BadDuelCommand,
     parse_duel_command,
     render_challenge,
@@ -102,7 +101,7 @@ async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         else None, challenger_id=user.id, target_id=target_id,
         target_username=None if target_id is not None else request.target_username,
         stack=request.stack or settings.default_stack, created_at=now,
-        expires_at=now + EXPIRY_SECONDS,
+        expires_at=now + svc.challenge_ttl,
     )
     ctr = await chat_language(svc, chat.id, user.language_code)
     text = await render_challenge(svc, ctr, challenge)
@@ -110,7 +109,7 @@ async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                               keyboards.challenge(ctr, challenge))
     if sent is not None:
         await storage.challenges.set_message(challenge.id, sent.message_id)
-    schedule_expiry(context.application, challenge.id, EXPIRY_SECONDS)
+    schedule_expiry(context.application, challenge.id, svc.challenge_ttl)
     log.info("challenge %d in chat %d by user %d (target %s, stack %d)", challenge.id, chat.id,
              user.id, target_id or request.target_username or "open", challenge.stack)
 
