@@ -1,14 +1,17 @@
 """Vectorised hand evaluation with numpy (behind `rules.hands.evaluate_batch`).
 
 Design (no sort, no per-hand Python). Each rank r gets a key K[r] such that the sums of keys
-over all rank multisets of one hand size are distinct (5 cards: keys up to 79,415, sums below
-360,919; 6 cards: keys up to 436,437, sums below 2,159,609; found once by a greedy search and
+over all rank multisets of one hand size are distinct (5 cards: `_KEYS5`, sums below 360,919;
+6 cards: `rules.hands.RANK_KEYS6`, sums below 2,159,609; found once by a greedy search and
 checked when the tables are built). So the key sum of a hand names its rank multiset, in any
 card order, and a table indexed by it gives the strength of the hand as if it had no flush.
+(The suggested alternative, a 2,598,960-entry table indexed by the combinatorial number of the
+sorted cards, needs a per-row sort and a random read in 5 MB; this needs neither.)
 
 The sum is taken two cards at a time: a 4,096-entry table indexed by `a << 6 | b` holds the key
 sum of a pair of cards, so a 5-card hand needs three small gathers (pair, pair, card) and two
-adds, then one gather in the strength table.
+adds, then one gather in the strength table. Rows go through in chunks of 16,384 so that the
+temporaries stay in the CPU caches.
 
 Flushes are rare (0.2% of 5-card hands, 2% of 6-card hands) and fixed afterwards on just those
 rows. 5 cards: a row is a flush when every card has the first card's suit (XORs of uint16
@@ -18,16 +21,17 @@ also carries the suit counts in nibbles above bit 32 (plus 0x3333 on the first p
 a nibble flags five or more of a suit); with six cards a flush beats anything else those cards
 make, so those rows take `flush6[OR of the suited rank bits]` (8,192 entries).
 
-Tables (built once, lazily, on the first call of each function; measured on the development
-machine, 2 shared cores): 5 cards about 0.72 MB (the 360,919-entry uint16 strength table, 16 KB
-pair table, 15 KB flush map), built in ~15 ms; 6 cards about 4.4 MB (2,159,609-entry uint16
-table, 32 KB uint64 pair table, 16 KB flush table), built in ~60 ms. Throughput: see
-`bench/hands.py` (uint8 input is the fastest; other integer types are range-checked and cast).
+Tables, built once, lazily, on the first call of each function (measured on the development
+machine, 2 shared and noisy cores): 5 cards 0.75 MB (the 360,919-entry uint16 strength table,
+a 16 KB pair table, a 15 KB flush map), built in about 30 ms; 6 cards 4.4 MB (the 2,159,609-
+entry uint16 table, two 32 KB uint64 pair tables, a 16 KB flush table), about 5-10 ms (it
+reuses `rules.hands._PLAIN6`). Throughput there: 5 cards 55-95 M hands/s from uint8 input,
+45-65 M/s from int64 (range-checked and cast chunk by chunk); 6 cards 40-55 M/s. Run
+`python bench/hands.py` for current figures. Rows must hold distinct cards: not checked.
 """
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
 from math import prod
 from typing import Any
 
@@ -37,7 +41,7 @@ import numpy.typing as npt
 from rules import hands
 
 _KEYS5 = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
-_KEYS6 = (0, 1, 5, 22, 98, 422, 1734, 5760, 14270, 37951, 90838, 206930, 436437)
+_KEYS6 = hands.RANK_KEYS6
 _CHUNK = 1 << 14  # rows per pass: the temporaries stay in the CPU caches
 _SUIT_SHIFT = 32  # 6-card pair table: suit-count nibbles above the key sum
 
@@ -81,16 +85,9 @@ class _Tables6:
         self.pair = (card_key[:, None] + card_key[None, :]).reshape(-1)
         self.first_pair = self.pair + np.uint64(0x3333 << _SUIT_SHIFT)
         self.flush_mask = np.uint64(0x8888 << _SUIT_SHIFT)
-        multisets = [
-            m for m in combinations_with_replacement(range(2, 15), 6)
-            if all(m.count(r) <= 4 for r in set(m))
-        ]
-        prime = hands._PRIME.__getitem__
-        plain6 = hands._SPREAD6 | hands._PAIRED6
-        strengths = [plain6[prod(map(prime, m))].strength for m in multisets]
-        keys = np.array(_KEYS6, np.int64)[np.array(multisets, np.int64) - 2].sum(axis=1)
-        if len(np.unique(keys)) != len(keys):
-            raise AssertionError("6-card rank keys collide")
+        # the single-call table is keyed by the same rank-key sums
+        keys = np.fromiter(hands._PLAIN6.keys(), np.int64, len(hands._PLAIN6))
+        strengths = [value.strength for value in hands._PLAIN6.values()]
         self.plain = np.zeros(int(keys.max()) + 1, np.uint16)
         self.plain[keys] = strengths
         self.flush = np.zeros(1 << 13, np.uint16)

@@ -16,24 +16,28 @@ API (stable; the internals are free to change for speed):
 - `evaluate_batch(array)` / `evaluate6_batch(array)`: numpy, (N, 5) / (N, 6) card indices ->
   (N,) uint16 strengths (see `rules._handbatch`; numpy is imported only when these are used).
 
-How it is fast. Every `Card` carries `prime` (its rank's prime), `rank_bit` and `suit_nibble`.
-Five cards are a flush iff their five suit nibbles are equal; then the OR of their rank bits
-keys `_FLUSH5` (1,287 entries). Otherwise the product of their rank primes, unique per rank
-multiset, keys `_SPREAD5` (1,287 hands of five different ranks) or `_PAIRED5` (4,888). For 6
-cards, the sum of the suit nibbles plus 0x3333 has bit 3 of a nibble set iff that suit holds 5
-or more cards; with six cards a flush beats anything else the same cards can make (five suited
-cards leave room for at most a pair), so such a hand is `_FLUSH6[OR of the suited rank bits]`
-(5- or 6-bit masks, 3,003 entries), and any other is `_SPREAD6` / `_PAIRED6[product of the six
-primes]` (1,716 + 16,679 rank multisets, each rank at most four times, holding the best five).
-A repeated card is caught by the OR of `1 << card.index` (fewer bits than cards), a check only
-hands with a repeated rank need: a hand of all different ranks cannot hold a card twice.
+How it is fast. Every `Card` carries `prime` (its rank's prime), `rank_bit`, `suit_nibble` and
+`index`. Five cards are a flush iff their five suit nibbles are equal; then the OR of their rank
+bits keys `_FLUSH5` (1,287 entries). Otherwise the product of their rank primes, unique per
+rank multiset, keys `_SPREAD5` (1,287 hands of five different ranks) or `_PAIRED5` (4,888). A
+repeated card is caught by the OR of `1 << card.index` (fewer bits than cards), a check only
+paired hands need: five different ranks cannot hold a card twice. Six cards are summed instead
+(`_CARD6[card.index]`: rank key + suit nibble + card bit, one int per card, see `RANK_KEYS6`):
+the sum's card-bit field has six bits iff no card repeats; its suit field plus 0x3333 has bit 3
+of a nibble set iff that suit holds five or more cards; its key field names the rank multiset.
+With six cards a flush beats anything else the same cards can make (five suited cards leave
+room for at most a pair), so such a hand is `_FLUSH6[OR of the suited rank bits]` (5- or 6-bit
+masks, 3,003 entries) and any other is `_PLAIN6[key sum]` (18,395 rank multisets, each rank at
+most four times, holding the best five of the six).
 
 All tables are built at import from rank patterns only (the 7,462 values in order, each with
 its rank multiset; the 6-card tables by taking, for each 5-card multiset and each rank that can
 be added, the strongest), never by enumerating hands. Measured on the development machine
-(2 shared, noisy cores, Python 3.11): importing this module takes 40-70 ms (numpy is not
-imported); the 7,462 HandValue objects and the tables hold about 5 MB (tracemalloc).
-`python bench/hands.py` prints the current figures.
+(2 shared, noisy cores, Python 3.11): importing this module takes 70-85 ms (numpy is not
+imported: that alone would be about 140 ms); the 7,462 HandValue objects and the tables hold
+5.4 MB (tracemalloc). There, single calls ran at 1.0-2.0 M/s for 5 cards (1.5-2.5x treys) and
+0.95-1.5 M/s best-of-6 (5-7x treys), depending on the load. `python bench/hands.py` prints
+current figures side by side with treys and phevaluator.
 """
 
 from __future__ import annotations
@@ -284,11 +288,26 @@ _BY_KEY: dict[tuple[Category, tuple[int, ...]], HandValue] = {
 
 _Table = dict[int, HandValue]
 
+# Six cards are summed, not multiplied: each card adds its rank's key, its suit nibble and its
+# own bit, in three fields of one int. The rank keys have distinct sums over every 6-card rank
+# multiset (each rank at most four times; sums below 2,159,609 < 2**22: found by a greedy
+# search, checked below); the suit nibbles count each suit; the card bits carry into each other
+# iff a card is repeated. One sum answers all three questions. (For five cards, the product of
+# rank primes and the equal-nibbles test measured faster; `rules._handbatch` reuses these keys.)
+RANK_KEYS6 = (0, 1, 5, 22, 98, 422, 1734, 5760, 14270, 37951, 90838, 206930, 436437)
+_SUITS_AT = 22
+_CARDS_AT = _SUITS_AT + 16
+_KEY6_MASK = (1 << _SUITS_AT) - 1
+_CARD6 = tuple(
+    RANK_KEYS6[c.rank - 2] + (c.suit_nibble << _SUITS_AT) + (1 << (c.index + _CARDS_AT))
+    for c in CARDS
+)
 
-def _build_tables() -> tuple[_Table, _Table, _Table, _Table, _Table, _Table]:
+
+def _build_tables() -> tuple[_Table, _Table, _Table, _Table, _Table]:
     prime = (0, 0, *(_PRIME[r] for r in range(2, 15))).__getitem__  # rank -> its prime
     bit = (0, 0, *(_RANK_BIT[r] for r in range(2, 15))).__getitem__  # rank -> its bit
-    primes = tuple(_PRIME[r] for r in range(2, 15))
+    key6 = (0, 0, *RANK_KEYS6).__getitem__  # rank -> its key
     flushes = (Category.FLUSH, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
     spread = (Category.HIGH_CARD, Category.STRAIGHT)
     flush5: _Table = {}
@@ -302,18 +321,18 @@ def _build_tables() -> tuple[_Table, _Table, _Table, _Table, _Table, _Table]:
             flush5[key] = value
             flush5_strength[key] = value.strength
             continue
-        p5 = prod(map(prime, ranks))
-        (spread5 if cat in spread else paired5)[p5] = value
+        (spread5 if cat in spread else paired5)[prod(map(prime, ranks))] = value
         # the ranks that can be added to make six cards: any but a rank held four times
-        addable = primes if cat is not Category.FOUR_OF_A_KIND else tuple(
-            p for p in primes if p != _PRIME[ranks[0]]
+        addable = RANK_KEYS6 if cat is not Category.FOUR_OF_A_KIND else tuple(
+            k for k in RANK_KEYS6 if k != key6(ranks[0])
         )
-        grow.append((p5, value, addable))
+        grow.append((sum(map(key6, ranks)), value, addable))
     # Six cards, no flush: the best of the 5-card multisets inside each 6-card multiset. Every
     # 6-card multiset is a 5-card one plus one rank; `grow` is weakest first, so in this
     # comprehension the last (strongest) five written for a key wins.
-    plain6 = {p5 * p: value for p5, value, addable in grow for p in addable}
-    spread6 = {key: plain6.pop(key) for key in map(prod, combinations(primes, 6))}
+    plain6 = {k5 + k: value for k5, value, addable in grow for k in addable}
+    if len(plain6) != 18_395:  # the number of 6-card rank multisets: the key sums are distinct
+        raise AssertionError("6-card rank keys collide")
     # Six cards, flush: 5 suited cards (the 5-card table) or 6 (the best of its six fives).
     flush6 = dict(flush5)
     get5 = flush5_strength.__getitem__
@@ -321,12 +340,13 @@ def _build_tables() -> tuple[_Table, _Table, _Table, _Table, _Table, _Table]:
         bits = tuple(map(bit, six))
         mask = sum(bits)
         flush6[mask] = ALL_VALUES[max(get5(mask ^ b) for b in bits)]
-    return flush5, spread5, paired5, flush6, spread6, plain6
+    return flush5, spread5, paired5, flush6, plain6
 
 
-# Keyed by the OR of rank bits (flushes) or the product of rank primes: "spread" for hands of
-# all different ranks (no repeated card possible), "paired" for the others.
-_FLUSH5, _SPREAD5, _PAIRED5, _FLUSH6, _SPREAD6, _PAIRED6 = _build_tables()
+# Five cards: keyed by the OR of rank bits (flushes) or the product of rank primes, "spread" for
+# hands of five different ranks (no repeated card possible), "paired" for the others. Six
+# cards: keyed by the OR of the suited rank bits (flushes) or the sum of rank keys.
+_FLUSH5, _SPREAD5, _PAIRED5, _FLUSH6, _PLAIN6 = _build_tables()
 _CARD_BIT = tuple(1 << i for i in range(52))  # card index -> its bit, to spot a repeated card
 
 
@@ -342,7 +362,6 @@ def _bad_hand(cards: Sequence[Card]) -> NoReturn:
 def evaluate(cards: Sequence[Card]) -> HandValue:
     """The value of 5 cards, or of the best five of 6. HandSizeError otherwise."""
     n = len(cards)
-    bit = _CARD_BIT
     if n == 5:
         a, b, c, d, e = cards
         if a.suit_nibble == b.suit_nibble == c.suit_nibble == d.suit_nibble == e.suit_nibble:
@@ -355,30 +374,27 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
             v = _SPREAD5.get(p)
             if v is not None:  # five different ranks: no card can be repeated
                 return v
+            bit = _CARD_BIT
             if (bit[a.index] | bit[b.index] | bit[c.index] | bit[d.index]
                     | bit[e.index]).bit_count() == 5:
                 return _PAIRED5[p]
     elif n == 6:
         a, b, c, d, e, f = cards
-        s = (a.suit_nibble + b.suit_nibble + c.suit_nibble + d.suit_nibble + e.suit_nibble
-             + f.suit_nibble + 0x3333) & 0x8888
-        if s:  # five or six of one suit (bit 3 of its nibble)
-            if (bit[a.index] | bit[b.index] | bit[c.index] | bit[d.index] | bit[e.index]
-                    | bit[f.index]).bit_count() == 6:
-                s >>= 3  # the flush suit's nibble
-                ranks = 0
-                for x in cards:
-                    if x.suit_nibble == s:
-                        ranks |= x.rank_bit
-                return _FLUSH6[ranks]
-        else:
-            p = a.prime * b.prime * c.prime * d.prime * e.prime * f.prime
-            v = _SPREAD6.get(p)
-            if v is not None:  # six different ranks: no card can be repeated
-                return v
-            if (bit[a.index] | bit[b.index] | bit[c.index] | bit[d.index] | bit[e.index]
-                    | bit[f.index]).bit_count() == 6:
-                return _PAIRED6[p]
+        key = _CARD6
+        x = key[a.index] + key[b.index] + key[c.index] + key[d.index] + key[e.index] \
+            + key[f.index]
+        if (x >> _CARDS_AT).bit_count() == 6:  # no card bit carried: six different cards
+            s = ((x >> _SUITS_AT) + 0x3333) & 0x8888
+            if not s:
+                return _PLAIN6[x & _KEY6_MASK]
+            # five or six of one suit (bit 3 of its nibble): a flush, better than anything
+            # else six such cards can make
+            s >>= 3  # that suit's nibble
+            ranks = 0
+            for card in cards:
+                if card.suit_nibble == s:
+                    ranks |= card.rank_bit
+            return _FLUSH6[ranks]
     _bad_hand(cards)
 
 
