@@ -12,10 +12,13 @@ Variables:
     SIXSHOOTER_WEBHOOK_URL   optional; public https URL: run a webhook instead of long polling
     SIXSHOOTER_WEBHOOK_PORT  local port the webhook listens on; default 8443
     SIXSHOOTER_CHALLENGE_TTL seconds before an unanswered challenge expires; default 600
+    SIXSHOOTER_TIME_SCALE    multiplies every turn timer and its reminder; default 1 (for
+                             tests: 0.01 makes a 5-minute turn last 3 seconds)
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -28,6 +31,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DEFAULT_DB = "sixshooter.db"
 DEFAULT_WEBHOOK_PORT = 8443
 DEFAULT_CHALLENGE_TTL = 600
+TIME_SCALE_MIN, TIME_SCALE_MAX = 0.0001, 100.0
 
 _HOW_TO_GET_A_TOKEN = (
     "open a chat with @BotFather in Telegram, send /newbot (or /token for an existing bot) "
@@ -55,6 +59,7 @@ class Config:
     webhook_url: str | None = None
     webhook_port: int = DEFAULT_WEBHOOK_PORT
     challenge_ttl: int = DEFAULT_CHALLENGE_TTL  # seconds before an unanswered challenge expires
+    time_scale: float = 1.0  # turn timers last this many times their nominal length
 
     @property
     def use_webhook(self) -> bool:
@@ -75,6 +80,7 @@ class Config:
             ),
             webhook_port=_port(environ, "SIXSHOOTER_WEBHOOK_PORT"),
             challenge_ttl=_seconds(environ, "SIXSHOOTER_CHALLENGE_TTL", DEFAULT_CHALLENGE_TTL),
+            time_scale=_scale(environ, "SIXSHOOTER_TIME_SCALE"),
         )
         if check_paths:
             check_db_path(config.db_path)
@@ -173,3 +179,19 @@ def _seconds(environ: Mapping[str, str], name: str, default: int) -> int:
     if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 86400):
         raise ConfigError(f"{name}={raw!r} is not a duration: use seconds from 1 to 86400")
     return int(raw)
+
+
+def _scale(environ: Mapping[str, str], name: str) -> float:
+    raw = _get(environ, name)
+    if raw is None:
+        return 1.0
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and TIME_SCALE_MIN <= value <= TIME_SCALE_MAX):
+        raise ConfigError(
+            f"{name}={raw!r} is not a time scale: use a number from {TIME_SCALE_MIN} to "
+            f"{TIME_SCALE_MAX:g}, e.g. 0.01 to make a 5-minute turn last 3 seconds"
+        )
+    return value

@@ -14,7 +14,8 @@ from rules.duel import DEFAULT_STACK, MAX_STACK, MIN_STACK
 log = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "ru")
-TURN_TIMER_MIN, TURN_TIMER_MAX, TURN_TIMER_DEFAULT = 15, 24 * 3600, 180
+# Seconds a player has for a move: 0 turns the timer off, else TURN_TIMER_MIN..TURN_TIMER_MAX.
+TURN_TIMER_OFF, TURN_TIMER_MIN, TURN_TIMER_MAX, TURN_TIMER_DEFAULT = 0, 30, 24 * 3600, 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,15 +33,17 @@ class ChatSettings:
     """Per-chat settings; every field has a default, so an unknown chat has settings too."""
 
     language: str | None = None  # "en" / "ru" for everyone, or None: each user's own language
-    turn_timer: int = TURN_TIMER_DEFAULT  # seconds a player has for a move
+    turn_timer: int = TURN_TIMER_DEFAULT  # seconds a player has for a move; 0: no timer
     default_stack: int = DEFAULT_STACK  # chips each player starts a duel with
     show_cards_out: bool = True  # draw the grid of cards already out of play
 
     def __post_init__(self) -> None:
         if self.language is not None and self.language not in LANGUAGES:
             raise ValueError(f"language must be one of {LANGUAGES} or None")
-        if not _int_in(self.turn_timer, TURN_TIMER_MIN, TURN_TIMER_MAX):
-            raise ValueError(f"turn_timer must be {TURN_TIMER_MIN}..{TURN_TIMER_MAX} seconds")
+        if not (_int_in(self.turn_timer, TURN_TIMER_MIN, TURN_TIMER_MAX)
+                or _int_in(self.turn_timer, TURN_TIMER_OFF, TURN_TIMER_OFF)):
+            raise ValueError(f"turn_timer must be {TURN_TIMER_OFF} (off) or "
+                             f"{TURN_TIMER_MIN}..{TURN_TIMER_MAX} seconds")
         if not _int_in(self.default_stack, MIN_STACK, MAX_STACK):
             raise ValueError(f"default_stack must be {MIN_STACK}..{MAX_STACK}")
         if not isinstance(self.show_cards_out, bool):

@@ -95,4 +95,19 @@ CREATE TABLE results (
 CREATE INDEX results_by_chat ON results (chat_id, finished_at);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1,)
+# Turn timers (bot/timers.py): each live duel's deadline for the move at `version`, and each
+# player's count of timeouts in a row, so timers survive a restart (the job queue does not).
+V2_TURN_TIMERS = """
+CREATE TABLE turn_timers (
+    duel_id    INTEGER PRIMARY KEY REFERENCES duels (id),
+    version    INTEGER NOT NULL,                   -- the duel version the row is up to date with
+    seconds    INTEGER NOT NULL DEFAULT 0,         -- the chat's turn timer when armed; 0: off
+    remind_at  REAL,                               -- unix seconds, fractional (time scale)
+    deadline   REAL,                               -- NULL: no timer on this move
+    reminded   INTEGER NOT NULL DEFAULT 0,         -- the half-time reminder went out
+    timeouts0  INTEGER NOT NULL DEFAULT 0,         -- timeouts in a row of player 0
+    timeouts1  INTEGER NOT NULL DEFAULT 0          -- ... and of player 1
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS)
