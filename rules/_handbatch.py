@@ -23,11 +23,14 @@ make, so those rows take `flush6[OR of the suited rank bits]` (8,192 entries).
 
 Tables, built once, lazily, on the first call of each function (measured on the development
 machine, 2 shared and noisy cores): 5 cards 0.75 MB (the 360,919-entry uint16 strength table,
-a 16 KB pair table, a 15 KB flush map), built in about 30 ms; 6 cards 4.4 MB (the 2,159,609-
-entry uint16 table, two 32 KB uint64 pair tables, a 16 KB flush table), about 5-10 ms (it
-reuses `rules.hands._PLAIN6`). Throughput there: 5 cards 55-95 M hands/s from uint8 input,
-45-65 M/s from int64 (range-checked and cast chunk by chunk); 6 cards 40-55 M/s. Run
-`python bench/hands.py` for current figures. Rows must hold distinct cards: not checked.
+a 16 KB pair table, a 15 KB flush map), built in 20-30 ms; 6 cards 4.4 MB, but the 2,159,609-
+entry uint16 strength table is `rules.hands._PLAIN6` itself, shared read-only, so only two
+32 KB uint64 pair tables and a 16 KB flush table are new (built in a few ms).
+
+Throughput there: 5 cards 55-95 M hands/s from uint8 input, 45-65 M/s from int64 (five times
+the bytes to read; range-checked and cast chunk by chunk), 6 cards 40-55 M/s, depending on the
+load from other jobs. `python bench/hands.py` prints current figures. Rows must hold distinct
+cards: that is not checked (a repeated card evaluates as if it were another of its rank).
 """
 
 from __future__ import annotations
@@ -85,11 +88,9 @@ class _Tables6:
         self.pair = (card_key[:, None] + card_key[None, :]).reshape(-1)
         self.first_pair = self.pair + np.uint64(0x3333 << _SUIT_SHIFT)
         self.flush_mask = np.uint64(0x8888 << _SUIT_SHIFT)
-        # the single-call table is keyed by the same rank-key sums
-        keys = np.fromiter(hands._PLAIN6.keys(), np.int64, len(hands._PLAIN6))
-        strengths = [value.strength for value in hands._PLAIN6.values()]
-        self.plain = np.zeros(int(keys.max()) + 1, np.uint16)
-        self.plain[keys] = strengths
+        # the single-call table, indexed by the same rank-key sums, shared (not copied)
+        self.plain = np.frombuffer(hands._PLAIN6, dtype=np.uint16)
+        self.plain.flags.writeable = False
         self.flush = np.zeros(1 << 13, np.uint16)
         for mask, value in hands._FLUSH6.items():
             self.flush[mask] = value.strength

@@ -27,21 +27,24 @@ the sum's card-bit field has six bits iff no card repeats; its suit field plus 0
 of a nibble set iff that suit holds five or more cards; its key field names the rank multiset.
 With six cards a flush beats anything else the same cards can make (five suited cards leave
 room for at most a pair), so such a hand is `_FLUSH6[OR of the suited rank bits]` (5- or 6-bit
-masks, 3,003 entries) and any other is `_PLAIN6[key sum]` (18,395 rank multisets, each rank at
-most four times, holding the best five of the six).
+masks, 3,003 entries) and any other is `ALL_VALUES[_PLAIN6[key sum]]` (a 2,159,609-entry
+uint16 array, 4.3 MB, holding the strength of the best five of the six for each of the 18,395
+rank multisets, each rank at most four times).
 
 All tables are built at import from rank patterns only (the 7,462 values in order, each with
 its rank multiset; the 6-card tables by taking, for each 5-card multiset and each rank that can
 be added, the strongest), never by enumerating hands. Measured on the development machine
-(2 shared, noisy cores, Python 3.11): importing this module takes 70-85 ms (numpy is not
-imported: that alone would be about 140 ms); the 7,462 HandValue objects and the tables hold
-5.4 MB (tracemalloc). There, single calls ran at 1.0-2.0 M/s for 5 cards (1.5-2.5x treys) and
-0.95-1.5 M/s best-of-6 (5-7x treys), depending on the load. `python bench/hands.py` prints
-current figures side by side with treys and phevaluator.
+(2 shared, noisy cores, Python 3.11): importing this module takes 55-105 ms, typically ~75
+(numpy is not imported: that alone would be about 140 ms); the 7,462 HandValue objects and the
+tables hold 8.9 MB (tracemalloc), 4.3 MB of it the 6-card array. There, single calls ran at
+1.0-2.0 M/s for 5 cards (1.5-2.5x treys) and 1.0-1.5 M/s best-of-6 (5-7x treys), depending on
+the load from other jobs. `python bench/hands.py` prints current figures side by side with
+treys and phevaluator.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from itertools import combinations
@@ -304,7 +307,7 @@ _CARD6 = tuple(
 )
 
 
-def _build_tables() -> tuple[_Table, _Table, _Table, _Table, _Table]:
+def _build_tables() -> tuple[_Table, _Table, _Table, _Table, array[int]]:
     prime = (0, 0, *(_PRIME[r] for r in range(2, 15))).__getitem__  # rank -> its prime
     bit = (0, 0, *(_RANK_BIT[r] for r in range(2, 15))).__getitem__  # rank -> its bit
     key6 = (0, 0, *RANK_KEYS6).__getitem__  # rank -> its key
@@ -330,9 +333,14 @@ def _build_tables() -> tuple[_Table, _Table, _Table, _Table, _Table]:
     # Six cards, no flush: the best of the 5-card multisets inside each 6-card multiset. Every
     # 6-card multiset is a 5-card one plus one rank; `grow` is weakest first, so in this
     # comprehension the last (strongest) five written for a key wins.
-    plain6 = {k5 + k: value for k5, value, addable in grow for k in addable}
-    if len(plain6) != 18_395:  # the number of 6-card rank multisets: the key sums are distinct
+    best6 = {k5 + k: value.strength for k5, value, addable in grow for k in addable}
+    if len(best6) != 18_395:  # the number of 6-card rank multisets: the key sums are distinct
         raise AssertionError("6-card rank keys collide")
+    # A flat uint16 array indexed by the key sum measured ~20% faster than a dict of 18,395
+    # int keys (one memory read instead of three), and numpy can share it as is.
+    plain6 = array("H", bytes(2 * (max(best6) + 1)))
+    for key, strength in best6.items():
+        plain6[key] = strength
     # Six cards, flush: 5 suited cards (the 5-card table) or 6 (the best of its six fives).
     flush6 = dict(flush5)
     get5 = flush5_strength.__getitem__
@@ -345,7 +353,7 @@ def _build_tables() -> tuple[_Table, _Table, _Table, _Table, _Table]:
 
 # Five cards: keyed by the OR of rank bits (flushes) or the product of rank primes, "spread" for
 # hands of five different ranks (no repeated card possible), "paired" for the others. Six
-# cards: keyed by the OR of the suited rank bits (flushes) or the sum of rank keys.
+# cards: keyed by the OR of the suited rank bits (flushes), or indexed by the sum of rank keys.
 _FLUSH5, _SPREAD5, _PAIRED5, _FLUSH6, _PLAIN6 = _build_tables()
 _CARD_BIT = tuple(1 << i for i in range(52))  # card index -> its bit, to spot a repeated card
 
@@ -386,7 +394,7 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
         if (x >> _CARDS_AT).bit_count() == 6:  # no card bit carried: six different cards
             s = ((x >> _SUITS_AT) + 0x3333) & 0x8888
             if not s:
-                return _PLAIN6[x & _KEY6_MASK]
+                return ALL_VALUES[_PLAIN6[x & _KEY6_MASK]]
             # five or six of one suit (bit 3 of its nibble): a flush, better than anything
             # else six such cards can make
             s >>= 3  # that suit's nibble
