@@ -30,7 +30,7 @@ entry uint16 strength table is `rules.hands._PLAIN6` itself, shared read-only, s
 Throughput there: 5 cards 55-95 M hands/s from uint8 input, 45-65 M/s from int64 (five times
 the bytes to read; range-checked and cast chunk by chunk), 6 cards 40-55 M/s, depending on the
 load from other jobs. `python bench/hands.py` prints current figures. Rows must hold distinct
-cards: that is not checked (a repeated card evaluates as if it were another of its rank).
+cards: that is not checked (a row with a repeated card gets a meaningless strength).
 """
 
 from __future__ import annotations

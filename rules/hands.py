@@ -44,12 +44,13 @@ treys and phevaluator.
 
 from __future__ import annotations
 
+import operator
 from array import array
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from itertools import combinations
 from math import prod
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, SupportsIndex
 
 from rules.cards import CARDS, Card, Rank
 
@@ -127,11 +128,16 @@ class HandValue:
             raise ValueError(f"no hand has the value {key[0].name} {key[1]}") from None
 
     @classmethod
-    def from_strength(cls, strength: int) -> HandValue:
-        """The value whose `.strength` is `strength` (0..7461)."""
-        if not isinstance(strength, int) or not 0 <= strength < STRENGTH_COUNT:
-            raise ValueError(f"a strength is an int in 0..{STRENGTH_COUNT - 1}: {strength!r}")
-        return ALL_VALUES[strength]
+    def from_strength(cls, strength: SupportsIndex) -> HandValue:
+        """The value whose `.strength` is `strength` (0..7461; any integer type, such as the
+        numpy uint16 that the batch functions return)."""
+        try:
+            n = operator.index(strength)
+        except TypeError:
+            n = -1
+        if not 0 <= n < STRENGTH_COUNT:
+            raise ValueError(f"a strength is an integer in 0..{STRENGTH_COUNT - 1}: {strength!r}")
+        return ALL_VALUES[n]
 
     def describe(self) -> str:
         """English, e.g. "Full house, Kings full of Sevens", "One pair, Fives (Q 3 2)"."""

@@ -298,6 +298,7 @@ def test_hand_value_object() -> None:
     assert x is v("Kh Kd Ks 7c 7d")  # interned
     assert HandValue(Category.FULL_HOUSE, (13, 7)) is x
     assert HandValue.from_strength(x.strength) is x
+    assert HandValue.from_strength(np.uint16(x.strength)) is x  # as the batch paths return
     assert repr(x) == "HandValue(Category.FULL_HOUSE, (13, 7))"
     assert x.describe() == "Full house, Kings full of Sevens" == str(x)
     assert v("5s 5d Qc 3h 2s").describe() == "One pair, Fives (Q 3 2)"
