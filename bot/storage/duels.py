@@ -101,6 +101,22 @@ class DuelRepo:
         )
         return [_duel(r) for r in rows]
 
+    async def with_salt(self, chat_id: int, salt_hex: str) -> DuelRecord | None:
+        """The duel of `chat_id` that dealt a deck with this salt (lowercase hex), if any."""
+        row = await self.db.fetchone(
+            "SELECT * FROM duels WHERE chat_id = ? AND instr(state, ?) > 0"
+            " ORDER BY id DESC LIMIT 1",
+            (chat_id, f'"{salt_hex}"'),
+        )
+        return _duel(row) if row else None
+
+    async def recent_in_chat(self, chat_id: int, limit: int) -> list[DuelRecord]:
+        """The chat's latest duels, whatever their status, newest first."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM duels WHERE chat_id = ? ORDER BY id DESC LIMIT ?", (chat_id, limit)
+        )
+        return [_duel(r) for r in rows]
+
     async def all_live(self) -> list[DuelRecord]:
         """Every live duel, to bring their messages and timers back after a restart."""
         rows = await self.db.fetchall("SELECT * FROM duels WHERE status = 'live' ORDER BY id")

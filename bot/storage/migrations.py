@@ -110,4 +110,12 @@ CREATE TABLE turn_timers (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS)
+# Standings and history look a player's results up in every chat (/stats in private), and
+# /verify finds the duel of a round by its salt among a chat's duels.
+V3_LOOKUPS = """
+CREATE INDEX results_by_player0 ON results (player0_id, finished_at);
+CREATE INDEX results_by_player1 ON results (player1_id, finished_at);
+CREATE INDEX duels_by_chat ON duels (chat_id, id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS)

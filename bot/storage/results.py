@@ -94,3 +94,30 @@ class ResultRepo:
             (chat_id,),
         )
         return [_result(r) for r in rows]
+
+    async def for_player(self, user_id: int) -> list[DuelResult]:
+        """Every result `user_id` played in, in any chat, oldest first."""
+        rows = await self.db.fetchall(
+            f"SELECT {_COLUMNS} FROM results WHERE player0_id = ? OR player1_id = ?"
+            " ORDER BY finished_at, duel_id",
+            (user_id, user_id),
+        )
+        return [_result(r) for r in rows]
+
+    async def recent(self, chat_id: int, limit: int = 10) -> list[DuelResult]:
+        """The chat's latest results, newest first."""
+        rows = await self.db.fetchall(
+            f"SELECT {_COLUMNS} FROM results WHERE chat_id = ?"
+            " ORDER BY finished_at DESC, duel_id DESC LIMIT ?",
+            (chat_id, limit),
+        )
+        return [_result(r) for r in rows]
+
+    async def recent_for_player(self, user_id: int, limit: int = 10) -> list[DuelResult]:
+        """`user_id`'s latest results in any chat, newest first."""
+        rows = await self.db.fetchall(
+            f"SELECT {_COLUMNS} FROM results WHERE player0_id = ? OR player1_id = ?"
+            " ORDER BY finished_at DESC, duel_id DESC LIMIT ?",
+            (user_id, user_id, limit),
+        )
+        return [_result(r) for r in rows]
