@@ -31,13 +31,17 @@ UPDATES = ["message", "callback_query", "my_chat_member"]
 
 
 def build(config: Config) -> App:
-    builder = ApplicationBuilder().token(config.token)
+    # Any: each builder call changes the builder's generic type, which a conditional cannot name.
+    builder: Any = ApplicationBuilder().token(config.token)
     if config.api_base_url:
         base = config.api_base_url.rstrip("/")
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
+    if config.rate_limit:
+        # Telegram's flood limits (30 messages/s overall, 20/min per group), and RetryAfter
+        # retried a few times before bot.tg sees it.
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
     app: App = (
-        builder.rate_limiter(AIORateLimiter(max_retries=3))
-        .concurrent_updates(True)
+        builder.concurrent_updates(True)
         .post_init(_started)
         .post_shutdown(_stopped)
         .build()

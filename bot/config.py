@@ -12,6 +12,8 @@ Variables:
     SIXSHOOTER_WEBHOOK_URL   optional; public https URL: run a webhook instead of long polling
     SIXSHOOTER_WEBHOOK_PORT  local port the webhook listens on; default 8443
     SIXSHOOTER_CHALLENGE_TTL seconds before an unanswered challenge expires; default 600
+    SIXSHOOTER_RATE_LIMIT    on (default): pace sends to Telegram's flood limits; off: only for
+                             a Bot API server without limits (a benchmark's fake)
     SIXSHOOTER_TIME_SCALE    multiplies every turn timer and its reminder; default 1 (for
                              tests: 0.01 makes a 5-minute turn last 3 seconds)
 """
@@ -59,6 +61,7 @@ class Config:
     webhook_url: str | None = None
     webhook_port: int = DEFAULT_WEBHOOK_PORT
     challenge_ttl: int = DEFAULT_CHALLENGE_TTL  # seconds before an unanswered challenge expires
+    rate_limit: bool = True  # keep to Telegram's flood limits (off only for a limitless server)
     time_scale: float = 1.0  # turn timers last this many times their nominal length
 
     @property
@@ -80,6 +83,7 @@ class Config:
             ),
             webhook_port=_port(environ, "SIXSHOOTER_WEBHOOK_PORT"),
             challenge_ttl=_seconds(environ, "SIXSHOOTER_CHALLENGE_TTL", DEFAULT_CHALLENGE_TTL),
+            rate_limit=_switch(environ, "SIXSHOOTER_RATE_LIMIT", True),
             time_scale=_scale(environ, "SIXSHOOTER_TIME_SCALE"),
         )
         if check_paths:
@@ -195,3 +199,15 @@ def _scale(environ: Mapping[str, str], name: str) -> float:
             f"{TIME_SCALE_MAX:g}, e.g. 0.01 to make a 5-minute turn last 3 seconds"
         )
     return value
+
+
+def _switch(environ: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = _get(environ, name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in ("1", "on", "true", "yes"):
+        return True
+    if value in ("0", "off", "false", "no"):
+        return False
+    raise ConfigError(f"{name}={raw!r} is not a switch: use on or off")

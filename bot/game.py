@@ -53,7 +53,6 @@ class Refusal(Enum):
 @dataclass(frozen=True, slots=True)
 class Applied:
     record: DuelRecord  # as saved
-    before: DuelState
     after: DuelState
     events: tuple[Event, ...]
 
@@ -145,7 +144,6 @@ async def act(
     if version is not None and version != record.version:
         return Refusal.STALE
     state = DuelState.from_json(record.state_json)
-    before = DuelState.from_json(record.state_json)
     try:
         events = state.apply(action, player)
     except DuelError as e:
@@ -163,7 +161,7 @@ async def act(
                     updated_at=now)
     log.info("duel %d v%d: player %d (user %d) %s -> %s", record.id, new_version, player,
              user_id, action, _summary(state, events))
-    return Applied(saved, before, state, tuple(events))
+    return Applied(saved, state, tuple(events))
 
 
 def _summary(state: DuelState, events: list[Event]) -> str:

@@ -98,6 +98,7 @@ class Card:
     prime: int = field(init=False, compare=False, repr=False)
     rank_bit: int = field(init=False, compare=False, repr=False)
     suit_nibble: int = field(init=False, compare=False, repr=False)
+    code: str = field(init=False, compare=False, repr=False)  # "As": what str() prints
 
     def __post_init__(self) -> None:
         if not isinstance(self.rank, Rank) or not isinstance(self.suit, Suit):
@@ -106,6 +107,7 @@ class Card:
         object.__setattr__(self, "prime", _PRIMES[self.rank - 2])
         object.__setattr__(self, "rank_bit", 1 << (self.rank - 2))
         object.__setattr__(self, "suit_nibble", 1 << (4 * self.suit))
+        object.__setattr__(self, "code", f"{self.rank.char}{self.suit.char}")
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -128,7 +130,7 @@ class Card:
         return f"{self.rank.label}{self.suit.symbol}"
 
     def __str__(self) -> str:
-        return f"{self.rank.char}{self.suit.char}"
+        return self.code
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -146,6 +148,7 @@ class Card:
 # The 52 cards, in index order (2c 2d 2h 2s 3c ... As); every Card in play is one of these.
 CARDS: tuple[Card, ...] = tuple(Card(Rank(r), Suit(s)) for r in range(2, 15) for s in range(4))
 DECK: tuple[Card, ...] = CARDS
+_BY_CODE: dict[str, Card] = {str(c): c for c in CARDS}
 
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
@@ -155,7 +158,8 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
         if len(parts) == 1 and len(parts[0]) > 3:
             s = parts[0]
             parts = [s[i : i + 2] for i in range(0, len(s), 2)]
-        return tuple(Card.parse(p) for p in parts)
+        # Canonical codes ("As") by lookup, the rest through the full parser.
+        return tuple(_BY_CODE.get(p) or Card.parse(p) for p in parts)
     return tuple(Card.parse(p) for p in text)
 
 

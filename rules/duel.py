@@ -212,9 +212,10 @@ class DuelState:
         cards = fairness.check_deck(deck)
         if not salt:
             raise fairness.DeckError("a deal needs a salt")
-        self.log.append(["deal", fairness.deck_text(cards), salt.hex()])
+        text = fairness.deck_text(cards)
+        self.log.append(["deal", text, salt.hex()])
         self.deck, self.salt = cards, salt
-        self.commitment = fairness.commitment(cards, salt)
+        self.commitment = fairness.commitment_of(text, salt)
         self.round += 1
         # Round 2 is dealt by the other player; tiebreaks by the player who dealt round 1.
         self.dealer = 1 - self.first_dealer if self.round == 2 else self.first_dealer

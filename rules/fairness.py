@@ -34,19 +34,26 @@ def new_salt(rng: random.Random | None = None) -> bytes:
 
 
 def deck_text(deck: Sequence[Card]) -> str:
-    return "".join(str(c) for c in deck)
+    return "".join([c.code for c in deck])
+
+
+_ALL = frozenset(CARDS)
 
 
 def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     cards = tuple(deck)
-    if len(cards) != 52 or set(cards) != set(CARDS):
+    if len(cards) != 52 or _ALL.difference(cards):
         raise DeckError("a deck must hold each of the 52 cards exactly once")
     return cards
 
 
 def commitment(deck: Sequence[Card], salt: bytes) -> str:
-    message = f"{salt.hex()}:{deck_text(check_deck(deck))}"
-    return hashlib.sha256(message.encode("ascii")).hexdigest()
+    return commitment_of(deck_text(check_deck(deck)), salt)
+
+
+def commitment_of(deck_code: str, salt: bytes) -> str:
+    """The commitment to a deck given as its 104-character text (already checked)."""
+    return hashlib.sha256(f"{salt.hex()}:{deck_code}".encode("ascii")).hexdigest()
 
 
 def parse_salt(text: str) -> bytes:

@@ -1,0 +1,156 @@
+"""Many concurrent duels through the real bot process and the local fake Bot API.
+
+    python bench/bot_load.py [--duels 200] [--seed 1]
+
+Starts the fake Telegram Bot API in this process and the `sixshooter` bot as a subprocess,
+opens one duel per group in N groups, then plays every duel to its end at once, each player
+tapping as soon as it is their turn. Prints taps per second (wall clock and per CPU-second of
+the bot process), the bot's latency per tap (from the getUpdates response that delivered the
+press to the moment its answer and edit/send are done), and the bot's peak memory. Prints
+figures; asserts nothing. (The fake server and the players share the other core: the figures
+are a floor for the bot.) The bot runs with SIXSHOOTER_RATE_LIMIT=off: with Telegram's flood
+limits on, it would pace itself to 30 sends a second and 20 a minute per group by design, and
+the figure would measure the limiter, not the bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.conftest import BotProcess  # noqa: E402
+from tests.e2e.driver import (  # noqa: E402
+    TIMEOUT,
+    Table,
+    actor,
+    duel_keyboard,
+    live_duel_message,
+    moves_on,
+    open_duel,
+)
+from tests.e2e.fakeapi import BOT_TOKEN, FakeTelegramAPI  # noqa: E402
+
+
+class TimedFake(FakeTelegramAPI):
+    """The fake, noting when each update left in a getUpdates response."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.delivered: dict[int, float] = {}
+
+    async def get_updates(self, params: Any, uploads: Any) -> list[Any]:
+        batch = await super().get_updates(params, uploads)
+        now = time.perf_counter()
+        for update in batch:
+            self.delivered.setdefault(update["update_id"], now)
+        return batch
+
+
+def _proc_stat(pid: int) -> tuple[float, int]:
+    """(CPU seconds used, peak resident KiB) of a process."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    peak = 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            peak = int(line.split()[1])
+    return cpu, peak
+
+
+async def _play(api: TimedFake, table: Table, rng: random.Random,
+                latencies: list[float]) -> int:
+    taps = 0
+    while True:
+        m = live_duel_message(api, table.chat)
+        if m is None:
+            return taps
+        buttons = duel_keyboard(m)
+        if any(d.endswith((":ty", ":tn")) for d in buttons):
+            decline = next(d for d in buttons if d.endswith(":tn"))
+            user = table.players[0]
+            data = decline
+        else:
+            who = actor(m)
+            user = next(p for p in table.players if p.id == who)
+            data = rng.choice(buttons)
+        version, count = m.content_key(), len(api.bot_messages(table.chat))
+        new_message = moves_on(m, data)
+        query = api.press_button(user, m, data)
+        update_id = api.all_updates[-1]["update_id"]
+        await api.wait_for_answer(query, timeout=TIMEOUT)
+        if new_message:
+            await api.wait_for(lambda: len(api.bot_messages(table.chat)) > count, TIMEOUT)
+        else:
+            await api.wait_for(lambda: m.content_key() != version, TIMEOUT)
+        done = time.perf_counter()
+        latencies.append(done - api.delivered.get(update_id, done))
+        taps += 1
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def main(duels: int, seed: int, profile: str | None) -> None:
+    api = TimedFake(token=BOT_TOKEN)
+    await api.start()
+    with tempfile.TemporaryDirectory() as tmp:
+        command = None
+        if profile:  # the bot under cProfile, written when it stops
+            command = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "bot"]
+        bot = BotProcess(api, Path(tmp) / "load.db", Path(tmp) / "bot.log", command=command,
+                         env={"SIXSHOOTER_LOG_LEVEL": "WARNING",
+                                              "SIXSHOOTER_RATE_LIMIT": "off"})
+        await bot.start()
+        assert bot.pid is not None
+        tables = []
+        for i in range(duels):
+            a = api.add_user(f"Ann {i}", language_code="en")
+            b = api.add_user(f"Ben {i}", language_code="ru" if i % 2 else "en")
+            tables.append(Table(api, api.create_group(f"Group {i}", members=[a, b]), (a, b)))
+        t0 = time.perf_counter()
+        await asyncio.gather(*(open_duel(api, t) for t in tables))
+        opened = time.perf_counter() - t0
+        cpu0, _ = _proc_stat(bot.pid)
+        latencies: list[float] = []
+        rng = random.Random(seed)
+        t1 = time.perf_counter()
+        taps = sum(await asyncio.gather(
+            *(_play(api, t, random.Random(rng.random()), latencies) for t in tables)))
+        wall = time.perf_counter() - t1
+        cpu1, peak = _proc_stat(bot.pid)
+        calls = api.call_counts()
+        await bot.stop()
+    await api.stop()
+    print(f"duels: {duels} concurrent (opened in {opened:.1f} s), taps: {taps}")
+    print(f"throughput: {taps / wall:7.1f} taps/s wall clock, "
+          f"{taps / max(cpu1 - cpu0, 1e-9):7.1f} taps per CPU-second of the bot "
+          f"({cpu1 - cpu0:.1f} s CPU over {wall:.1f} s)")
+    print(f"latency per tap (delivered -> answered and drawn): p50 {_pct(latencies, .5):6.1f} ms"
+          f"  p95 {_pct(latencies, .95):6.1f} ms  p99 {_pct(latencies, .99):6.1f} ms"
+          f"  mean {statistics.fmean(latencies) * 1000:6.1f} ms")
+    print(f"bot peak memory (VmHWM): {peak / 1024:.1f} MB")
+    print("Bot API calls: " + ", ".join(f"{k} {v}" for k, v in sorted(calls.items())
+                                         if k != "getUpdates"))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duels", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", metavar="FILE", help="run the bot under cProfile")
+    args = parser.parse_args()
+    asyncio.run(main(args.duels, args.seed, args.profile))
