@@ -91,9 +91,9 @@ async def _play(api: TimedFake, table: Table, rng: random.Random,
         update_id = api.all_updates[-1]["update_id"]
         await api.wait_for_answer(query, timeout=TIMEOUT)
         if new_message:
-            await api.wait_for(lambda: len(api.bot_messages(table.chat)) > count, TIMEOUT)
+            await api.wait_for(lambda n=count: len(api.bot_messages(table.chat)) > n, TIMEOUT)
         else:
-            await api.wait_for(lambda: m.content_key() != version, TIMEOUT)
+            await api.wait_for(lambda m=m, v=version: m.content_key() != v, TIMEOUT)
         done = time.perf_counter()
         latencies.append(done - api.delivered.get(update_id, done))
         taps += 1
