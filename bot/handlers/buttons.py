@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, Message, Update
 from telegram.ext import ContextTypes
 
 from bot import codec, tg
@@ -18,13 +18,26 @@ from bot.handlers.common import chat_language, refusal_text, user_translator
 from bot.i18n import Translator
 from bot.present import present
 from bot.services import Services, services
-from bot.storage import ChallengeRecord, ChallengeStatus
+from bot.storage import ChallengeRecord, ChallengeStatus, DuelRecord
 
 log = logging.getLogger(__name__)
 
 
 async def _toast(query: CallbackQuery, text: str) -> None:
     await query.answer(text[:200])
+
+
+def _shows_duel(query: CallbackQuery, record: DuelRecord) -> bool:
+    """Is the pressed message one of this duel's own (in its chat, with its buttons)? Forged
+    callback data can arrive on any message: that one must not lose its buttons."""
+    message = query.message
+    if not isinstance(message, Message) or message.chat.id != record.chat_id:
+        return False
+    prefix = f"d:{record.id}:"
+    markup = message.reply_markup
+    return markup is not None and any(
+        isinstance(b.callback_data, str) and b.callback_data.startswith(prefix)
+        for row in markup.inline_keyboard for b in row)
 
 
 async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -44,11 +57,11 @@ async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async with svc.lock(f"duel:{press.duel_id}"):
         record = await svc.storage.duels.get(press.duel_id)
         pressed = query.message.message_id if query.message else None
-        if record is not None and record.message_id not in (None, pressed) and (
-                record.player_index(user.id) is not None):
+        if record is not None and record.is_live and record.message_id not in (
+                None, pressed) and record.player_index(user.id) is not None:
             # A button on a message that is no longer the duel's live one.
             await _toast(query, refusal_text(tr, Refusal.STALE))
-            if pressed is not None:
+            if pressed is not None and _shows_duel(query, record):
                 await tg.drop_keyboard(context.bot, record.chat_id, pressed)
             return
         outcome = await act(svc, press.duel_id, press.version, user.id, press.action)
