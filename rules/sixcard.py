@@ -1,0 +1,405 @@
+"""Six-card poker (RULES.md, seed 003): one player against the dealer, as a pure state machine.
+
+    game = SixCardGame.new(antes=(10, 5), balance=1000)    # refused if it cannot be afforded
+    events = game.deal(shuffled_deck(rng), new_salt(rng))   # chance comes in as data
+    while not game.is_over:
+        events = game.apply(game.legal_actions()[0])
+
+Boxes are 0, 1, 2 (box 1, 2, 3); with three boxes box 2 (the third) plays blind. The deck is
+used in order: five cards for each box (box 1 first), then the dealer's five (the last one face
+up), then every sixth card, replaced card and the dealer's replaced card as they are needed.
+The player's balance is the bot's to store; the game is told it and moves chips against it
+(`balance`), so it refuses whatever the balance could not pay. An illegal action raises a
+`SixCardError` subclass naming why and leaves the state untouched. The JSON form is the game's
+log (antes, starting balance, deck, salt, each action) and loading it replays the log.
+
+Actions, each with a short code that parses and prints round-trip: `Fold()` "f", `Play()` "p",
+`Buy()` "b" (a sixth card), `Replace(i)` "r0".."r5" (the card at position i of six),
+`DealerGame(True)` "g" / `DealerGame(False)` "n" (buy the dealer a game for the offered box).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import fairness
+from rules.cards import Card, parse_cards
+from rules.hands import HandValue, evaluate
+from rules.sixcard_actions import (
+    BadAction,
+    BadCardIndex,
+    BadSetup,
+    Bought,
+    BoxOpened,
+    BoxSettled,
+    Buy,
+    CannotAfford,
+    DealerGame,
+    DealerGameAnswered,
+    DealerReplaced,
+    DealerRevealed,
+    Dealt,
+    Fold,
+    Folded,
+    GameFinished,
+    GameOver,
+    IllegalMove,
+    NoGameOffered,
+    Play,
+    Played,
+    Replace,
+    Replaced,
+    SixAction,
+    SixCardError,
+    SixEvent,
+    WrongPhase,
+    parse_action,
+)
+from rules.sixcard_dealer import UNSEEN, choose_discard, qualifies, settle_played
+from rules.sixcard_view import (
+    Accounting,
+    BoxOutcome,
+    BoxSettlement,
+    BoxState,
+    DealerReplacement,
+    SixBoxView,
+    SixCardView,
+    SixPhase,
+)
+from rules.view import DealProof
+
+MIN_ANTE, MAX_ANTE, MAX_BOXES, BLIND_BOX = 1, 100, 3, 2
+HAND = 5
+BUY_FEE, REPLACE_FEE, GAME_FEE, BET = 1, 2, 1, 2  # in ANTEs
+
+# --- the game --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Box:
+    ante: int
+    blind: bool
+    cards: list[Card] = field(default_factory=list)
+    state: BoxState = BoxState.HIDDEN
+    discards: list[Card] = field(default_factory=list)
+    bet: int = 0
+    fees: int = 0
+    dealer_game: bool | None = None
+    settlement: BoxSettlement | None = None
+
+    @property
+    def bought(self) -> bool:
+        return len(self.cards) > HAND
+
+    @property
+    def value(self) -> HandValue:
+        return evaluate(self.cards)
+
+
+class SixCardGame:
+    def __init__(self, antes: Sequence[int], balance: int) -> None:
+        antes = tuple(antes)
+        if not 1 <= len(antes) <= MAX_BOXES:
+            raise BadSetup(f"play 1 to {MAX_BOXES} boxes, not {len(antes)}")
+        for ante in antes:
+            if type(ante) is not int or not MIN_ANTE <= ante <= MAX_ANTE:
+                raise BadSetup(f"an ANTE is a whole number from {MIN_ANTE} to {MAX_ANTE}: "
+                               f"{ante!r}")
+        if type(balance) is not int or balance < 0:
+            raise BadSetup(f"the balance is a whole number of chips, not {balance!r}")
+        blind_bet = BET * antes[BLIND_BOX] if len(antes) > BLIND_BOX else 0
+        if balance < sum(antes) + blind_bet:
+            raise CannotAfford(f"the antes{' and the blind bet' if blind_bet else ''} need "
+                               f"{sum(antes) + blind_bet}, the balance holds {balance}")
+        self.antes = antes
+        self.start_balance = self.balance = balance
+        self.blind_bet = blind_bet
+        self.phase = SixPhase.DEAL
+        self.boxes = [_Box(a, i == BLIND_BOX) for i, a in enumerate(antes)]
+        self.current: int | None = None
+        self.offers: list[int] = []  # boxes still to answer the dealer-game offer
+        self.deck: tuple[Card, ...] = ()
+        self.salt: bytes | None = None
+        self.commitment: str | None = None
+        self.drawn = 0  # cards taken from the deck so far
+        self.dealer: list[Card] = []
+        self.dealer_first: tuple[Card, ...] | None = None  # turned over (None before)
+        self.dealer_replacement: DealerReplacement | None = None
+        self.money = Accounting()
+        self.log: list[str] = []
+
+    @classmethod
+    def new(cls, antes: Sequence[int], balance: int) -> SixCardGame:
+        return cls(antes, balance)
+
+    # --- what the table knows -----------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is SixPhase.OVER
+
+    @property
+    def dealer_revealed(self) -> bool:
+        return self.dealer_first is not None
+
+    @property
+    def dealer_value(self) -> HandValue:
+        """The dealer's hand (hidden information before the reveal: never show it then)."""
+        return evaluate(self.dealer)
+
+    def legal_actions(self) -> list[SixAction]:
+        if self.phase is SixPhase.DEALER_GAME:
+            return [a for a in (DealerGame(True), DealerGame(False)) if self.can_apply(a)]
+        if self.phase is not SixPhase.DECIDING:
+            return []
+        moves: list[SixAction] = [Fold(), Play(), Buy(), *(Replace(i) for i in range(6))]
+        return [a for a in moves if self.can_apply(a)]
+
+    # --- checks (raise) and their can_ form ----------------------------------------------
+
+    def check(self, action: SixAction) -> None:
+        """Raise the SixCardError that `apply(action)` would raise, or return None."""
+        if not isinstance(action, Fold | Play | Buy | Replace | DealerGame):
+            raise BadAction(f"not a six-card poker action: {action!r}")
+        if self.phase is SixPhase.OVER:
+            raise GameFinished("the game is over")
+        if self.phase is SixPhase.DEAL:
+            raise WrongPhase("the cards are not dealt yet")
+        assert self.current is not None
+        box = self.boxes[self.current]
+        if isinstance(action, DealerGame):
+            if self.phase is not SixPhase.DEALER_GAME:
+                raise WrongPhase("the dealer's game is not on offer: decide the box first")
+            if action.buy and self.balance < GAME_FEE * box.ante:
+                raise CannotAfford(f"the dealer's game costs {GAME_FEE * box.ante}, the "
+                                   f"balance holds {self.balance}")
+            return
+        if self.phase is not SixPhase.DECIDING:
+            raise WrongPhase("the boxes are decided: answer the dealer-game offer")
+        fee = 0
+        if isinstance(action, Buy):
+            if box.bought:
+                raise IllegalMove(f"box {self.current + 1} already bought its sixth card")
+            fee = BUY_FEE * box.ante
+        elif isinstance(action, Replace):
+            if not box.bought:
+                raise IllegalMove("buy a sixth card before replacing one")
+            if box.discards:
+                raise IllegalMove(f"box {self.current + 1} already replaced a card")
+            if type(action.index) is not int or not 0 <= action.index < len(box.cards):
+                raise BadCardIndex(f"there is no card #{action.index} among the six")
+            fee = REPLACE_FEE * box.ante
+        elif isinstance(action, Fold):
+            return
+        bet = BET * box.ante
+        if self.balance - fee < bet:
+            what = "the BET" if fee == 0 else f"a fee of {fee} and then the BET"
+            raise CannotAfford(f"{what} of {bet} on box {self.current + 1} needs "
+                               f"{fee + bet}, the balance holds {self.balance}")
+
+    def can_apply(self, action: SixAction) -> bool:
+        try:
+            self.check(action)
+        except SixCardError:
+            return False
+        return True
+
+    # --- chance --------------------------------------------------------------------------
+
+    def deal(self, deck: Sequence[Card], salt: bytes | None = None) -> list[SixEvent]:
+        """Take the antes (and the blind box's BET) and deal from a shuffled deck. With a
+        salt, the commitment to the deck is public at once, the deck and salt at the end."""
+        if self.phase is not SixPhase.DEAL:
+            raise WrongPhase("the cards are already dealt")
+        cards = fairness.check_deck(deck)
+        if salt is not None and not salt:
+            raise fairness.DeckError("a salt, when given, is not empty")
+        self.log.append(f"deal {fairness.deck_text(cards)} {salt.hex() if salt else '-'}")
+        self.deck, self.salt = cards, salt
+        self.commitment = fairness.commitment(cards, salt) if salt else None
+        for box in self.boxes:
+            box.cards = list(self._draw(HAND))
+        self.dealer = list(self._draw(HAND))
+        self._pay(Accounting(staked=sum(self.antes) + self.blind_bet))
+        blind = self.boxes[BLIND_BOX] if len(self.boxes) > BLIND_BOX else None
+        if blind is not None:
+            blind.bet = self.blind_bet
+        events: list[SixEvent] = [Dealt(self.antes, self.blind_bet, self.dealer[-1],
+                                        self.commitment, self.balance)]
+        return events + self._open(0)
+
+    def _draw(self, n: int) -> tuple[Card, ...]:
+        cards = self.deck[self.drawn : self.drawn + n]
+        self.drawn += n
+        return cards
+
+    def _pay(self, moved: Accounting) -> None:
+        self.money = self.money.plus(moved)
+        self.balance += moved.paid_out - moved.paid_in
+        assert self.balance >= 0
+
+    # --- actions -------------------------------------------------------------------------
+
+    def apply(self, action: SixAction) -> list[SixEvent]:
+        self.check(action)
+        self.log.append(str(action))
+        assert self.current is not None
+        b, box = self.current, self.boxes[self.current]
+        if isinstance(action, DealerGame):
+            return self._answer(b, box, action.buy)
+        if isinstance(action, Buy):
+            fee = BUY_FEE * box.ante
+            self._pay(Accounting(fees=fee))
+            box.fees += fee
+            box.cards += self._draw(1)
+            return [Bought(b, box.cards[-1], box.value, fee, self.balance)]
+        if isinstance(action, Replace):
+            fee = REPLACE_FEE * box.ante
+            self._pay(Accounting(fees=fee))
+            box.fees += fee
+            dropped, (drawn,) = box.cards[action.index], self._draw(1)
+            box.cards[action.index] = drawn
+            box.discards.append(dropped)
+            return [Replaced(b, action.index, dropped, drawn, box.value, fee, self.balance)]
+        events: list[SixEvent]
+        if isinstance(action, Play):
+            box.bet = BET * box.ante
+            self._pay(Accounting(staked=box.bet))
+            box.state = BoxState.PLAYING
+            events = [Played(b, box.bet, self.balance)]
+        else:
+            box.state = BoxState.FOLDED
+            events = [Folded(b, box.ante + box.fees, self.balance)]
+        if b + 1 < len(self.boxes) and b + 1 != BLIND_BOX:
+            return events + self._open(b + 1)
+        return events + self._reveal()
+
+    def _open(self, b: int) -> list[SixEvent]:
+        box = self.boxes[b]
+        if box.blind:
+            box.state = BoxState.PLAYING
+        else:
+            box.state, self.current, self.phase = BoxState.DECIDING, b, SixPhase.DECIDING
+        return [BoxOpened(b, tuple(box.cards), box.value)]
+
+    def _playing(self) -> list[int]:
+        return [i for i, box in enumerate(self.boxes) if box.state is BoxState.PLAYING]
+
+    def _reveal(self) -> list[SixEvent]:
+        events: list[SixEvent] = []
+        if len(self.boxes) > BLIND_BOX:
+            events += self._open(BLIND_BOX)
+        self.dealer_first = tuple(self.dealer)
+        value = self.dealer_value
+        events.append(DealerRevealed(self.dealer_first, value, qualifies(value)))
+        playing = self._playing()
+        if qualifies(value) or not playing:
+            return events + self._settle()
+        self.offers = playing
+        self.phase, self.current = SixPhase.DEALER_GAME, playing[0]
+        events.append(NoGameOffered(tuple(playing),
+                                    tuple(GAME_FEE * self.boxes[i].ante for i in playing)))
+        return events
+
+    def _answer(self, b: int, box: _Box, buy: bool) -> list[SixEvent]:
+        fee = GAME_FEE * box.ante if buy else 0
+        if fee:
+            self._pay(Accounting(fees=fee))
+            box.fees += fee
+        box.dealer_game = buy
+        events: list[SixEvent] = [DealerGameAnswered(b, buy, fee, self.balance)]
+        self.offers.remove(b)
+        if self.offers:
+            self.current = self.offers[0]
+            return events
+        if any(self.boxes[i].dealer_game for i in self._playing()):
+            index, outs = choose_discard(self.dealer)
+            dropped, (drawn,) = self.dealer[index], self._draw(1)
+            self.dealer[index] = drawn
+            self.dealer_replacement = DealerReplacement(index, dropped, drawn, outs, UNSEEN)
+            value = self.dealer_value
+            events.append(DealerReplaced(self.dealer_replacement, tuple(self.dealer), value,
+                                         qualifies(value)))
+        return events + self._settle()
+
+    def _settle(self) -> list[SixEvent]:
+        assert self.dealer_first is not None
+        first, final = evaluate(self.dealer_first), self.dealer_value
+        events: list[SixEvent] = []
+        for b, box in enumerate(self.boxes):
+            value, bought_game = box.value, bool(box.dealer_game)
+            if box.state is BoxState.FOLDED:
+                outcome, returned, won = BoxOutcome.FOLDED, 0, 0
+            else:
+                outcome, returned, won = settle_played(
+                    box.ante, box.bet, value, final if bought_game else first, bought_game)
+            money = Accounting(box.ante + box.bet, box.fees, returned, won)
+            self._pay(Accounting(returned=returned, won=won))
+            box.settlement = BoxSettlement(b, outcome, value, final if bought_game else first,
+                                           bought_game, box.ante, box.bet, money)
+            events.append(BoxSettled(box.settlement, self.balance))
+        self.phase, self.current = SixPhase.OVER, None
+        return [*events, GameOver(self.start_balance, self.balance, self.money)]
+
+    # --- the public view -----------------------------------------------------------------
+
+    def public_view(self) -> SixCardView:
+        boxes = tuple(
+            SixBoxView(
+                box=b, ante=box.ante, blind=box.blind, state=box.state,
+                cards=None if box.state is BoxState.HIDDEN else tuple(box.cards),
+                value=None if box.state is BoxState.HIDDEN else box.value,
+                bought=box.bought, replaced=bool(box.discards), discards=tuple(box.discards),
+                bet=box.bet, fees=box.fees, dealer_game=box.dealer_game,
+                settlement=box.settlement,
+            )
+            for b, box in enumerate(self.boxes)
+        ) if self.deck else ()
+        shown = self.dealer_revealed
+        proof = None
+        if self.is_over and self.salt:
+            proof = DealProof(1, self.commitment or "", self.salt.hex(), self.deck)
+        return SixCardView(
+            phase=self.phase, start_balance=self.start_balance, balance=self.balance,
+            boxes=boxes, to_act=self.current, legal=tuple(str(a) for a in self.legal_actions()),
+            dealer_up=self.dealer_first[-1] if self.dealer_first else
+            (self.dealer[-1] if self.dealer else None),
+            dealer_backs=0 if shown or not self.dealer else HAND - 1,
+            dealer_cards=tuple(self.dealer) if shown else None,
+            dealer_value=self.dealer_value if shown else None,
+            dealer_qualifies=qualifies(self.dealer_value) if shown else None,
+            dealer_first_cards=self.dealer_first, dealer_replacement=self.dealer_replacement,
+            commitment=self.commitment, proof=proof, money=self.money,
+        )
+
+    # --- persistence: the log, replayed --------------------------------------------------
+
+    def to_json(self) -> str:
+        return json.dumps({"v": 1, "antes": list(self.antes), "balance": self.start_balance,
+                           "log": self.log}, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> SixCardGame:
+        data: dict[str, Any] = json.loads(text)
+        game = cls([int(a) for a in data["antes"]], int(data["balance"]))
+        for entry in data["log"]:
+            if entry.startswith("deal "):
+                _, deck, salt = entry.split(" ")
+                game.deal(parse_cards(deck), None if salt == "-" else bytes.fromhex(salt))
+            else:
+                game.apply(parse_action(entry))
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SixCardGame):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (f"<SixCardGame antes={self.antes} phase={self.phase.value} box={self.current} "
+                f"balance={self.balance}>")
