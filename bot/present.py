@@ -8,8 +8,12 @@ because it only compares what the message shows (`shown`) with what is saved (`s
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 from telegram import Bot, InlineKeyboardMarkup
 
@@ -72,16 +76,27 @@ class Content:
     markup: InlineKeyboardMarkup | None
 
 
-def live_content(t: Table, state: DuelState) -> Content:
+# One drawing thread: Pillow lets go of the interpreter while it draws and encodes, so other
+# chats' taps go on meanwhile; one thread, so the shared fonts and sprite caches are never
+# used by two draws at once.
+_DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draw")
+
+
+async def _draw(picture: Callable[[], bytes]) -> bytes:
+    return await asyncio.get_running_loop().run_in_executor(_DRAWER, picture)
+
+
+async def live_content(t: Table, state: DuelState) -> Content:
     """The message for the duel's current moment."""
     view = state.public_view()
     if view.phase is Phase.BULLET:
         actor = view.to_act[0]
         markup = keyboards.duel_bets(t.tr, t.record.id, t.record.version, view,
                                      state.legal_actions(actor))
-        photo = render.table(view, names=t.names, lang=t.lang, show_cards_out=t.show_cards_out)
+        photo = await _draw(partial(render.table, view, names=t.names, lang=t.lang,
+                                    show_cards_out=t.show_cards_out))
         return Content(photo, bullet_caption(t.tr, view, t.seats), markup)
-    photo = render.result(view, names=t.names, lang=t.lang)
+    photo = await _draw(partial(render.result, view, names=t.names, lang=t.lang))
     if view.phase is Phase.TIEBREAK_OFFER:
         markup = keyboards.tiebreak_offer(t.tr, t.record.id, t.record.version)
         return Content(photo, offer_caption(t.tr, view, t.seats), markup)
@@ -104,7 +119,8 @@ async def _close(bot: Bot, t: Table, shown: DuelState, state: DuelState, message
     if shown.phase is Phase.BULLET:
         result = next((r for r in view.results if r.number == shown.bullet), None)
         if result is not None:
-            photo = render.reveal(view, result, names=t.names, lang=t.lang)
+            photo = await _draw(partial(render.reveal, view, result, names=t.names,
+                                        lang=t.lang))
             caption = reveal_caption(t.tr, view, result, t.seats)
             await tg.edit_photo(bot, chat, message_id, photo, caption, None)
             return
@@ -131,7 +147,7 @@ async def _present(svc: Services, bot: Bot, record: DuelRecord) -> None:
     t = await table_for(svc, record)
     if live_id is not None and shown is not None:
         if _same_message(shown, state):
-            c = live_content(t, state)
+            c = await live_content(t, state)
             edit = await tg.edit_photo(bot, record.chat_id, live_id, c.photo, c.caption, c.markup)
             if edit is tg.Edit.DONE:
                 await svc.storage.duels.set_message(record.id, live_id, record.version)
@@ -141,7 +157,7 @@ async def _present(svc: Services, bot: Bot, record: DuelRecord) -> None:
             log.info("duel %d: its message %d is gone; sending a fresh one", record.id, live_id)
         else:
             await _close(bot, t, shown, state, live_id)
-    c = live_content(t, state)
+    c = await live_content(t, state)
     sent = await tg.send_photo(bot, record.chat_id, record.thread_id, c.photo, c.caption,
                                c.markup)
     if sent is not None:

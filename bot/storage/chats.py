@@ -85,8 +85,12 @@ def _chat(row: sqlite3.Row) -> ChatRecord:
 
 
 class ChatRepo:
+    """Settings are read on every move, so they are kept in memory once read: this process is
+    the database's only writer, and `set_settings` keeps the memory in step."""
+
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._settings: dict[int, ChatSettings] = {}
 
     async def upsert(
         self, chat_id: int, chat_type: str, title: str | None, is_forum: bool, *, now: int
@@ -119,10 +123,15 @@ class ChatRepo:
         return changed > 0
 
     async def get_settings(self, chat_id: int) -> ChatSettings:
+        known = self._settings.get(chat_id)
+        if known is not None:
+            return known
         row = await self.db.fetchone(
             "SELECT settings FROM chat_settings WHERE chat_id = ?", (chat_id,)
         )
-        return ChatSettings.from_json(row["settings"]) if row else ChatSettings()
+        settings = ChatSettings.from_json(row["settings"]) if row else ChatSettings()
+        self._settings[chat_id] = settings
+        return settings
 
     async def set_settings(self, chat_id: int, settings: ChatSettings) -> None:
         await self.db.execute(
@@ -130,3 +139,8 @@ class ChatRepo:
             " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
             (chat_id, settings.to_json()),
         )
+        # Inside a caller's transaction the write may still be undone: forget, don't remember.
+        if self.db.in_transaction:
+            self._settings.pop(chat_id, None)
+        else:
+            self._settings[chat_id] = settings

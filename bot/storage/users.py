@@ -40,8 +40,12 @@ def _user(row: sqlite3.Row) -> UserRecord:
 
 
 class UserRepo:
+    """Reads by id are served from memory once seen: this process is the database's only
+    writer, and every write goes through `upsert`, which keeps the memory in step."""
+
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._by_id: dict[int, UserRecord] = {}
 
     async def upsert(
         self,
@@ -77,11 +81,27 @@ class UserRepo:
                 " updated_at = excluded.updated_at",
                 (user_id, first_name, last_name, username, language_code, int(is_bot), now),
             )
-        return UserRecord(user_id, first_name, last_name, username, language_code, is_bot, now)
+        record = UserRecord(user_id, first_name, last_name, username, language_code, is_bot, now)
+        if username is not None:
+            for other in [u for u in self._by_id.values() if u.id != user_id and u.username
+                          and u.username.lower() == username.lower()]:
+                del self._by_id[other.id]
+        # Inside a caller's transaction the write may still be undone: forget, don't remember.
+        if self.db.in_transaction:
+            self._by_id.pop(user_id, None)
+        else:
+            self._by_id[user_id] = record
+        return record
 
     async def get(self, user_id: int) -> UserRecord | None:
+        known = self._by_id.get(user_id)
+        if known is not None:
+            return known
         row = await self.db.fetchone("SELECT * FROM users WHERE id = ?", (user_id,))
-        return _user(row) if row else None
+        if row is None:
+            return None
+        record = self._by_id[user_id] = _user(row)
+        return record
 
     async def find_by_username(self, username: str) -> UserRecord | None:
         """A known user by @username, case-insensitively ('@' optional)."""

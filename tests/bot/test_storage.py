@@ -429,3 +429,27 @@ async def test_abandon_chat_stops_its_live_duels(store: Storage) -> None:
     assert [d.id for d in await store.duels.all_live()] == [elsewhere.id]
     assert await store.duels.abandon_chat(CHAT, now=T0 + 3) == []
     assert [d.id for d in await store.duels.lagging()] == [elsewhere.id]
+
+
+async def test_settings_and_users_read_from_memory_match_the_database(tmp_path: Path) -> None:
+    """The in-memory copies follow every write, and forget writes that were rolled back."""
+    first = await Storage.open(tmp_path / "cache.db")
+    await first.chats.set_settings(1, ChatSettings(language="ru"))
+    await first.users.upsert(ALICE, "Alice", username="al", now=1)
+    assert (await first.chats.get_settings(1)).language == "ru"
+    with pytest.raises(Rollback):
+        async with first.db.transaction():
+            await first.chats.set_settings(1, ChatSettings(language="en"))
+            await first.users.upsert(ALICE, "Alicia", username="al", now=2)
+            raise Rollback
+    assert (await first.chats.get_settings(1)).language == "ru"
+    user = await first.users.get(ALICE)
+    assert user is not None and user.first_name == "Alice"
+    await first.users.upsert(BOB, "Bob", username="AL", now=3)  # the username moves to Bob
+    again = await first.users.get(ALICE)
+    assert again is not None and again.username is None
+    await first.close()
+    second = await Storage.open(tmp_path / "cache.db")
+    assert (await second.chats.get_settings(1)).language == "ru"
+    assert (await second.users.get(ALICE)) == again
+    await second.close()
