@@ -119,11 +119,12 @@ class PublicView:
 
 def to_jsonable(value: object) -> object:
     """The public view (or any part of it) as plain JSON data: cards as their codes, hand
-    values as category and strength."""
+    values as category, strength and deciding ranks."""
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, HandValue):
-        return {"category": value.category.name.lower(), "ranks": list(value.ranks)}
+        return {"category": value.category.name.lower(), "strength": value.strength,
+                "ranks": list(value.ranks)}
     if isinstance(value, StrEnum):
         return value.value
     if isinstance(value, Category):
