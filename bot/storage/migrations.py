@@ -118,4 +118,45 @@ CREATE INDEX results_by_player1 ON results (player1_id, finished_at);
 CREATE INDEX duels_by_chat ON duels (chat_id, id);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS)
+# Six-card poker against the dealer (bot/sixcard/): each player's casino balance per chat,
+# separate from duel stacks, and the games, each saved like a duel (JSON log, compare-and-swap
+# on `version`). The stake of a game leaves the balance in the transaction that creates the
+# game, every later fee or bet in the transaction that saves it, and the settlement in the
+# finishing save: while a game is live the balance is what the player holds off the table.
+V4_CASINO = """
+CREATE TABLE balances (
+    chat_id        INTEGER NOT NULL,
+    user_id        INTEGER NOT NULL,
+    balance        INTEGER NOT NULL CHECK (balance >= 0),
+    version        INTEGER NOT NULL DEFAULT 0,     -- grows with every change
+    rebuys         INTEGER NOT NULL DEFAULT 0,     -- fresh balances taken at zero (/rebuy)
+    last_rebuy_at  INTEGER,
+    games          INTEGER NOT NULL DEFAULT 0,     -- six-card games finished
+    net            INTEGER NOT NULL DEFAULT 0,     -- their total net, in chips
+    created_at     INTEGER NOT NULL,
+    updated_at     INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, user_id)
+);
+
+CREATE TABLE sixcard_games (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id        INTEGER NOT NULL,
+    thread_id      INTEGER,                        -- forum topic, or NULL
+    user_id        INTEGER NOT NULL,
+    state          TEXT    NOT NULL,               -- SixCardGame.to_json()
+    version        INTEGER NOT NULL DEFAULT 0,     -- grows with every save (compare-and-swap)
+    status         TEXT    NOT NULL DEFAULT 'live'
+                   CHECK (status IN ('live', 'finished', 'abandoned')),
+    message_id     INTEGER,                        -- the Telegram message showing the game
+    shown_version  INTEGER,                        -- the version that message shows
+    created_at     INTEGER NOT NULL,
+    updated_at     INTEGER NOT NULL,
+    net            INTEGER                         -- chips won (lost: negative) once finished
+);
+CREATE UNIQUE INDEX sixcard_one_live ON sixcard_games (chat_id, user_id) WHERE status = 'live';
+CREATE INDEX sixcard_lagging ON sixcard_games (id)
+    WHERE status <> 'abandoned' AND (shown_version IS NULL OR shown_version <> version);
+CREATE INDEX sixcard_by_user ON sixcard_games (chat_id, user_id, id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO)
