@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
+import sqlite3
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
 
 from .fakeapi import FakeTelegramAPI
 from .fakeapi.model import FakeChat, FakeMessage, FakeUser
 
 TIMEOUT = 20.0
+T = TypeVar("T")
 
 
 @dataclass
@@ -134,3 +142,197 @@ async def play_to_the_end(api: FakeTelegramAPI, table: Table, rng: random.Random
     last = api.bot_messages(table.chat)[-1]
     assert not duel_keyboard(last), "the duel did not end"
     return last
+
+
+# --- more of the table: commands, challenges, the database, held calls, request costs --------
+
+NOISE = frozenset({"getUpdates"})  # requests that are not the bot talking to people
+
+
+def text_of(m: FakeMessage) -> str:
+    """A message's plain text or caption (what people read, after Telegram parsed the HTML)."""
+    return m.content_text or ""
+
+
+def challenge_keyboard(m: FakeMessage) -> list[str]:
+    return [d for d in m.callback_data() if d.startswith("c:")]
+
+
+def button(m: FakeMessage, op: str) -> str:
+    """A challenge button's data by its operation: a(ccept), d(ecline), w(ithdraw)."""
+    return next(d for d in challenge_keyboard(m) if d.endswith(":" + op))
+
+
+async def command(api: FakeTelegramAPI, user: FakeUser, chat: FakeChat, name: str,
+                  args: str = "", **kwargs: Any) -> FakeMessage:
+    """Send ``/name args`` (kwargs as for ``send_command``) and return the bot's first new
+    message after it (a reply, a challenge...)."""
+    sent = api.send_command(user, chat, name, args, **kwargs)
+    return await api.wait_for_message(chat, after_message_id=sent.message_id, timeout=TIMEOUT)
+
+
+async def reply_to(api: FakeTelegramAPI, user: FakeUser, chat: FakeChat, name: str,
+                   args: str = "", **kwargs: Any) -> FakeMessage:
+    """Send a command and return the bot's reply to exactly that message."""
+    sent = api.send_command(user, chat, name, args, **kwargs)
+    return await api.wait_for_message(
+        chat, lambda m: m.reply_to is not None and m.reply_to.message_id == sent.message_id,
+        after_message_id=sent.message_id, timeout=TIMEOUT)
+
+
+async def press(api: FakeTelegramAPI, user: FakeUser, m: FakeMessage, data: str,
+                *, force: bool = False) -> str | None:
+    """Press and wait for the answer only; returns the toast (None: a silent answer)."""
+    query = api.press_button(user, m, data, force=force)
+    answered = await api.wait_for_answer(query, timeout=TIMEOUT)
+    return answered.text
+
+
+async def accept(api: FakeTelegramAPI, user: FakeUser, challenge: FakeMessage) -> FakeMessage:
+    """Accept a challenge; returns the duel's first bullet message."""
+    toast = await press(api, user, challenge, button(challenge, "a"))
+    assert toast is None, f"accepting was refused: {toast}"
+    return await api.wait_for_message(challenge.chat, lambda m: bool(duel_keyboard(m)),
+                                      after_message_id=challenge.message_id, timeout=TIMEOUT)
+
+
+def player(table: Table, user_id: int) -> FakeUser:
+    return next(p for p in table.players if p.id == user_id)
+
+
+def other(table: Table, user_id: int) -> FakeUser:
+    return next(p for p in table.players if p.id != user_id)
+
+
+def version_of(m: FakeMessage) -> int:
+    """The duel version a live message's buttons carry (d:<duel>:<version>:<action>)."""
+    versions = {int(d.split(":")[2]) for d in duel_keyboard(m)}
+    assert len(versions) == 1, f"buttons of several versions: {m.callback_data()}"
+    return versions.pop()
+
+
+def former_button(m: FakeMessage, end: str, *, start: str = "") -> str:
+    """The callback data of a button the message had before an edit took it away (the
+    newest such version first), to press it again as a slow client would."""
+    for old in reversed(m.history):
+        for row in old.get("reply_markup", {}).get("inline_keyboard", []):
+            for b in row:
+                data = str(b.get("callback_data", ""))
+                if data.startswith(start) and data.endswith(end):
+                    return data
+    raise AssertionError(f"no former button {start}...{end} on message {m.message_id}")
+
+
+def duel_id_of(m: FakeMessage) -> int:
+    return int(duel_keyboard(m)[0].split(":")[1])
+
+
+def costs(api: FakeTelegramAPI, since: int, until: int | None = None) -> Counter[str]:
+    """The bot's calls (getUpdates aside) with since < seq <= until."""
+    return Counter(r.method for r in api.requests
+                   if r.seq > since and (until is None or r.seq <= until)
+                   and r.method not in NOISE)
+
+
+def db_rows(db_path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    """Read the bot's SQLite file (read-only, beside the running bot: WAL allows it)."""
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        conn.row_factory = sqlite3.Row
+        return [dict(r) for r in conn.execute(sql, params)]
+    finally:
+        conn.close()
+
+
+def duel_row(db_path: Path, duel_id: int) -> dict[str, Any]:
+    rows = db_rows(db_path, "SELECT * FROM duels WHERE id = ?", (duel_id,))
+    assert rows, f"no duel {duel_id} in the database"
+    return rows[0]
+
+
+def dealt_decks(db_path: Path) -> list[str]:
+    """Every deck order ever dealt (``"AsKd..."``, two characters a card), from the saved
+    states: the secret that must never reach a log line or a live message."""
+    decks = []
+    for row in db_rows(db_path, "SELECT state FROM duels"):
+        for entry in json.loads(row["state"])["log"]:
+            if entry[0] == "deal":
+                decks.append(entry[1])
+    return decks
+
+
+def _display(card: str) -> str:
+    symbols = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+    return ("10" if card[0] == "T" else card[0]) + symbols[card[1]]
+
+
+def face_up_cards(deck: str) -> set[str]:
+    """The top card of each of the six hands, in display form: these are public."""
+    return {_display(deck[i:i + 2]) for i in range(0, 60, 10)}
+
+
+def every_version(api: FakeTelegramAPI, chat: FakeChat) -> list[str]:
+    """The text or caption, and the button labels, of every version of every bot message."""
+    out = []
+    for m in api.bot_messages(chat, include_deleted=True):
+        out.append(text_of(m) + "\n" + "\n".join(m.button_texts()))
+        for old in m.history:
+            labels = [b["text"] for row in old.get("reply_markup", {}).get("inline_keyboard", [])
+                      for b in row]
+            out.append(str(old.get("caption") or old.get("text") or "") + "\n" + "\n".join(labels))
+    return out
+
+
+class Held:
+    """Hold every call of one Bot API method in the fake until released (a call the bot
+    made and is waiting on). Use ``with Held(api, "answerCallbackQuery") as held:``; leaving
+    the block releases the calls and restores the method."""
+
+    def __init__(self, api: FakeTelegramAPI, method: str) -> None:
+        self.api, self.method = api, method
+        self.arrived = 0
+        self._gate = asyncio.Event()
+        self._original: Any = None
+
+    def __enter__(self) -> Held:
+        handlers = self.api._handlers  # the fake's method table (no public hook for this)
+        self._original = original = handlers[self.method]
+
+        async def held(params: Any, uploads: Any) -> Any:
+            self.arrived += 1
+            self.api._notify()
+            await self._gate.wait()
+            return await original(params, uploads)
+
+        handlers[self.method] = held
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.api._handlers[self.method] = self._original
+        self._gate.set()
+
+    async def wait_arrived(self, n: int = 1) -> None:
+        await self.api.wait_for(lambda: self.arrived >= n, TIMEOUT, f"{n} held {self.method}")
+
+
+async def eventually(check: Callable[[], T | None], what: str,
+                     timeout: float = TIMEOUT) -> T:
+    """Poll ``check`` (e.g. a database query: the fake is not told about those) until it
+    returns something truthy."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not (value := check()):
+        if loop.time() > deadline:
+            raise TimeoutError(f"{what}: not within {timeout}s")
+        await asyncio.sleep(0.02)
+    return value
+
+
+async def settled(db_path: Path, duel_id: int, timeout: float = TIMEOUT) -> dict[str, Any]:
+    """Wait until the bot recorded that the duel's message shows its saved version (the bot
+    is done with the last tap, its database included)."""
+    def shown() -> dict[str, Any] | None:
+        row = duel_row(db_path, duel_id)
+        return row if row["shown_version"] == row["version"] else None
+
+    return await eventually(shown, f"duel {duel_id} shown at its saved version", timeout)
