@@ -1,4 +1,8 @@
-"""`sixshooter`: run the bot (long polling, or a webhook when configured)."""
+"""`sixshooter`: run the bot (long polling, or a webhook when configured).
+
+`sixshooter verify COMMITMENT SALT DECK` checks a round's deck against its commitment instead
+(exit 0: it matches, 1: it does not, 2: malformed input); it needs no configuration.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +26,11 @@ def _logging(level: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["verify"]:  # a round's fairness proof, checked offline: no token needed
+        from bot.verify import cli
+
+        return cli(args[1:])
     try:
         config = Config.from_env(os.environ)
     except ConfigError as e:

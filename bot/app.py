@@ -18,7 +18,7 @@ from telegram.ext import (
 
 from bot import menu
 from bot.config import Config
-from bot.handlers import buttons, commands, errors, members
+from bot.handlers import buttons, commands, errors, members, stats, verify
 from bot.jobs import SYNC_EVERY, resume, sync_lagging
 from bot.services import KEY, Services, services
 from bot.storage import Storage
@@ -54,6 +54,9 @@ def build(config: Config) -> App:
     app.add_handler(CommandHandler("duel", commands.duel))
     app.add_handler(CommandHandler("cancel", commands.cancel))
     app.add_handler(CommandHandler("surrender", commands.surrender))
+    app.add_handler(CommandHandler("stats", stats.stats))
+    app.add_handler(CommandHandler("history", stats.history))
+    app.add_handler(CommandHandler("verify", verify.verify))
     app.add_handler(CallbackQueryHandler(buttons.on_duel, pattern=r"^d:"))
     app.add_handler(CallbackQueryHandler(buttons.on_challenge, pattern=r"^c:"))
     app.add_handler(CallbackQueryHandler(buttons.on_unknown))

@@ -72,11 +72,12 @@ async def _call(what: str, chat_id: int, factory: Callable[[], Awaitable[T]]) ->
 
 async def send_photo(
     bot: Bot, chat_id: int, thread_id: int | None, photo: bytes, caption: str,
-    markup: InlineKeyboardMarkup | None,
+    markup: InlineKeyboardMarkup | None, reply_to: int | None = None,
 ) -> Message | None:
     return await _call("sendPhoto", chat_id, lambda: bot.send_photo(
         chat_id, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup,
-        message_thread_id=thread_id,
+        message_thread_id=thread_id, reply_to_message_id=reply_to,
+        allow_sending_without_reply=True,
     ))
 
 

@@ -1,0 +1,170 @@
+"""/stats and /history: load the results, compute (bot.standings), word (bot.stats_text) and
+draw (render.standings), send."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from telegram import Message, Update, User
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bot import standings, tg
+from bot.handlers.common import reply, user_translator
+from bot.i18n import Html, Translator
+from bot.present import display_name
+from bot.services import Services, services
+from bot.stats_text import board_text, card_text, fits_caption, history_text
+from bot.storage import DuelResult
+from render import standings as pictures
+
+HISTORY = 10  # duels /history lists
+
+
+async def _names(svc: Services, ids: Iterable[int]) -> dict[int, str]:
+    return {uid: display_name(await svc.storage.users.get(uid)) for uid in set(ids)}
+
+
+async def _send(context: ContextTypes.DEFAULT_TYPE, update: Update, photo: bytes,
+                caption: Html, rest: list[Html] | None = None) -> None:
+    """The picture with its words as the caption; words too long for a caption follow as a
+    message of their own (the picture then carries only the heading)."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    thread = message.message_thread_id if message.is_topic_message else None
+    full = Html("\n".join([caption, *(rest or [])]))
+    short = fits_caption(full)
+    sent = await tg.send_photo(context.bot, chat.id, thread, photo, full if short else caption,
+                               None, reply_to=message.message_id)
+    if not short:
+        await tg.send_text(context.bot, chat.id, thread, full,
+                           reply_to=sent.message_id if sent else message.message_id)
+
+
+def _reply_target(message: Message) -> User | None:
+    """Whose message /stats answers (not the topic's root, which every topic message
+    answers implicitly)."""
+    replied = message.reply_to_message
+    if replied is None or (message.is_topic_message
+                           and replied.message_id == message.message_thread_id):
+        return None
+    return replied.from_user
+
+
+async def _known(svc: Services, user: User) -> int | str:
+    """A user named by the update: their id (their name recorded if they are new to us, since
+    privacy mode may hide their own messages), or the refusal for a bot."""
+    if user.is_bot:
+        return "error.bot"
+    if await svc.storage.users.get(user.id) is None:
+        await svc.storage.users.upsert(user.id, user.first_name, user.last_name, user.username,
+                                       user.language_code, user.is_bot, now=svc.clock())
+    return user.id
+
+
+async def _target(svc: Services, message: Message, args: list[str]) -> int | str | None:
+    """The player /stats asks about: a user id; a catalog key to answer with instead; or
+    None for the leaderboard."""
+    for entity in message.entities:
+        if entity.type == "text_mention" and entity.user is not None:
+            return await _known(svc, entity.user)
+    username = next((a for a in args if a.startswith("@") and len(a) > 1), None)
+    if username is not None:
+        if username[1:].lower() == svc.bot_username.lower():
+            return "error.bot"
+        known = await svc.storage.users.find_by_username(username)
+        if known is None:
+            return "stats.unknown_user"
+        return "error.bot" if known.is_bot else known.id
+    user = _reply_target(message)
+    if user is None or (user.is_bot and user.username == svc.bot_username):
+        return None  # nobody named, or an answer to the bot's own message: the table
+    return await _known(svc, user)
+
+
+async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    if chat.type == ChatType.PRIVATE:
+        await _private_card(context, update, svc, tr, user.id)
+        return
+    target = await _target(svc, message, list(context.args or []))
+    if isinstance(target, str):
+        username = next((a for a in context.args or [] if a.startswith("@")), "")
+        await reply(context, update, tr.t(target, username=username))
+        return
+    results = await svc.storage.results.for_chat(chat.id)
+    if target is None:
+        await _board(context, update, svc, tr, results, user.id, chat.title or "")
+    else:
+        await _card(context, update, svc, tr, results, target, user.id, chat.title or "")
+
+
+async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
+                 tr: Translator, results: list[DuelResult], asker: int, title: str) -> None:
+    if not results:
+        await reply(context, update, tr.t("stats.empty"))
+        return
+    ranked = standings.ranking(results)
+    top, you = standings.top_and_you(ranked, asker)
+    names = await _names(svc, (s.user_id for s in ranked))
+    heading, lines = board_text(tr, len(results), top, you, names)
+
+    def row(s: standings.Standing) -> pictures.Row:
+        return pictures.Row(s.rank, names[s.user_id], s.figures, s.user_id == asker)
+
+    board = pictures.Board(title, tuple(row(s) for s in top),
+                           row(you) if you is not None else None, len(results))
+    photo = pictures.leaderboard(board, lang=tr.lang)
+    await _send(context, update, photo, heading, [*lines, tr.t("stats.legend")])
+
+
+async def _card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
+                tr: Translator, results: list[DuelResult], target: int, asker: int,
+                title: str) -> None:
+    names = await _names(svc, (target, asker))
+    figures = standings.figures_for(results, target)
+    if not figures.played:
+        key = "stats.no_duels_you" if target == asker else "stats.no_duels_player"
+        await reply(context, update, tr.t(key, name=names[target]))
+        return
+    ranked = standings.ranking(results)
+    rank = next(s.rank for s in ranked if s.user_id == target)
+    opponent = names[asker] if asker != target else None
+    versus = standings.head_to_head(results, target, asker) if opponent else None
+    text = card_text(tr, names[target], figures, in_chat=True, rank=rank, players=len(ranked),
+                     opponent=opponent, versus=versus)
+    card = pictures.PlayerCard(names[target], figures, title, rank, len(ranked), opponent,
+                               versus)
+    await _send(context, update, pictures.player_card(card, lang=tr.lang), text)
+
+
+async def _private_card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
+                        tr: Translator, user_id: int) -> None:
+    results = await svc.storage.results.for_player(user_id)
+    if not results:
+        await reply(context, update, tr.t("stats.empty_private"))
+        return
+    name = (await _names(svc, (user_id,)))[user_id]
+    figures = standings.figures_for(results, user_id)
+    text = card_text(tr, name, figures, in_chat=False)
+    photo = pictures.player_card(pictures.PlayerCard(name, figures), lang=tr.lang)
+    await _send(context, update, photo, text)
+
+
+async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    in_chat = chat.type != ChatType.PRIVATE
+    repo = svc.storage.results
+    results = await (repo.recent(chat.id, HISTORY) if in_chat
+                     else repo.recent_for_player(user.id, HISTORY))
+    names = await _names(svc, (p for r in results for p in r.players))
+    await reply(context, update, history_text(tr, results, names, in_chat=in_chat))

@@ -1,0 +1,70 @@
+"""/verify: check a round's deck order against the commitment published before play.
+
+`/verify COMMITMENT SALT DECK` checks what it is given. `/verify` in reply to a message reads the
+commitment, salt or deck order in it (a round's last bullet shows the salt and the deck order,
+its first bullet the commitment), finds that round among the chat's duels (bot.rounds) and
+checks what the message shows against the commitment the bot published for it.
+"""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.handlers.common import reply, user_translator
+from bot.i18n import Html, Translator
+from bot.rounds import InPlay, Published, find_round
+from bot.services import services
+from bot.verify import Malformed, Parts, claim, claim_from_args, proof_parts
+from rules.fairness import deck_text
+
+
+def _published(tr: Translator, found: Published, parts: Parts) -> Html:
+    """What the message shows, checked against the commitment published for its round. A
+    message that shows only the commitment is answered with the round's salt and deck."""
+    proof = found.proof
+    if parts.salt is None or parts.deck is None:
+        return tr.t("verify.round_revealed", round=proof.round, duel=found.duel_id,
+                    commitment=proof.commitment, salt=proof.salt, deck=deck_text(proof.deck))
+    try:
+        shown = claim(proof.commitment, parts.salt, parts.deck)
+    except Malformed as e:
+        return tr.t(e.key)
+    key = "verify.round_match" if shown.holds else "verify.round_mismatch"
+    return tr.t(key, round=proof.round, duel=found.duel_id, commitment=proof.commitment)
+
+
+def _given(tr: Translator, args: list[str]) -> Html:
+    """COMMITMENT SALT DECK checked as they are."""
+    try:
+        c = claim_from_args(args)
+    except Malformed as e:
+        return tr.t(e.key)
+    return tr.t("verify.match" if c.holds else "verify.mismatch", commitment=c.commitment)
+
+
+async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    args = list(context.args or [])
+    if args:
+        await reply(context, update, _given(tr, args))
+        return
+    replied = message.reply_to_message
+    text = (replied.caption or replied.text or "") if replied is not None else ""
+    parts = proof_parts(text)
+    if parts.salt is None and parts.commitment is None:
+        await reply(context, update, tr.t("verify.usage"))
+        return
+    found = await find_round(svc.storage, chat.id, parts)
+    if isinstance(found, Published):
+        await reply(context, update, _published(tr, found, parts))
+    elif isinstance(found, InPlay):
+        await reply(context, update, tr.t("verify.in_play"))
+    elif parts.commitment and parts.salt and parts.deck:  # all there: check it as given
+        await reply(context, update, _given(tr, [parts.commitment, parts.salt, parts.deck]))
+    else:
+        await reply(context, update, tr.t("verify.not_found"))

@@ -1,0 +1,57 @@
+"""Find the round a message speaks of, and the commitment the bot published for it.
+
+A round's first bullet caption shows its commitment; its last bullet's reveal shows the salt and
+the deck order (bot.captions). Old messages cannot be fetched from Telegram, so the round is
+found in the chat's duels: by its salt (written in the duel's log), or by its commitment. Only a
+finished deal's proof is ever returned: a deal still in play keeps its deck to itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.storage import DuelRecord, Storage
+from bot.verify import Parts
+from rules.duel import DuelState
+from rules.view import DealProof
+
+SEARCH_DUELS = 50  # a commitment alone is looked for among the chat's latest duels
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    duel_id: int
+    proof: DealProof  # the commitment published before play, the salt and deck shown after
+
+
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """The commitment of a deal not finished yet: nothing to check until it ends."""
+
+    duel_id: int
+
+
+def _find(record: DuelRecord, parts: Parts) -> Published | InPlay | None:
+    view = DuelState.from_json(record.state_json).public_view()
+    for proof in view.proofs:
+        if proof.salt == parts.salt or proof.commitment == parts.commitment:
+            return Published(record.id, proof)
+    if parts.commitment is not None and view.commitment == parts.commitment:
+        return InPlay(record.id)
+    return None
+
+
+async def find_round(storage: Storage, chat_id: int, parts: Parts) -> Published | InPlay | None:
+    """The round of `chat_id` that `parts` (read from a message) belong to, if any."""
+    if parts.salt is not None:
+        record = await storage.duels.with_salt(chat_id, parts.salt)
+        if record is not None:
+            found = _find(record, parts)
+            if found is not None:
+                return found
+    if parts.commitment is not None:
+        for record in await storage.duels.recent_in_chat(chat_id, SEARCH_DUELS):
+            found = _find(record, parts)
+            if found is not None:
+                return found
+    return None

@@ -1,0 +1,102 @@
+"""Standings, pure: finished duels' results in, each player's figures and ranking out.
+
+    ranking(results)                      -> [Standing(rank, user_id, figures), ...], best first
+    figures_for(results, user_id)         -> that player's Figures
+    head_to_head(results, a, b)           -> a's Figures over the duels between a and b
+
+Only finished duels have a result (an abandoned duel never gets one: bot.storage), so every row
+counts. A surrender or a timeout is a result with a winner: a loss for the one who gave up or
+ran out of time. A draw (a declined tiebreak) is neither a win nor a loss. Net chips are the
+final stack minus the starting one, as the duel left them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.storage import DuelResult
+from render.standings import Figures
+from rules.hands import Category, HandValue
+
+TOP = 10  # rows of a leaderboard
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int
+    user_id: int
+    figures: Figures
+
+
+def chronological(results: Iterable[DuelResult]) -> list[DuelResult]:
+    return sorted(results, key=lambda r: (r.finished_at, r.duel_id))
+
+
+def _category(strength: int | None) -> Category | None:
+    return None if strength is None else HandValue.from_strength(strength).category
+
+
+def figures_for(results: Iterable[DuelResult], user_id: int) -> Figures:
+    """`user_id`'s record over the results they played in (the others are skipped)."""
+    played = wins = losses = draws = net = top_bonus = streak = 0
+    best: int | None = None
+    for r in chronological(results):
+        if user_id not in r.players:
+            continue
+        me = r.players.index(user_id)
+        played += 1
+        net += r.final_stacks[me] - r.start_stack
+        top_bonus = max(top_bonus, r.bonus_chips[me])
+        shown = r.best_hands[me]
+        if shown is not None and (best is None or shown > best):
+            best = shown
+        if r.winner_id is None:
+            draws += 1
+            streak = 0
+        elif r.winner_id == user_id:
+            wins += 1
+            streak = streak + 1 if streak > 0 else 1
+        else:
+            losses += 1
+            streak = streak - 1 if streak < 0 else -1
+    return Figures(played=played, wins=wins, losses=losses, draws=draws, net=net,
+                   best=_category(best), top_bonus=top_bonus, streak=streak)
+
+
+def players(results: Iterable[DuelResult]) -> set[int]:
+    return {p for r in results for p in r.players}
+
+
+def _key(f: Figures) -> tuple[int, int, int]:
+    """Higher net chips first; then more wins; then fewer losses."""
+    return (-f.net, -f.wins, f.losses)
+
+
+def ranking(results: Sequence[DuelResult]) -> list[Standing]:
+    """Every player of `results`, best first. Players level on net chips, wins and losses share
+    a rank (1, 2, 2, 4); among them the order is by user id, so it is stable."""
+    figures = {uid: figures_for(results, uid) for uid in players(results)}
+    order = sorted(figures, key=lambda uid: (_key(figures[uid]), uid))
+    out: list[Standing] = []
+    for i, uid in enumerate(order):
+        level = out and _key(out[-1].figures) == _key(figures[uid])
+        rank = out[-1].rank if level else i + 1
+        out.append(Standing(rank, uid, figures[uid]))
+    return out
+
+
+def top_and_you(
+    standings: Sequence[Standing], asker_id: int, top: int = TOP
+) -> tuple[list[Standing], Standing | None]:
+    """The first `top` standings, and the asker's own when it is not among them."""
+    head = list(standings[:top])
+    if any(s.user_id == asker_id for s in head):
+        return head, None
+    return head, next((s for s in standings if s.user_id == asker_id), None)
+
+
+def head_to_head(results: Iterable[DuelResult], user_id: int, opponent_id: int) -> Figures:
+    """`user_id`'s record in the duels between `user_id` and `opponent_id`."""
+    between = [r for r in results if set(r.players) == {user_id, opponent_id}]
+    return figures_for(between, user_id)

@@ -1,0 +1,287 @@
+"""Standings pictures, pure: plain rows in, image bytes out, on the same felt as the table.
+
+    render.standings.leaderboard(Board(...), lang="ru") -> bytes   # a chat's table of players
+    render.standings.player_card(PlayerCard(...), lang="en") -> bytes   # one player's figures
+
+The rows are plain frozen dataclasses (`Figures`, `Row`, `Board`, `PlayerCard`) that bot/ fills
+from its results; nothing here knows about Telegram or storage. Names and titles are untrusted:
+they go through `text.clean` (undrawable characters dropped) and are cut to fit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from render import frame, labels, sprites, text
+from render import layout as L
+from rules.hands import Category
+
+Box = tuple[int, int, int, int]
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """One player's record over a set of finished duels."""
+
+    played: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    net: int = 0  # chips won minus chips lost
+    best: Category | None = None  # the best hand ever shown
+    top_bonus: int = 0  # the most bonus chips won in one duel
+    streak: int = 0  # +n: won the last n duels; -n: lost the last n; 0: a draw last, or none
+
+    @property
+    def win_rate(self) -> int:
+        """Wins as a whole percentage of duels played (draws count as played)."""
+        return (200 * self.wins + self.played) // (2 * self.played) if self.played else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    rank: int  # 1 is the top; players level on the ranking share a rank
+    name: str
+    figures: Figures
+    you: bool = False  # the player who asked (drawn framed)
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    title: str  # the chat's title ("" for none)
+    rows: tuple[Row, ...]  # the top of the table
+    you: Row | None = None  # the asker's row when it is below the top (drawn after a gap)
+    duels: int = 0  # duels counted
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCard:
+    name: str
+    figures: Figures
+    scope: str = ""  # the chat's title; "" for all chats
+    rank: int | None = None  # place in the chat's standings
+    players: int = 0  # players in those standings
+    opponent: str | None = None  # head to head against this player (the asker), if any
+    versus: Figures | None = None  # the card's player's record against `opponent`
+
+
+# --- layout ----------------------------------------------------------------------------------
+
+TOP = 120  # the title block
+HEAD_Y = 124  # the column labels
+ROWS_Y = 156
+ROW_H = 56
+GAP_H = 34  # between the top rows and the asker's row
+BOTTOM = 28
+MEDALS: tuple[RGB, RGB, RGB] = ((255, 206, 72), (206, 212, 220), (214, 140, 74))
+WIN: RGB = (140, 230, 150)
+
+# (label key, x, anchor, width): x is the left edge for "l", the centre for "m"
+COLUMNS: tuple[tuple[str, int, str, int], ...] = (
+    ("col_rank", 66, "m", 60), ("col_player", 104, "l", 300), ("col_duels", 452, "m", 90),
+    ("col_wld", 560, "m", 120), ("col_rate", 662, "m", 90), ("col_net", 768, "m", 100),
+    ("col_best", 826, "l", 190), ("col_bonus", 1062, "m", 84), ("col_streak", 1140, "m", 68),
+)
+
+
+def board_height(board: Board) -> int:
+    rows = len(board.rows) + (1 if board.you is not None else 0)
+    gap = GAP_H if board.you is not None else 0
+    return ROWS_Y + max(1, rows) * ROW_H + gap + BOTTOM
+
+
+def row_box(board: Board, i: int) -> Box:
+    """The band of the i-th row drawn (the asker's extra row is the last one)."""
+    y = ROWS_Y + i * ROW_H + (GAP_H if i >= len(board.rows) else 0)
+    return (L.MARGIN + 8, y + 3, L.W - L.MARGIN - 8, y + ROW_H - 3)
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def streak_text(lang: str, streak: int) -> str:
+    if streak > 0:
+        return labels.label(lang, "streak_w", n=streak)
+    if streak < 0:
+        return labels.label(lang, "streak_l", n=-streak)
+    return "—"
+
+
+def _net_colour(n: int) -> RGB:
+    return L.PLUS if n > 0 else L.MINUS if n < 0 else L.TEXT
+
+
+def _streak_colour(n: int) -> RGB:
+    return WIN if n > 0 else L.MINUS if n < 0 else L.DIM
+
+
+def _best(lang: str, best: Category | None) -> str:
+    return labels.category(lang, best) if best is not None else "—"
+
+
+def _title(im: Image.Image, heading: str, sub: str, right: str) -> None:
+    star = sprites.star(52)
+    im.paste(star, (L.MARGIN + 20, 28), star)
+    x = L.MARGIN + 20 + star.width + 16
+    right_w = text.width(right, 24) if right else 0
+    room = L.W - L.MARGIN - 24 - right_w - 24 - x
+    text.draw(im, (x, 22), heading, 40, L.GOLD, max_width=room)
+    if sub:
+        text.draw(im, (x, 72), sub, 24, L.DIM, max_width=room)
+    if right:
+        text.draw(im, (L.W - L.MARGIN - 24, 36), right, 24, L.TEXT, anchor="r")
+
+
+def _rank(im: Image.Image, rank: int, y: int) -> None:
+    cx, cy = COLUMNS[0][1], y + ROW_H // 2
+    label = str(rank)
+    if rank <= 3:
+        d = ImageDraw.Draw(im)
+        d.ellipse((cx - 19, cy - 19, cx + 19, cy + 19), fill=MEDALS[rank - 1],
+                  outline=L.RAIL, width=2)
+        text.draw(im, (cx, cy - 15), label, 24, L.BLACK, anchor="m")
+    else:
+        text.draw(im, (cx, cy - 15), label, 24, L.DIM, anchor="m", max_width=60)
+
+
+def _row(im: Image.Image, row: Row, box: Box, band: bool, lang: str) -> None:
+    d = ImageDraw.Draw(im)
+    if row.you:
+        d.rounded_rectangle(box, 12, fill=L.PANEL, outline=L.GOLD, width=3)
+    elif band:
+        d.rounded_rectangle(box, 12, fill=L.PANEL)
+    f = row.figures
+    y = box[1] - 3
+    ty = y + (ROW_H - text.line_height(26)) // 2
+    _rank(im, row.rank, y)
+    name = text.clean(row.name) or "?"
+    text.draw(im, (COLUMNS[1][1], ty), name, 26, L.TEXT, max_width=COLUMNS[1][3])
+    cells: tuple[tuple[str, RGB], ...] = (
+        (str(f.played), L.TEXT), (f"{f.wins}–{f.losses}–{f.draws}", L.TEXT),
+        (f"{f.win_rate}%", L.TEXT), (signed(f.net), _net_colour(f.net)),
+    )
+    for (_, x, anchor, w), (value, colour) in zip(COLUMNS[2:6], cells, strict=True):
+        text.draw(im, (x, ty), value, 26, colour, anchor=anchor, max_width=w, face="narrow")
+    by = y + (ROW_H - text.line_height(22)) // 2
+    text.draw(im, (COLUMNS[6][1], by), _best(lang, f.best), 22,
+              L.GOLD if f.best is not None else L.DIM, max_width=COLUMNS[6][3], face="narrow")
+    text.draw(im, (COLUMNS[7][1], ty), str(f.top_bonus) if f.top_bonus else "—", 26,
+              L.TEXT if f.top_bonus else L.DIM, anchor="m", max_width=COLUMNS[7][3], face="narrow")
+    text.draw(im, (COLUMNS[8][1], ty), streak_text(lang, f.streak), 26,
+              _streak_colour(f.streak), anchor="m", max_width=COLUMNS[8][3], face="narrow")
+
+
+def compose_board(board: Board, lang: str = "en") -> Image.Image:
+    """A chat's standings as an RGB image (see `leaderboard` for the bytes)."""
+    im = frame.canvas(board_height(board))
+    count = labels.label(lang, "duels_count", n=board.duels)
+    _title(im, labels.label(lang, "standings"), text.clean(board.title), count)
+    for key, x, anchor, w in COLUMNS:
+        text.draw(im, (x, HEAD_Y), labels.label(lang, key), 18, L.DIM, anchor=anchor,
+                  face="narrow", max_width=w)
+    d = ImageDraw.Draw(im)
+    d.line((L.MARGIN + 8, ROWS_Y - 4, L.W - L.MARGIN - 8, ROWS_Y - 4), fill=L.PANEL_EDGE,
+           width=2)
+    rows = list(board.rows) + ([board.you] if board.you is not None else [])
+    for i, row in enumerate(rows):
+        _row(im, row, row_box(board, i), i % 2 == 0, lang)
+    if board.you is not None:
+        y = ROWS_Y + len(board.rows) * ROW_H
+        for k in range(3):
+            cx = L.W // 2 - 16 + 16 * k
+            d.ellipse((cx - 3, y + GAP_H // 2 - 3, cx + 3, y + GAP_H // 2 + 3), fill=L.DIM)
+    return im
+
+
+def leaderboard(board: Board, *, lang: str = "en", fmt: str = "jpeg") -> bytes:
+    """A chat's standings: rank, name, duels, wins–losses–draws, win rate, net chips, best hand,
+    biggest bonus and current streak, the asker's row framed (after a gap if below the top)."""
+    return frame.encode(compose_board(board, lang), fmt)
+
+
+# --- one player's card ------------------------------------------------------------------------
+
+TILE_Y = 150
+TILE_H = 118
+TILE_GAP = 16
+VERSUS_H = 112
+
+
+def card_height(card: PlayerCard) -> int:
+    return TILE_Y + 2 * TILE_H + TILE_GAP + 30 + (VERSUS_H + 16 if card.opponent else 0)
+
+
+def tile_box(col: int, row: int, span: int = 1) -> Box:
+    """Tile `col` (0..3) of row `row` (0, 1), `span` columns wide."""
+    inner = L.W - 2 * (L.MARGIN + 16)
+    w = (inner - 3 * TILE_GAP) // 4
+    x = L.MARGIN + 16 + col * (w + TILE_GAP)
+    y = TILE_Y + row * (TILE_H + TILE_GAP)
+    return (x, y, x + span * w + (span - 1) * TILE_GAP, y + TILE_H)
+
+
+def _tile(im: Image.Image, box: Box, label: str, value: str, colour: RGB) -> None:
+    ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=L.PANEL, outline=L.PANEL_EDGE, width=2)
+    x0, y0, x1, _ = box
+    text.draw(im, (x0 + 18, y0 + 14), label, 20, L.DIM, max_width=x1 - x0 - 36)
+    line, size = text.fit_shrink(value, (44, 36, 30), x1 - x0 - 36, "narrow")
+    text.draw(im, (x0 + 18, y0 + 50), line, size, colour, face="narrow")
+
+
+def versus_box(card: PlayerCard) -> Box:
+    y = TILE_Y + 2 * TILE_H + TILE_GAP + 16
+    return (L.MARGIN + 16, y, L.W - L.MARGIN - 16, y + VERSUS_H)
+
+
+def compose_card(card: PlayerCard, lang: str = "en") -> Image.Image:
+    """One player's figures as an RGB image (see `player_card` for the bytes)."""
+    im = frame.canvas(card_height(card))
+    f = card.figures
+    scope = text.clean(card.scope) if card.scope else labels.label(lang, "all_chats")
+    rank = labels.label(lang, "card_rank", rank=card.rank, players=card.players) if (
+        card.rank is not None) else ""
+    _title(im, text.clean(card.name) or "?", scope, rank)
+    tiles: tuple[tuple[int, int, int, str, str, RGB], ...] = (
+        (0, 0, 1, "col_duels", str(f.played), L.TEXT),
+        (1, 0, 1, "col_wld", f"{f.wins}–{f.losses}–{f.draws}", L.TEXT),
+        (2, 0, 1, "win_rate", f"{f.win_rate}%", L.TEXT),
+        (3, 0, 1, "net_chips", signed(f.net), _net_colour(f.net)),
+        (0, 1, 2, "col_best", _best(lang, f.best), L.GOLD if f.best is not None else L.DIM),
+        (2, 1, 1, "top_bonus", str(f.top_bonus), L.TEXT),
+        (3, 1, 1, "col_streak", streak_text(lang, f.streak), _streak_colour(f.streak)),
+    )
+    for col, row, span, key, value, colour in tiles:
+        _tile(im, tile_box(col, row, span), labels.label(lang, key), value, colour)
+    if card.opponent is not None:
+        box = versus_box(card)
+        ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=L.PANEL, outline=L.GOLD, width=2)
+        who = frame.short(text.clean(card.opponent) or "?", 22, 700)
+        text.draw(im, (box[0] + 18, box[1] + 14), labels.label(lang, "versus", name=who), 22,
+                  L.DIM, max_width=box[2] - box[0] - 36)
+        v = card.versus or Figures()
+        parts: tuple[tuple[str, RGB], ...]
+        if v.played:
+            parts = (
+                (labels.label(lang, "versus_duels", n=v.played), L.TEXT),
+                (f"{v.wins}–{v.losses}–{v.draws}", L.TEXT),
+                (signed(v.net), _net_colour(v.net)),
+            )
+        else:
+            parts = ((labels.label(lang, "versus_none"), L.DIM),)
+        x = box[0] + 18
+        for i, (part, colour) in enumerate(parts):
+            drawn = text.draw(im, (x, box[1] + 52), part, 36, colour, face="narrow",
+                              max_width=box[2] - 18 - x)
+            x = drawn[2] + 12
+            if i < len(parts) - 1:
+                x = text.draw(im, (x, box[1] + 52), "·", 36, L.DIM)[2] + 12
+    return im
+
+
+def player_card(card: PlayerCard, *, lang: str = "en", fmt: str = "jpeg") -> bytes:
+    """One player's figures in tiles, and their record against the asker if there is one."""
+    return frame.encode(compose_card(card, lang), fmt)

@@ -1,0 +1,214 @@
+"""/stats, /history and /verify against duels played end to end through the real bot.
+
+Three friends play in one group: a random duel, a surrender, a draw (level stacks, tiebreak
+declined) and a tiebreak (level stacks, tiebreak accepted and won). What each duel did is read
+from the messages the players saw (reveals, bonuses, the result); /stats must report the same
+figures. The level stacks are forced by tests/e2e/forcing.py, which reads the deck from the
+bot's database to choose the moves.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rules.hands import Category
+
+from .conftest import LaunchBot
+from .driver import Table, live_duel_message, open_duel, play_to_the_end
+from .fakeapi import FakeTelegramAPI
+from .fakeapi.model import FakeChat, FakeMessage, FakeUser
+from .forcing import force
+
+TIMEOUT = 20.0
+START = 50
+CATEGORY = {c.name_en: c for c in Category}
+HAND = re.compile(r"^(\w+): hand #\d, (.+) \(\d+ chips?\)$", re.M)
+BONUS = re.compile(r"Bonus for .+?: (\w+) takes (\d+) more chips?\.")
+STACKS = re.compile(r"^(\w+): (\d+) · (\w+): (\d+)$", re.M)
+WINNER = re.compile(r"🏆 (\w+) wins the duel")
+LINE = re.compile(r"^(\d+)\. (\w+) ([+−]?\d+) · (\d+) duels? · (\d+)–(\d+)–(\d+) \((\d+)%\)"
+                  r" · best: (.+?) · bonus: (\d+) · streak: (\S+)$", re.M)
+
+
+@dataclass
+class Played:
+    """One duel as the chat saw it."""
+
+    stacks: dict[str, int]
+    winner: str | None
+    best: dict[str, Category] = field(default_factory=dict)
+    bonus: Counter[str] = field(default_factory=Counter)
+
+
+def read_duel(api: FakeTelegramAPI, chat: FakeChat, first: FakeMessage,
+              winner: str | None = None) -> Played:
+    """The duel whose first bullet is `first`, from its messages as they are now."""
+    messages = [m for m in api.bot_messages(chat) if m.message_id >= first.message_id]
+    result = messages[-1].content_text or ""
+    found = STACKS.findall(result)[-1]
+    won = WINNER.search(result)
+    played = Played({found[0]: int(found[1]), found[2]: int(found[3])},
+                     winner or (won.group(1) if won else None))
+    for m in messages:
+        text = m.content_text or ""
+        for name, category in HAND.findall(text):
+            c = CATEGORY[category]
+            played.best[name] = max(played.best.get(name, c), c)
+        for name, n in BONUS.findall(text):
+            played.bonus[name] += int(n)
+    return played
+
+
+def expected(duels: list[Played], name: str, against: str | None = None) -> dict[str, object]:
+    """`name`'s figures over `duels` (only those against `against`, if given), as /stats
+    writes them."""
+    w = losses = d = net = top = streak = 0
+    best: Category | None = None
+    mine = [p for p in duels if name in p.stacks and (against is None or against in p.stacks)]
+    for p in mine:
+        net += p.stacks[name] - START
+        top = max(top, p.bonus[name])
+        if name in p.best:
+            best = p.best[name] if best is None else max(best, p.best[name])
+        if p.winner is None:
+            d, streak = d + 1, 0
+        elif p.winner == name:
+            w, streak = w + 1, max(streak, 0) + 1
+        else:
+            losses, streak = losses + 1, min(streak, 0) - 1
+    sign = "+" if net > 0 else "−" if net < 0 else ""
+    return {"played": len(mine), "wld": (w, losses, d), "net": f"{sign}{abs(net)}",
+            "rate": (200 * w + len(mine)) // (2 * len(mine)) if mine else 0,
+            "best": best.name_en if best else "—", "bonus": top,
+            "streak": f"W{streak}" if streak > 0 else f"L{-streak}" if streak < 0 else "—"}
+
+
+def rank_key(duels: list[Played], name: str) -> tuple[int, int, int, str]:
+    """Net chips, then wins, then fewer losses (names stand for the user ids' order here)."""
+    net = sum(p.stacks[name] - START for p in duels if name in p.stacks)
+    wins = sum(p.winner == name for p in duels)
+    losses = sum(p.winner not in (None, name) for p in duels if name in p.stacks)
+    return (-net, -wins, losses, name)
+
+
+def figures_in(line: tuple[str, ...]) -> dict[str, object]:
+    return {"played": int(line[3]), "wld": (int(line[4]), int(line[5]), int(line[6])),
+            "net": line[2], "rate": int(line[7]), "best": line[8], "bonus": int(line[9]),
+            "streak": line[10]}
+
+
+async def answer(api: FakeTelegramAPI, user: FakeUser, chat: FakeChat, command: str,
+                 args: str = "", **kwargs: object) -> FakeMessage:
+    """Send a command; the bot's message that replies to it."""
+    sent = api.send_command(user, chat, command, args, **kwargs)  # type: ignore[arg-type]
+    return await api.wait_for_message(
+        chat, lambda m: m.reply_to is not None and m.reply_to.message_id == sent.message_id,
+        after_message_id=sent.message_id, timeout=TIMEOUT)
+
+
+async def surrender_duel(api: FakeTelegramAPI, table: Table, who: FakeUser) -> FakeMessage:
+    """One move, then `who` gives up."""
+    m = live_duel_message(api, table.chat)
+    assert m is not None
+    count = len(api.bot_messages(table.chat))
+    api.send_command(who, table.chat, "surrender")
+    await api.wait_for(lambda: len(api.bot_messages(table.chat)) > count, TIMEOUT, "the result")
+    await api.wait_for(lambda: live_duel_message(api, table.chat) is None, TIMEOUT, "no buttons")
+    return api.bot_messages(table.chat)[-1]
+
+
+async def test_stats_history_and_verify_after_real_duels(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    api = fake_api
+    bot = await launch_bot(env={"SIXSHOOTER_RATE_LIMIT": "off"})  # not the flood limiter
+    alice = api.add_user("Alice", username="alice")
+    bob = api.add_user("Bob", username="bob")
+    carol = api.add_user("Carol", username="carol", language_code="ru")
+    chat = api.create_group("Saloon", members=[alice, bob, carol])
+    duels: list[Played] = []
+
+    # 1. a random duel
+    table = Table(api, chat, (alice, bob))
+    first = await open_duel(api, table)
+    await play_to_the_end(api, table, random.Random(7))
+    duels.append(read_duel(api, chat, first))
+    # 2. Carol surrenders in the first bullet (the round's deck is still checkable)
+    table = Table(api, chat, (bob, carol))
+    surrendered = await open_duel(api, table)
+    await surrender_duel(api, table, carol)
+    duels.append(read_duel(api, chat, surrendered, winner="Bob"))
+    # 3. level after six bullets, tiebreak declined: a draw
+    table = Table(api, chat, (alice, carol))
+    first = await open_duel(api, table)
+    await force(api, table, bot.db_path, tiebreak=False)
+    duels.append(read_duel(api, chat, first))
+    assert duels[-1].winner is None and set(duels[-1].stacks.values()) == {START}
+    # 4. level again, tiebreak accepted and won (duels speak the challenger's language)
+    table = Table(api, chat, (bob, alice))
+    first = await open_duel(api, table)
+    await force(api, table, bot.db_path, tiebreak=True)
+    duels.append(read_duel(api, chat, first))
+    assert duels[-1].winner is not None and "Tiebreak" in " ".join(
+        m.content_text or "" for m in api.bot_messages(chat) if m.message_id >= first.message_id)
+
+    # the leaderboard: a picture, its figures in the caption
+    board = await answer(api, alice, chat, "stats")
+    assert board.photo is not None and board.photo.width == 1200
+    lines = LINE.findall(board.content_text or "")
+    assert [line[1] for line in lines] == sorted(("Alice", "Bob", "Carol"),
+                                                 key=lambda name: rank_key(duels, name))
+    for line in lines:
+        assert figures_in(line) == expected(duels, line[1]), line
+    assert "4 duels" in (board.content_text or "")
+
+    # a player's card by @username, with the head to head against the asker
+    card = await answer(api, alice, chat, "stats", "@bob")
+    text = card.content_text or ""
+    bob_figures = expected(duels, "Bob")
+    assert card.photo is not None and text.startswith("📇 Bob in this chat")
+    assert f"Net chips: {bob_figures['net']}" in text
+    assert f"Best hand: {bob_figures['best']}" in text
+    versus = expected(duels, "Bob", against="Alice")
+    wins, losses, draws = versus["wld"]  # type: ignore[misc]
+    assert f"Against Alice: {versus['played']} duel" in text
+    assert f"{wins}–{losses}–{draws}, net {versus['net']}" in text
+    # ... and by replying to their message
+    hello = api.send_message(carol, chat, "gg")
+    card = await answer(api, alice, chat, "stats", reply_to=hello)
+    carol_figures = expected(duels, "Carol")
+    assert (card.content_text or "").startswith("📇 Carol in this chat")
+    assert f"Streak: {carol_figures['streak']}" in (card.content_text or "")
+    # in private: the same figures, from every chat
+    private = api.private_chat(alice)
+    mine = await answer(api, alice, private, "stats")
+    alice_figures = expected(duels, "Alice")
+    assert "Alice in all chats" in (mine.content_text or "")
+    assert f"Net chips: {alice_figures['net']}" in (mine.content_text or "")
+
+    # /history: newest first, how each duel ended
+    history = (await answer(api, bob, chat, "history")).content_text or ""
+    rows = history.splitlines()[1:]
+    assert len(rows) == 4
+    assert "won the tiebreak" in rows[0] and "a draw" in rows[1]
+    assert "Bob won, Carol surrendered" in rows[2]
+    ru = (await answer(api, carol, chat, "history")).content_text or ""
+    assert "ничья" in ru and "сдался: Carol" in ru
+
+    # /verify: the last bullet of a round shows its salt and deck order
+    proof = next(m for m in api.bot_messages(chat) if "deck: salt" in (m.content_text or ""))
+    ok = await answer(api, bob, chat, "verify", reply_to=proof)
+    assert (ok.content_text or "").startswith("✅ Round 1 of duel #1:")
+    salt, deck = re.findall(r"salt (\w+), order (\w+)", proof.content_text or "")[0]
+    commitment = re.findall(r"[0-9a-f]{64}", ok.content_text or "")[0]
+    swapped = deck[2:4] + deck[:2] + deck[4:]
+    bad = await answer(api, bob, chat, "verify", f"{commitment} {salt} {swapped}")
+    assert (bad.content_text or "").startswith("❌ No match")
+    good = await answer(api, bob, chat, "verify", f"{commitment} {salt} {deck}")
+    assert (good.content_text or "").startswith("✅ Match")
+    # a round cut short by the surrender: its first bullet shows the commitment only
+    cut = await answer(api, alice, chat, "verify", reply_to=surrendered)
+    assert "Round 1 of duel #2 is over" in (cut.content_text or "")
+    assert not api.failed_calls()
