@@ -145,7 +145,8 @@ def _rank(im: Image.Image, rank: int, y: int) -> None:
                   outline=L.RAIL, width=2)
         text.draw(im, (cx, cy - 15), label, 24, L.BLACK, anchor="m")
     else:
-        text.draw(im, (cx, cy - 15), label, 24, L.DIM, anchor="m", max_width=60)
+        line, size = text.fit_shrink(label, (24, 20, 16), COLUMNS[0][3])
+        text.draw(im, (cx, cy - text.line_height(size) // 2), line, size, L.DIM, anchor="m")
 
 
 def _row(im: Image.Image, row: Row, box: Box, band: bool, lang: str) -> None:

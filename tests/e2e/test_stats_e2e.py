@@ -195,7 +195,7 @@ async def test_stats_history_and_verify_after_real_duels(
     assert "won the tiebreak" in rows[0] and "a draw" in rows[1]
     assert "Bob won, Carol surrendered" in rows[2]
     ru = (await answer(api, carol, chat, "history")).content_text or ""
-    assert "ничья" in ru and "сдался: Carol" in ru
+    assert "ничья" in ru and "Carol сдаётся" in ru
 
     # /verify: the last bullet of a round shows its salt and deck order
     proof = next(m for m in api.bot_messages(chat) if "deck: salt" in (m.content_text or ""))

@@ -1,0 +1,198 @@
+"""Standings from finished duels' results: figures, ranking, head to head, and the words."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.i18n import Texts
+from bot.standings import figures_for, head_to_head, ranking, top_and_you
+from bot.stats_text import board_text, caption_length, card_text, fits_caption
+from bot.storage import DuelResult, DuelStatus, ResultReason, Storage
+from render.standings import Figures
+from rules.hands import Category, HandValue
+
+ALICE, BOB, CAROL = 1, 2, 3
+CHAT = -100
+T0 = 1_700_000_000
+FULL_HOUSE = HandValue(Category.FULL_HOUSE, (13, 7)).strength
+PAIR = HandValue(Category.ONE_PAIR, (5, 14, 13, 12)).strength
+
+
+def res(n: int, p0: int, p1: int, s0: int, *, winner: int | str | None = "stacks",
+        reason: ResultReason = ResultReason.NORMAL, best: tuple[int | None, int | None] = (
+            None, None), bonus: tuple[int, int] = (0, 0), start: int = 50,
+        chat: int = CHAT) -> DuelResult:
+    """Duel `n` between p0 and p1, p0 ending with `s0` (chips only move between the two)."""
+    s1 = 2 * start - s0
+    if winner == "stacks":
+        winner = None if s0 == s1 else p0 if s0 > s1 else p1
+    assert winner is None or isinstance(winner, int)
+    return DuelResult(duel_id=n, chat_id=chat, players=(p0, p1), final_stacks=(s0, s1),
+                      start_stack=start, winner_id=winner, reason=reason, best_hands=best,
+                      bonus_chips=bonus, bullets=6, finished_at=T0 + 60 * n)
+
+
+def test_figures_count_wins_losses_draws_net_best_bonus_and_streak() -> None:
+    results = [
+        res(1, ALICE, BOB, 62, best=(PAIR, FULL_HOUSE), bonus=(1, 7)),  # Alice wins
+        res(2, BOB, ALICE, 50),  # a draw
+        res(3, ALICE, CAROL, 41),  # Alice loses
+        res(4, CAROL, ALICE, 45, best=(None, PAIR), bonus=(0, 3)),  # Alice wins
+        res(5, ALICE, BOB, 55),  # Alice wins
+    ]
+    assert figures_for(results, ALICE) == Figures(
+        played=5, wins=3, losses=1, draws=1, net=12 + 0 - 9 + 5 + 5, best=Category.ONE_PAIR,
+        top_bonus=3, streak=2)
+    assert figures_for(results, BOB) == Figures(
+        played=3, wins=0, losses=2, draws=1, net=-12 + 0 - 5, best=Category.FULL_HOUSE,
+        top_bonus=7, streak=-1)
+    assert figures_for(results, 99) == Figures()
+    assert figures_for(results, ALICE).win_rate == 60
+
+
+def test_streaks_follow_the_order_of_the_duels_not_of_the_rows() -> None:
+    rows = [res(3, ALICE, BOB, 40), res(1, ALICE, BOB, 60), res(2, ALICE, BOB, 60)]
+    assert figures_for(rows, ALICE).streak == -1  # won 1 and 2, then lost 3
+    assert figures_for(rows, BOB).streak == 1
+    assert figures_for([*rows, res(4, BOB, ALICE, 50)], ALICE).streak == 0  # a draw ends it
+
+
+def test_a_surrender_or_a_timeout_is_a_loss_for_whoever_gave_up() -> None:
+    # Alice was ahead 58-42 when she surrendered; a timeout (hand-written: the turn timers'
+    # rows look the same) at level stacks.
+    rows = [res(1, ALICE, BOB, 58, winner=BOB, reason=ResultReason.SURRENDER),
+            res(2, CAROL, ALICE, 50, winner=ALICE, reason=ResultReason.TIMEOUT)]
+    alice, bob, carol = (figures_for(rows, p) for p in (ALICE, BOB, CAROL))
+    assert (alice.wins, alice.losses, alice.draws) == (1, 1, 0)
+    assert (bob.wins, bob.losses, carol.losses) == (1, 0, 1)
+    assert alice.net == 8 and bob.net == -8  # the chips stay where the duel left them
+
+
+def test_ranking_by_net_then_wins_then_losses_with_shared_ranks() -> None:
+    rows = [res(1, ALICE, BOB, 60), res(2, CAROL, 4, 60), res(3, 5, 6, 50)]
+    standings = ranking(rows)
+    assert [(s.rank, s.user_id) for s in standings] == [
+        (1, ALICE), (1, CAROL), (3, 5), (3, 6), (5, BOB), (5, 4)]
+    # more wins for the same net chips ranks higher; then fewer losses
+    rows = [res(1, ALICE, BOB, 60), res(2, BOB, ALICE, 55), res(3, CAROL, 4, 55)]
+    assert [s.user_id for s in ranking(rows)][:2] == [CAROL, ALICE]
+
+
+def test_top_ten_and_the_askers_own_row() -> None:
+    rows = [res(i, 100 + i, 200 + i, 50 + i) for i in range(1, 13)]  # twelve winners, ...
+    standings = ranking(rows)
+    top, you = top_and_you(standings, asker_id=201)  # the best loser
+    assert len(top) == 10 and you is not None and you.user_id == 201 and you.rank == 13
+    top, you = top_and_you(standings, asker_id=112)
+    assert you is None and top[0].user_id == 112
+    assert top_and_you(standings, asker_id=999)[1] is None
+
+
+def test_head_to_head_counts_only_the_duels_between_the_two() -> None:
+    rows = [res(1, ALICE, BOB, 60), res(2, BOB, ALICE, 53), res(3, ALICE, CAROL, 20),
+            res(4, ALICE, BOB, 50)]
+    assert head_to_head(rows, ALICE, BOB) == Figures(played=3, wins=1, losses=1, draws=1,
+                                                     net=7, streak=0)
+    assert head_to_head(rows, BOB, CAROL) == Figures()
+
+
+@given(st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(0, 100),
+                          st.booleans()), max_size=30))
+def test_standings_add_up(games: list[tuple[int, int, int, bool]]) -> None:
+    rows = [res(i, a, b if b != a else a % 6 + 1, s0,
+                reason=ResultReason.SURRENDER if surrender else ResultReason.NORMAL)
+            for i, (a, b, s0, surrender) in enumerate(games)]
+    standings = ranking(rows)
+    figures = [s.figures for s in standings]
+    assert sum(f.net for f in figures) == 0  # chips only move between players
+    assert sum(f.wins for f in figures) == sum(f.losses for f in figures)
+    assert sum(f.played for f in figures) == 2 * len(rows)
+    assert all(f.played == f.wins + f.losses + f.draws for f in figures)
+    assert [s.rank for s in standings] == sorted(s.rank for s in standings)
+    assert all(0 <= f.win_rate <= 100 and abs(f.streak) <= f.played for f in figures)
+
+
+# --- storage: only finished duels have results ------------------------------------------
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await Storage.open(tmp_path / "s.db")
+    yield storage
+    await storage.close()
+
+
+async def test_an_abandoned_duel_never_counts(store: Storage) -> None:
+    finished = await store.duels.create(CHAT, None, (ALICE, BOB), "{}", T0)
+    await store.duels.save(finished.id, 0, "{}", status=DuelStatus.FINISHED, now=T0 + 1,
+                           result=res(finished.id, ALICE, BOB, 70))
+    await store.duels.create(CHAT, None, (ALICE, CAROL), "{}", T0 + 2)
+    assert await store.duels.abandon_chat(CHAT, now=T0 + 3)
+    rows = await store.results.for_chat(CHAT)
+    assert [r.duel_id for r in rows] == [finished.id]
+    assert figures_for(rows, CAROL) == Figures()
+    assert [r.duel_id for r in await store.results.for_player(ALICE)] == [finished.id]
+
+
+async def test_a_players_results_in_every_chat_and_the_latest_of_a_chat(store: Storage) -> None:
+    for n, chat in enumerate((CHAT, CHAT, -200, CHAT), start=1):
+        d = await store.duels.create(chat, None, (ALICE, BOB if n % 2 else CAROL), "{}", T0)
+        await store.results.record(res(d.id, ALICE, BOB if n % 2 else CAROL, 55, chat=chat))
+    assert [r.duel_id for r in await store.results.for_player(ALICE)] == [1, 2, 3, 4]
+    assert [r.duel_id for r in await store.results.for_player(CAROL)] == [2, 4]
+    assert [r.duel_id for r in await store.results.recent(CHAT, 2)] == [4, 2]
+    assert [r.duel_id for r in await store.results.recent_for_player(BOB, 5)] == [3, 1]
+
+
+# --- the words ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def texts() -> Texts:
+    return Texts.load(strict=True)
+
+
+def test_the_leaderboard_text_has_every_figure_and_escapes_names(texts: Texts) -> None:
+    rows = [res(1, ALICE, BOB, 62, best=(FULL_HOUSE, PAIR), bonus=(7, 0))]
+    top, you = top_and_you(ranking(rows), ALICE)
+    names = {ALICE: "<b>Al & Co</b>", BOB: "Боб"}
+    heading, lines = board_text(texts["en"], 1, top, you, names)
+    assert heading == "🏆 <b>Standings</b> after 1 duel"
+    assert lines[0] == ("1. <b>&lt;b&gt;Al &amp; Co&lt;/b&gt;</b> +12 · 1 duel · 1–0–0 (100%) · "
+                        "best: Full house · bonus: 7 · streak: W1")
+    assert lines[1].startswith("2. <b>Боб</b> −12 · 1 duel · 0–1–0 (0%) · best: One pair")
+    ru_heading, ru_lines = board_text(texts["ru"], 5, top, you, names)
+    assert ru_heading.endswith("5 дуэлей") and "1 дуэль · 1–0–0" in ru_lines[0]
+    assert "серия: В1" in ru_lines[0] and "Фулл-хаус" in ru_lines[0]
+
+
+def test_the_askers_row_comes_last_after_a_gap(texts: Texts) -> None:
+    rows = [res(i, 100 + i, 200 + i, 60) for i in range(1, 12)]
+    top, you = top_and_you(ranking(rows), 205)
+    _, lines = board_text(texts["en"], 11, top, you, {})
+    assert len(lines) == 12 and lines[10] == "" and lines[11].startswith("12. <b>?</b> −10")
+
+
+def test_a_card_with_the_head_to_head(texts: Texts) -> None:
+    f = Figures(played=4, wins=2, losses=1, draws=1, net=-3, best=None, top_bonus=0, streak=-1)
+    v = Figures(played=1, wins=0, losses=1, net=-5)
+    text = card_text(texts["en"], "Bob", f, in_chat=True, rank=2, players=3, opponent="Alice",
+                     versus=v)
+    assert text.splitlines() == [
+        "📇 <b>Bob</b> in this chat",
+        "4 duels: won 2, lost 1, drawn 1 (50% won)", "Net chips: −3", "Best hand: —",
+        "Biggest bonus: 0", "Streak: L1", "Place: 2 of 3",
+        "⚔️ Against Alice: 1 duel, 0–1–0, net −5"]
+    none = card_text(texts["ru"], "Bob", f, in_chat=False, opponent="Алиса", versus=Figures())
+    assert "во всех чатах" in none and "Личные встречи — Алиса: пока ни одной." in none
+
+
+def test_caption_length_is_counted_as_telegram_does() -> None:
+    assert caption_length("<b>a &amp; b</b>") == 5
+    assert caption_length("🏆") == 2  # one emoji is two UTF-16 code units
+    assert fits_caption("x" * 1024) and not fits_caption("<i>" + "x" * 1025 + "</i>")
