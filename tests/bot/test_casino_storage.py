@@ -1,0 +1,348 @@
+"""The casino's storage: balances that never go negative and are never spent twice, the stake
+taken once however many starts race, rebuys once a day, and settlements written with the
+finishing save or not at all."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.services import Services
+from bot.sixcard.game import (
+    Applied,
+    Busy,
+    Refusal,
+    Unaffordable,
+    abandon,
+    act,
+    casino,
+    rebuy,
+    stake_of,
+    start_game,
+)
+from bot.storage import Storage, StorageError
+from bot.storage.casino import (
+    REBUY_EVERY,
+    START_BALANCE,
+    BalanceError,
+    CasinoRepo,
+    Created,
+    GameRecord,
+    GameStatus,
+    RebuyRefusal,
+)
+from rules.sixcard import SixCardGame
+from rules.sixcard_actions import Buy, DealerGame, Fold, Play, SixAction
+
+T0 = 1_700_000_000
+CHAT, OTHER_CHAT = -100500, -100600
+ALICE, BOB = 101, 202
+
+
+class Clock:
+    def __init__(self, now: int = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> int:
+        return self.now
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await Storage.open(tmp_path / "casino.db")
+    yield storage
+    await storage.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def svc(store: Storage, clock: Clock) -> Services:
+    return Services(storage=store, rng=random.Random(7), clock=clock)
+
+
+@pytest.fixture
+def repo(store: Storage) -> CasinoRepo:
+    return CasinoRepo(store.db)
+
+
+async def set_balance(store: Storage, chat: int, user: int, chips: int) -> None:
+    await CasinoRepo(store.db).balance(chat, user, now=T0)
+    await store.db.execute("UPDATE balances SET balance = ? WHERE chat_id = ? AND user_id = ?",
+                           (chips, chat, user))
+
+
+async def chips(repo: CasinoRepo, chat: int = CHAT, user: int = ALICE) -> int:
+    record = await repo.get_balance(chat, user)
+    assert record is not None
+    return record.balance
+
+
+async def play_out(svc: Services, record: GameRecord, policy: random.Random) -> GameRecord:
+    """Random legal moves until the game is over; the stored balance follows the game's."""
+    repo = casino(svc)
+    while record.is_live:
+        game = SixCardGame.from_json(record.state_json)
+        action: SixAction = policy.choice(game.legal_actions())
+        outcome = await act(svc, record.id, record.version, record.user_id, action)
+        assert isinstance(outcome, Applied), outcome
+        record = outcome.record
+        assert await chips(repo, record.chat_id, record.user_id) == outcome.game.balance
+    return record
+
+
+# --- balances ------------------------------------------------------------------------------
+
+
+async def test_a_balance_opens_at_the_start_amount_per_chat(repo: CasinoRepo) -> None:
+    first = await repo.balance(CHAT, ALICE, now=T0)
+    assert (first.balance, first.rebuys, first.games, first.net) == (START_BALANCE, 0, 0, 0)
+    assert (await repo.balance(CHAT, ALICE, now=T0 + 5)) == first  # opened once
+    assert (await repo.balance(OTHER_CHAT, ALICE, now=T0)).balance == START_BALANCE
+    assert await repo.get_balance(CHAT, BOB) is None
+
+
+async def test_the_schema_refuses_a_negative_balance(store: Storage, repo: CasinoRepo) -> None:
+    await repo.balance(CHAT, ALICE, now=T0)
+    with pytest.raises(StorageError, match="CHECK"):
+        await store.db.execute("UPDATE balances SET balance = -1 WHERE user_id = ?", (ALICE,))
+    assert await chips(repo) == START_BALANCE
+
+
+async def test_a_save_that_would_overdraw_writes_nothing(svc: Services, repo: CasinoRepo) -> None:
+    record = await start_game(svc, CHAT, None, ALICE, (10,))
+    assert isinstance(record, GameRecord)
+    left = await chips(repo)
+    with pytest.raises(BalanceError):
+        await repo.save_game(record, record.version, '{"forged": 1}', moved=-(left + 1), now=T0)
+    after = await repo.get_game(record.id)
+    assert after == record  # neither the state nor the version moved
+    assert await chips(repo) == left
+
+
+# --- the stake: taken once, with the game ---------------------------------------------------
+
+
+async def test_starting_takes_the_stake_with_the_game(svc: Services, repo: CasinoRepo) -> None:
+    record = await start_game(svc, CHAT, 7, ALICE, (10, 20, 30))
+    assert isinstance(record, GameRecord)
+    assert (record.status, record.version, record.thread_id) == (GameStatus.LIVE, 0, 7)
+    stake, blind = stake_of((10, 20, 30))
+    assert (stake, blind) == (10 + 20 + 30 + 60, True)
+    game = SixCardGame.from_json(record.state_json)
+    assert game.start_balance == START_BALANCE and game.balance == START_BALANCE - stake
+    assert await chips(repo) == START_BALANCE - stake
+
+
+async def test_one_live_game_per_player_per_chat(svc: Services, repo: CasinoRepo) -> None:
+    first = await start_game(svc, CHAT, None, ALICE, (10,))
+    assert isinstance(first, GameRecord)
+    again = await start_game(svc, CHAT, None, ALICE, (5,))
+    assert again == Busy(first)
+    assert isinstance(await start_game(svc, OTHER_CHAT, None, ALICE, (10,)), GameRecord)
+    assert isinstance(await start_game(svc, CHAT, None, BOB, (10,)), GameRecord)
+    assert await chips(repo) == START_BALANCE - 10  # the refused start took nothing
+
+
+async def test_racing_starts_take_the_stake_once(svc: Services, repo: CasinoRepo) -> None:
+    results = await asyncio.gather(*(start_game(svc, CHAT, None, ALICE, (25, 25))
+                                     for _ in range(12)))
+    games = [r for r in results if isinstance(r, GameRecord)]
+    assert len(games) == 1
+    assert all(r == Busy(games[0]) for r in results if r is not games[0])
+    assert await chips(repo) == START_BALANCE - 50
+    rows = await repo.db.fetchall("SELECT id FROM sixcard_games WHERE user_id = ?", (ALICE,))
+    assert len(rows) == 1
+
+
+async def test_a_create_on_a_changed_balance_is_refused(repo: CasinoRepo) -> None:
+    seen = await repo.balance(CHAT, ALICE, now=T0)
+    won = await repo.create_game(CHAT, None, ALICE, "{}", stake=30,
+                                 balance_version=seen.version, now=T0)
+    assert isinstance(won, GameRecord)
+    await repo.save_game(won, 0, "{}", moved=0, finished_net=-30, now=T0)
+    # A second start built on the balance read before the first one took its stake.
+    lost = await repo.create_game(CHAT, None, ALICE, "{}", stake=30,
+                                  balance_version=seen.version, now=T0)
+    assert lost is Created.CHANGED
+    assert await chips(repo) == START_BALANCE - 30
+
+
+async def test_a_stake_beyond_the_balance_is_refused(svc: Services, store: Storage,
+                                                     repo: CasinoRepo) -> None:
+    await set_balance(store, CHAT, ALICE, 45)
+    refused = await start_game(svc, CHAT, None, ALICE, (10, 10, 10))
+    assert refused == Unaffordable(need=50, balance=45, blind=True)
+    assert refused != Unaffordable(need=50, balance=45, blind=False)
+    assert await start_game(svc, CHAT, None, ALICE, (50,)) == Unaffordable(50, 45, False)
+    assert await chips(repo) == 45
+    assert await repo.live_game(CHAT, ALICE) is None
+
+
+# --- actions: each save moves its chips --------------------------------------------------------
+
+
+async def test_every_action_moves_its_chips_with_its_save(svc: Services, repo: CasinoRepo) -> None:
+    for seed in range(6):
+        record = await start_game(svc, CHAT, None, ALICE, (10, 20, 5)[: seed % 3 + 1])
+        assert isinstance(record, GameRecord)
+        before = await chips(repo) + SixCardGame.from_json(record.state_json).money.paid_in
+        done = await play_out(svc, record, random.Random(seed))
+        game = SixCardGame.from_json(done.state_json)
+        assert done.status is GameStatus.FINISHED and done.net == game.money.net
+        assert await chips(repo) == before + game.money.net == game.balance
+    balance = await repo.get_balance(CHAT, ALICE)
+    assert balance is not None and balance.games == 6
+    assert balance.balance == START_BALANCE + balance.net
+
+
+async def test_refusals_change_nothing(svc: Services, store: Storage, repo: CasinoRepo) -> None:
+    record = await start_game(svc, CHAT, None, ALICE, (10,))
+    assert isinstance(record, GameRecord)
+    assert await act(svc, record.id, record.version, BOB, Play()) is Refusal.NOT_PLAYER
+    assert await act(svc, record.id, record.version + 1, ALICE, Play()) is Refusal.STALE
+    assert await act(svc, record.id + 99, 0, ALICE, Play()) is Refusal.STALE
+    played = await act(svc, record.id, record.version, ALICE, Fold())
+    assert isinstance(played, Applied) and played.game.is_over
+    assert await act(svc, record.id, record.version, ALICE, Fold()) is Refusal.OVER
+    assert await act(svc, record.id, played.record.version, ALICE, Fold()) is Refusal.OVER
+    assert await repo.get_game(record.id) == played.record
+
+
+async def test_an_unaffordable_tap_is_refused(svc: Services, store: Storage,
+                                              repo: CasinoRepo) -> None:
+    await set_balance(store, CHAT, ALICE, 30)
+    record = await start_game(svc, CHAT, None, ALICE, (10,))
+    assert isinstance(record, GameRecord)
+    # 20 left: a sixth card (10) would leave too little for the bet (20).
+    assert await act(svc, record.id, 0, ALICE, Buy()) is Refusal.CANNOT_AFFORD
+    assert await chips(repo) == 20 and (await repo.get_game(record.id)) == record
+
+
+async def test_a_double_tap_applies_once(svc: Services, repo: CasinoRepo) -> None:
+    record = await start_game(svc, CHAT, None, ALICE, (10, 10))
+    assert isinstance(record, GameRecord)
+    outcomes = await asyncio.gather(*(act(svc, record.id, 0, ALICE, Play()) for _ in range(5)))
+    applied = [o for o in outcomes if isinstance(o, Applied)]
+    assert len(applied) == 1
+    assert outcomes.count(Refusal.STALE) == 4
+    assert await chips(repo) == START_BALANCE - 20 - 20
+
+
+# --- the settlement: with the finishing save, or not at all ------------------------------------
+
+
+async def test_the_settlement_is_written_with_the_finishing_save(svc: Services,
+                                                                 repo: CasinoRepo) -> None:
+    record = await start_game(svc, CHAT, None, ALICE, (10,))
+    assert isinstance(record, GameRecord)
+    game = SixCardGame.from_json(record.state_json)
+    before = game.balance
+    game.apply(Play())
+    if not game.is_over:  # the dealer has no game: take the ante 1:1
+        game.apply(DealerGame(False))
+    assert game.is_over
+    moved, net = game.balance - before, game.money.net
+    # A save on a stale version loses, and the payout goes with it.
+    assert await repo.save_game(record, record.version + 1, game.to_json(), moved=moved,
+                                finished_net=net, now=T0) is None
+    assert await chips(repo) == before
+    assert (await repo.get_balance(CHAT, ALICE)).games == 0  # type: ignore[union-attr]
+    version = await repo.save_game(record, record.version, game.to_json(), moved=moved,
+                                   finished_net=net, now=T0)
+    assert version == 1
+    saved = await repo.get_game(record.id)
+    assert saved is not None and saved.status is GameStatus.FINISHED and saved.net == net
+    balance = await repo.get_balance(CHAT, ALICE)
+    assert balance is not None
+    assert (balance.balance, balance.games, balance.net) == (game.balance, 1, net)
+    # Saving the same finish again changes nothing.
+    assert await repo.save_game(record, record.version, game.to_json(), moved=moved,
+                                finished_net=net, now=T0) is None
+    assert await chips(repo) == game.balance
+
+
+async def test_a_failed_settlement_leaves_the_game_live(svc: Services, repo: CasinoRepo) -> None:
+    record = await start_game(svc, CHAT, None, ALICE, (10,))
+    assert isinstance(record, GameRecord)
+    with pytest.raises(BalanceError):
+        await repo.save_game(record, 0, "{}", moved=-10**6, finished_net=-10**6, now=T0)
+    assert await repo.get_game(record.id) == record
+    balance = await repo.get_balance(CHAT, ALICE)
+    assert balance is not None and (balance.games, balance.net) == (0, 0)
+
+
+async def test_abandoning_gives_back_what_the_game_took(svc: Services, repo: CasinoRepo) -> None:
+    record = await start_game(svc, CHAT, None, ALICE, (10, 10))
+    assert isinstance(record, GameRecord)
+    bought = await act(svc, record.id, 0, ALICE, Buy())
+    assert isinstance(bought, Applied)
+    assert await chips(repo) == START_BALANCE - 30
+    await abandon(svc, bought.record)
+    assert await chips(repo) == START_BALANCE
+    gone = await repo.get_game(record.id)
+    assert gone is not None and gone.status is GameStatus.ABANDONED
+    await abandon(svc, bought.record)  # twice: still given back once
+    assert await chips(repo) == START_BALANCE
+
+
+# --- rebuys ------------------------------------------------------------------------------------
+
+
+async def bust(svc: Services, store: Storage) -> None:
+    """Alice has lost her whole balance in the chat."""
+    await casino(svc).balance(CHAT, ALICE, now=T0)
+    await store.db.execute("UPDATE balances SET balance = 0 WHERE chat_id = ? AND user_id = ?",
+                           (CHAT, ALICE))
+
+
+async def test_rebuy_once_a_day_at_zero(svc: Services, store: Storage, clock: Clock,
+                                        repo: CasinoRepo) -> None:
+    refused = await rebuy(svc, CHAT, ALICE)
+    assert refused.refusal is RebuyRefusal.NOT_ZERO and refused.balance.balance == START_BALANCE
+    await bust(svc, store)
+    first = await rebuy(svc, CHAT, ALICE)
+    assert first.done and first.balance.balance == START_BALANCE and first.balance.rebuys == 1
+    assert first.balance.last_rebuy_at == T0
+    again = await rebuy(svc, CHAT, ALICE)
+    assert again.refusal is RebuyRefusal.NOT_ZERO  # not twice
+    await bust(svc, store)
+    clock.now = T0 + 3600
+    soon = await rebuy(svc, CHAT, ALICE)
+    assert soon.refusal is RebuyRefusal.TOO_SOON and soon.wait == REBUY_EVERY - 3600
+    assert await chips(repo) == 0
+    clock.now = T0 + REBUY_EVERY - 1
+    assert (await rebuy(svc, CHAT, ALICE)).wait == 1
+    clock.now = T0 + REBUY_EVERY
+    second = await rebuy(svc, CHAT, ALICE)
+    assert second.done and second.balance.rebuys == 2 and second.balance.last_rebuy_at == (
+        clock.now)
+    # Per chat: Alice's rebuy here is no rebuy elsewhere.
+    other = await repo.balance(OTHER_CHAT, ALICE, now=clock.now)
+    assert other.rebuys == 0
+
+
+async def test_no_rebuy_while_a_game_holds_stakes(svc: Services, store: Storage,
+                                                  repo: CasinoRepo) -> None:
+    await set_balance(store, CHAT, ALICE, 10)
+    record = await start_game(svc, CHAT, None, ALICE, (10,))
+    assert isinstance(record, GameRecord) and await chips(repo) == 0
+    assert (await rebuy(svc, CHAT, ALICE)).refusal is RebuyRefusal.IN_PLAY
+    folded = await act(svc, record.id, 0, ALICE, Fold())
+    assert isinstance(folded, Applied) and folded.game.is_over
+    assert (await rebuy(svc, CHAT, ALICE)).done
+
+
+async def test_racing_rebuys_give_once(svc: Services, store: Storage, repo: CasinoRepo) -> None:
+    await bust(svc, store)
+    outcomes = await asyncio.gather(*(rebuy(svc, CHAT, ALICE) for _ in range(8)))
+    assert sum(o.done for o in outcomes) == 1
+    balance = await repo.get_balance(CHAT, ALICE)
+    assert balance is not None and (balance.balance, balance.rebuys) == (START_BALANCE, 1)
