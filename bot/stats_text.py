@@ -86,6 +86,13 @@ def fits_caption(text: str) -> bool:
     return caption_length(text) <= CAPTION_LIMIT
 
 
+def split_caption(heading: Html, lines: Sequence[Html] = ()) -> tuple[Html, Html | None]:
+    """A picture's caption, and the message to follow it: the whole text as the caption when
+    it fits; else the heading alone, and the whole text after the picture."""
+    full = Html("\n".join([heading, *lines]))
+    return (full, None) if fits_caption(full) else (heading, full)
+
+
 # --- /history --------------------------------------------------------------------------------
 
 

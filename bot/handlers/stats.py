@@ -14,7 +14,7 @@ from bot.handlers.common import reply, user_translator
 from bot.i18n import Html, Translator
 from bot.present import display_name
 from bot.services import Services, services
-from bot.stats_text import board_text, card_text, fits_caption, history_text
+from bot.stats_text import board_text, card_text, history_text, split_caption
 from bot.storage import DuelResult
 from render import standings as pictures
 
@@ -33,12 +33,11 @@ async def _send(context: ContextTypes.DEFAULT_TYPE, update: Update, photo: bytes
     if message is None or chat is None:
         return
     thread = message.message_thread_id if message.is_topic_message else None
-    full = Html("\n".join([caption, *(rest or [])]))
-    short = fits_caption(full)
-    sent = await tg.send_photo(context.bot, chat.id, thread, photo, full if short else caption,
-                               None, reply_to=message.message_id)
-    if not short:
-        await tg.send_text(context.bot, chat.id, thread, full,
+    first, then = split_caption(caption, rest or [])
+    sent = await tg.send_photo(context.bot, chat.id, thread, photo, first, None,
+                               reply_to=message.message_id)
+    if then is not None:
+        await tg.send_text(context.bot, chat.id, thread, then,
                            reply_to=sent.message_id if sent else message.message_id)
 
 

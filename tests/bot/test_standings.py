@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bot.i18n import Texts
 from bot.standings import figures_for, head_to_head, ranking, top_and_you
-from bot.stats_text import board_text, caption_length, card_text, fits_caption
+from bot.stats_text import board_text, caption_length, card_text, fits_caption, split_caption
 from bot.storage import DuelResult, DuelStatus, ResultReason, Storage
 from render.standings import Figures
 from rules.hands import Category, HandValue
@@ -196,3 +196,15 @@ def test_caption_length_is_counted_as_telegram_does() -> None:
     assert caption_length("<b>a &amp; b</b>") == 5
     assert caption_length("🏆") == 2  # one emoji is two UTF-16 code units
     assert fits_caption("x" * 1024) and not fits_caption("<i>" + "x" * 1025 + "</i>")
+
+
+def test_a_long_table_moves_its_lines_out_of_the_caption(texts: Texts) -> None:
+    long = "Александра Константиновна Преображенская-Старшая"
+    rows = [res(i, 100 + i, 200 + i, 50 + i) for i in range(1, 12)]
+    top, you = top_and_you(ranking(rows), 201)
+    heading, lines = board_text(texts["ru"], 11, top, you, dict.fromkeys(range(300), long))
+    caption, then = split_caption(heading, lines)
+    assert caption == heading and then is not None and then.startswith(heading)
+    assert all(line in then for line in lines)
+    short, none = split_caption(heading, lines[:2])
+    assert none is None and short == "\n".join([heading, *lines[:2]])
