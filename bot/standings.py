@@ -1,6 +1,7 @@
 """Standings, pure: finished duels' results in, each player's figures and ranking out.
 
     ranking(results)                      -> [Standing(rank, user_id, figures), ...], best first
+    all_figures(results)                  -> {user_id: Figures} of every player, in one pass
     figures_for(results, user_id)         -> that player's Figures
     head_to_head(results, a, b)           -> a's Figures over the duels between a and b
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 from bot.storage import DuelResult
 from render.standings import Figures
-from rules.hands import Category, HandValue
+from rules.hands import HandValue
 
 TOP = 10  # rows of a leaderboard
 
@@ -33,39 +34,53 @@ def chronological(results: Iterable[DuelResult]) -> list[DuelResult]:
     return sorted(results, key=lambda r: (r.finished_at, r.duel_id))
 
 
-def _category(strength: int | None) -> Category | None:
-    return None if strength is None else HandValue.from_strength(strength).category
+@dataclass
+class _Tally:
+    played: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    net: int = 0
+    best: int | None = None
+    top_bonus: int = 0
+    streak: int = 0
+
+    def add(self, r: DuelResult, me: int) -> None:
+        self.played += 1
+        self.net += r.final_stacks[me] - r.start_stack
+        self.top_bonus = max(self.top_bonus, r.bonus_chips[me])
+        shown = r.best_hands[me]
+        if shown is not None and (self.best is None or shown > self.best):
+            self.best = shown
+        if r.winner_id is None:
+            self.draws += 1
+            self.streak = 0
+        elif r.winner_id == r.players[me]:
+            self.wins += 1
+            self.streak = self.streak + 1 if self.streak > 0 else 1
+        else:
+            self.losses += 1
+            self.streak = self.streak - 1 if self.streak < 0 else -1
+
+    def figures(self) -> Figures:
+        best = None if self.best is None else HandValue.from_strength(self.best).category
+        return Figures(played=self.played, wins=self.wins, losses=self.losses,
+                       draws=self.draws, net=self.net, best=best, top_bonus=self.top_bonus,
+                       streak=self.streak)
+
+
+def all_figures(results: Iterable[DuelResult]) -> dict[int, Figures]:
+    """Every player's record over `results`, in one pass."""
+    tallies: dict[int, _Tally] = {}
+    for r in chronological(results):
+        for me, user_id in enumerate(r.players):
+            tallies.setdefault(user_id, _Tally()).add(r, me)
+    return {uid: t.figures() for uid, t in tallies.items()}
 
 
 def figures_for(results: Iterable[DuelResult], user_id: int) -> Figures:
     """`user_id`'s record over the results they played in (the others are skipped)."""
-    played = wins = losses = draws = net = top_bonus = streak = 0
-    best: int | None = None
-    for r in chronological(results):
-        if user_id not in r.players:
-            continue
-        me = r.players.index(user_id)
-        played += 1
-        net += r.final_stacks[me] - r.start_stack
-        top_bonus = max(top_bonus, r.bonus_chips[me])
-        shown = r.best_hands[me]
-        if shown is not None and (best is None or shown > best):
-            best = shown
-        if r.winner_id is None:
-            draws += 1
-            streak = 0
-        elif r.winner_id == user_id:
-            wins += 1
-            streak = streak + 1 if streak > 0 else 1
-        else:
-            losses += 1
-            streak = streak - 1 if streak < 0 else -1
-    return Figures(played=played, wins=wins, losses=losses, draws=draws, net=net,
-                   best=_category(best), top_bonus=top_bonus, streak=streak)
-
-
-def players(results: Iterable[DuelResult]) -> set[int]:
-    return {p for r in results for p in r.players}
+    return all_figures(r for r in results if user_id in r.players).get(user_id, Figures())
 
 
 def _key(f: Figures) -> tuple[int, int, int]:
@@ -76,11 +91,11 @@ def _key(f: Figures) -> tuple[int, int, int]:
 def ranking(results: Sequence[DuelResult]) -> list[Standing]:
     """Every player of `results`, best first. Players level on net chips, wins and losses share
     a rank (1, 2, 2, 4); among them the order is by user id, so it is stable."""
-    figures = {uid: figures_for(results, uid) for uid in players(results)}
+    figures = all_figures(results)
     order = sorted(figures, key=lambda uid: (_key(figures[uid]), uid))
     out: list[Standing] = []
     for i, uid in enumerate(order):
-        level = out and _key(out[-1].figures) == _key(figures[uid])
+        level = bool(out) and _key(out[-1].figures) == _key(figures[uid])
         rank = out[-1].rank if level else i + 1
         out.append(Standing(rank, uid, figures[uid]))
     return out
