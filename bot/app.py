@@ -16,9 +16,10 @@ from telegram.ext import (
     TypeHandler,
 )
 
-from bot import menu
+from bot import menu, timers
 from bot.config import Config
 from bot.handlers import buttons, commands, errors, members, stats, verify
+from bot.handlers.settings import on_settings, settings_command
 from bot.jobs import SYNC_EVERY, resume, sync_lagging
 from bot.services import KEY, Services, services
 from bot.storage import Storage
@@ -54,11 +55,13 @@ def build(config: Config) -> App:
     app.add_handler(CommandHandler("duel", commands.duel))
     app.add_handler(CommandHandler("cancel", commands.cancel))
     app.add_handler(CommandHandler("surrender", commands.surrender))
+    app.add_handler(CommandHandler("settings", settings_command))
     app.add_handler(CommandHandler("stats", stats.stats))
     app.add_handler(CommandHandler("history", stats.history))
     app.add_handler(CommandHandler("verify", verify.verify))
     app.add_handler(CallbackQueryHandler(buttons.on_duel, pattern=r"^d:"))
     app.add_handler(CallbackQueryHandler(buttons.on_challenge, pattern=r"^c:"))
+    app.add_handler(CallbackQueryHandler(on_settings, pattern=r"^s:"))
     app.add_handler(CallbackQueryHandler(buttons.on_unknown))
     app.add_handler(ChatMemberHandler(members.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(errors.on_error)
@@ -70,6 +73,7 @@ async def _started(app: App) -> None:
     storage = await Storage.open(config.db_path)  # in the application's own event loop
     svc = Services(storage=storage, challenge_ttl=config.challenge_ttl)
     app.bot_data[KEY] = svc
+    timers.install(app, svc, config.time_scale)  # before resume(): it restores the timers
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
     await menu.register(app.bot)

@@ -5,7 +5,9 @@
                 ty / tn                   tiebreak: yes / no
                 sr                        surrender
     c:<challenge id>:<version>:a|d|w      accept, decline, withdraw a challenge
-    s:...                                 reserved for settings (not decoded yet)
+    s:<setting>:<value> | s:x             a chat setting, or close the settings message
+        l:auto|en|ru  language    t:<seconds> turn timer (0 = off)
+        k:<chips>     default stack    c:1|0 show the cards out
 
 Numbers are canonical decimal (no sign, no leading zeros), so every payload has exactly one
 encoding and `encode(decode(data)) == data` for any data that decodes. Anything else (a forged,
@@ -41,6 +43,17 @@ _SIMPLE_ACTIONS: dict[str, DuelAction] = {
 
 class CallbackDataError(ValueError):
     """Callback data that is not a payload this bot makes."""
+
+
+class Setting(StrEnum):
+    LANGUAGE = "l"
+    TIMER = "t"
+    STACK = "k"
+    CARDS_OUT = "c"
+    CLOSE = "x"
+
+
+LANGUAGE_CHOICES = ("auto", "en", "ru")  # auto: each user's own language
 
 
 class ChallengeOp(StrEnum):
@@ -92,7 +105,32 @@ class ChallengePress:
             raise CallbackDataError("op must be a ChallengeOp")
 
 
-Payload = DuelPress | ChallengePress
+@dataclass(frozen=True, slots=True)
+class SettingsPress:
+    """Set one of the chat's settings to `value` (a language choice, seconds, chips, a
+    bool), or close the settings message (no value). Ranges are ChatSettings' to check."""
+
+    setting: Setting
+    value: str | int | bool | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.setting, Setting):
+            raise CallbackDataError("setting must be a Setting")
+        value = self.value
+        if self.setting is Setting.LANGUAGE:
+            ok = isinstance(value, str) and value in LANGUAGE_CHOICES
+        elif self.setting in (Setting.TIMER, Setting.STACK):
+            ok = isinstance(value, int) and not isinstance(value, bool) and (
+                0 <= value <= MAX_ID)
+        elif self.setting is Setting.CARDS_OUT:
+            ok = isinstance(value, bool)
+        else:
+            ok = value is None
+        if not ok:
+            raise CallbackDataError(f"not a value for {self.setting.name.lower()}: {value!r}")
+
+
+Payload = DuelPress | ChallengePress | SettingsPress
 
 
 def _action_code(action: DuelAction) -> str:
@@ -109,6 +147,11 @@ def encode(payload: Payload) -> str:
         data = f"d:{payload.duel_id}:{payload.version}:{_action_code(payload.action)}"
     elif isinstance(payload, ChallengePress):
         data = f"c:{payload.challenge_id}:{payload.version}:{payload.op.value}"
+    elif isinstance(payload, SettingsPress):
+        data = f"s:{payload.setting.value}"
+        if payload.value is not None:
+            value = payload.value
+            data += f":{int(value)}" if isinstance(value, bool) else f":{value}"
     else:
         raise TypeError(f"not a payload: {payload!r}")
     if len(data.encode("ascii")) > MAX_BYTES:  # cannot happen with the bounds above
@@ -148,9 +191,25 @@ def _decode_challenge(fields: list[str]) -> Payload:
     return ChallengePress(_number(challenge_id), _number(version), ChallengeOp(op))
 
 
+def _decode_settings(fields: list[str]) -> Payload:
+    if fields == [Setting.CLOSE.value]:
+        return SettingsPress(Setting.CLOSE)
+    if len(fields) != 2 or fields[0] not in {s.value for s in Setting}:
+        raise CallbackDataError("a settings press names a setting and a value")
+    setting, text = Setting(fields[0]), fields[1]
+    if setting is Setting.LANGUAGE:
+        return SettingsPress(setting, text)
+    if setting is Setting.CARDS_OUT:
+        if text not in ("0", "1"):
+            raise CallbackDataError("show the cards out: 1 or 0")
+        return SettingsPress(setting, text == "1")
+    return SettingsPress(setting, _number(text))
+
+
 _DECODERS: dict[str, Callable[[list[str]], Payload]] = {
     "d": _decode_duel,
     "c": _decode_challenge,
+    "s": _decode_settings,
 }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from telegram.ext import Application, ContextTypes
 
+from bot import timers
 from bot.challenges import settle
 from bot.handlers.common import chat_language
 from bot.present import present
@@ -59,7 +60,8 @@ async def sync_duel(svc: Services, app: Application[Any, Any, Any, Any, Any, Any
 
 
 async def resume(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """After a start: every live duel's message up to date, every challenge's timer armed."""
+    """After a start: every live duel's message up to date, every challenge's timer and
+    every live duel's turn timer armed."""
     svc = services(app.bot_data)
     lagging = 0
     for record in await svc.storage.duels.lagging():
@@ -68,8 +70,9 @@ async def resume(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     pending = await svc.storage.challenges.list_pending()
     for c in pending:
         schedule_expiry(app, c.id, c.expires_at - svc.clock())
-    log.info("resumed: %d live duel(s) redrawn, %d challenge timer(s) armed", lagging,
-             len(pending))
+    turns = await timers.restore(app)
+    log.info("resumed: %d live duel(s) redrawn, %d challenge timer(s) and %d turn timer(s) "
+             "armed", lagging, len(pending), turns)
 
 
 async def sync_lagging(context: ContextTypes.DEFAULT_TYPE) -> None:

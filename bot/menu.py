@@ -17,8 +17,9 @@ from bot.i18n import LANGUAGES, translator
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("duel", "cancel", "surrender", "stats", "history", "verify", "rules", "help")
-PRIVATE_COMMANDS = ("start", "stats", "history", "verify", "rules", "help")
+GROUP_COMMANDS = ("duel", "cancel", "surrender", "stats", "history", "verify", "settings",
+                  "rules", "help")
+PRIVATE_COMMANDS = ("start", "stats", "history", "verify", "settings", "rules", "help")
 
 
 def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:

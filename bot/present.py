@@ -133,11 +133,14 @@ async def _close(bot: Bot, t: Table, shown: DuelState, state: DuelState, message
 
 async def present(svc: Services, bot: Bot, record: DuelRecord) -> None:
     """Bring the duel's messages from the version they show to the saved one. A chat that
-    threw the bot out loses its live duels (closed, not counted)."""
+    threw the bot out loses its live duels (closed, not counted). Then `svc.on_presented`
+    (the turn timer) follows the duel to its new move."""
     try:
         await _present(svc, bot, record)
     except tg.ChatGone:
         await forget_chat(svc, record.chat_id)
+    if svc.on_presented is not None:
+        await svc.on_presented(record)
 
 
 async def _present(svc: Services, bot: Bot, record: DuelRecord) -> None:

@@ -7,11 +7,11 @@ import random
 import secrets
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.storage import Storage
+from bot.storage import DuelRecord, Storage
 
 KEY = "sixshooter"
 
@@ -27,6 +27,9 @@ class Services:
     clock: Callable[[], int] = _now
     bot_username: str = ""
     challenge_ttl: int = 600  # seconds
+    # Run after present() brought a duel's messages up to date (bot.timers re-arms the turn
+    # timer there, so every saved change re-arms it, whoever made it). None: nothing.
+    on_presented: Callable[[DuelRecord], Awaitable[None]] | None = None
     # What was last written for each user and chat, so unchanged ones are not written again.
     seen_users: dict[int, tuple[object, ...]] = field(default_factory=dict)
     seen_chats: dict[int, tuple[object, ...]] = field(default_factory=dict)

@@ -68,3 +68,10 @@ class TimerRepo:
 
     async def delete(self, duel_id: int) -> None:
         await self.db.execute("DELETE FROM turn_timers WHERE duel_id = ?", (duel_id,))
+
+    async def prune(self) -> int:
+        """Drop the rows of duels that are no longer live (e.g. abandoned with their chat)."""
+        return await self.db.execute(
+            "DELETE FROM turn_timers WHERE duel_id NOT IN"
+            " (SELECT id FROM duels WHERE status = 'live')"
+        )

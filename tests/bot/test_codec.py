@@ -14,6 +14,8 @@ from bot.codec import (
     ChallengePress,
     DuelPress,
     Payload,
+    Setting,
+    SettingsPress,
     decode,
     encode,
 )
@@ -25,9 +27,16 @@ actions = st.one_of(
     st.builds(TiebreakAnswer, st.booleans()),
     st.just(Surrender("surrender")),
 )
+settings_presses = st.one_of(
+    st.builds(SettingsPress, st.just(Setting.LANGUAGE), st.sampled_from(["auto", "en", "ru"])),
+    st.builds(SettingsPress, st.sampled_from([Setting.TIMER, Setting.STACK]), ids),
+    st.builds(SettingsPress, st.just(Setting.CARDS_OUT), st.booleans()),
+    st.just(SettingsPress(Setting.CLOSE)),
+)
 payloads: st.SearchStrategy[Payload] = st.one_of(
     st.builds(DuelPress, ids, ids, actions),
     st.builds(ChallengePress, ids, ids, st.sampled_from(ChallengeOp)),
+    settings_presses,
 )
 
 
@@ -41,6 +50,19 @@ def test_examples() -> None:
     assert decode("d:12:3:b01") == DuelPress(12, 3, Bet(0, 1))
 
 
+def test_settings_examples() -> None:
+    assert encode(SettingsPress(Setting.LANGUAGE, "ru")) == "s:l:ru"
+    assert encode(SettingsPress(Setting.LANGUAGE, "auto")) == "s:l:auto"
+    assert encode(SettingsPress(Setting.TIMER, 300)) == "s:t:300"
+    assert encode(SettingsPress(Setting.TIMER, 0)) == "s:t:0"
+    assert encode(SettingsPress(Setting.STACK, 50)) == "s:k:50"
+    assert encode(SettingsPress(Setting.CARDS_OUT, False)) == "s:c:0"
+    assert encode(SettingsPress(Setting.CLOSE)) == "s:x"
+    assert decode("s:c:1") == SettingsPress(Setting.CARDS_OUT, True)
+    assert decode("s:t:60") == SettingsPress(Setting.TIMER, 60)
+    assert decode("s:l:en") == SettingsPress(Setting.LANGUAGE, "en")
+
+
 @pytest.mark.parametrize("data", [
     "", ":", "d", "d:", "d:1:2", "d:1:2:", "d:1:2:b42:x", "x:1:2:b42", "D:1:2:b42",
     "d:a:2:b42", "d:1:b:b42", "d:-1:2:b42", "d:+1:2:b42", "d:01:2:b42", "d: 1:2:b42",
@@ -48,6 +70,8 @@ def test_examples() -> None:
     "d:1:2:b422", "d:1:2:st", "d:1:2:tx", "d:1:2:As", "c:1:2:x", "c:1:2:a:", "c:1:2",
     "c:1:2:A", f"d:{MAX_ID + 1}:0:b12", "d:99999999999999999999:0:b12", "s:lang:ru",
     "d:1:2:b42 ", "d:1:2:b42\n", "d:1:1:" + "b" * 70, "é:1:2:b42",
+    "s", "s:", "s:x:", "s:x:1", "s:l", "s:l:", "s:l:de", "s:l:RU", "s:t:", "s:t:-1",
+    "s:t:05", "s:t:1:2", "s:k:x", "s:c:2", "s:c:true", "s:z:1", "S:t:60",
 ])
 def test_malformed_data_is_refused(data: str) -> None:
     with pytest.raises(CallbackDataError):
@@ -70,6 +94,14 @@ def test_non_text_is_refused(data: object) -> None:
     lambda: DuelPress(1, 0, Surrender("timeout")),  # only the bot times a player out
     lambda: DuelPress(1, 0, "b01"),
     lambda: ChallengePress(1, 0, "a"),
+    lambda: SettingsPress(Setting.LANGUAGE, "de"),
+    lambda: SettingsPress(Setting.LANGUAGE, None),
+    lambda: SettingsPress(Setting.TIMER, -1),
+    lambda: SettingsPress(Setting.TIMER, True),
+    lambda: SettingsPress(Setting.STACK, "50"),
+    lambda: SettingsPress(Setting.CARDS_OUT, 1),
+    lambda: SettingsPress(Setting.CLOSE, 1),
+    lambda: SettingsPress("t", 60),
 ])
 def test_payloads_that_no_button_may_carry_cannot_be_built(make: object) -> None:
     with pytest.raises(CallbackDataError):

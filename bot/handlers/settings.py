@@ -1,0 +1,113 @@
+"""/settings: the chat's language, turn timer, default stack and cards-out grid.
+
+Anyone may open the settings message; in a group only the chat's admins (asked of Telegram
+with getChatMember at each tap) may change them, and anyone else's tap gets a toast and changes
+nothing. In a private chat the chat is the user's own. Saved at once (ChatRepo.set_settings):
+a new duel reads them when it starts, a turn timer when the next move is armed.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from telegram import Bot, CallbackQuery, Chat, Update
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot import codec, tg
+from bot.codec import Setting, SettingsPress
+from bot.handlers.common import chat_language, user_translator
+from bot.services import services
+from bot.settings_keyboards import settings_keyboard, settings_text
+from bot.storage import ChatSettings
+
+log = logging.getLogger(__name__)
+
+ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+async def may_change(bot: Bot, chat: Chat, user_id: int) -> bool:
+    """Anyone in a private chat; a chat's owner or administrators in a group."""
+    if chat.type == ChatType.PRIVATE:
+        return True
+    try:
+        member = await bot.get_chat_member(chat.id, user_id)
+    except TelegramError as e:
+        log.info("could not check user %d in chat %d: %s", user_id, chat.id, e)
+        return False
+    return member.status in ADMINS
+
+
+def changed(settings: ChatSettings, press: SettingsPress) -> ChatSettings:
+    """The settings with the press applied; ValueError for a value ChatSettings refuses."""
+    setting, value = press.setting, press.value
+    if setting is Setting.LANGUAGE and isinstance(value, str):
+        return replace(settings, language=None if value == "auto" else value)
+    if setting is Setting.CARDS_OUT and isinstance(value, bool):
+        return replace(settings, show_cards_out=value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        if setting is Setting.TIMER:
+            return replace(settings, turn_timer=value)
+        if setting is Setting.STACK:
+            return replace(settings, default_stack=value)
+    raise ValueError(f"not a setting to change: {press!r}")
+
+
+async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    settings = await svc.storage.chats.get_settings(chat.id)
+    private = chat.type == ChatType.PRIVATE
+    thread = message.message_thread_id if message.is_topic_message else None
+    await tg.send_text(context.bot, chat.id, thread, settings_text(tr, settings, private=private),
+                       settings_keyboard(tr, settings, private=private))
+
+
+async def _toast(query: CallbackQuery, text: str) -> None:
+    await query.answer(text[:200])
+
+
+async def on_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query, user = update.callback_query, update.effective_user
+    if query is None or user is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    try:
+        press = codec.decode(query.data or "")
+    except codec.CallbackDataError:
+        press = None
+    message = query.message
+    if not isinstance(press, SettingsPress) or message is None:
+        await _toast(query, tr.t("toast.invalid"))
+        return
+    chat = message.chat
+    if not await may_change(context.bot, chat, user.id):
+        await _toast(query, tr.t("settings.admins_only"))
+        return
+    if press.setting is Setting.CLOSE:
+        await query.answer()
+        await tg.drop_keyboard(context.bot, chat.id, message.message_id)
+        return
+    async with svc.lock(f"settings:{chat.id}"):
+        settings = await svc.storage.chats.get_settings(chat.id)
+        try:
+            new = changed(settings, press)
+        except ValueError:
+            await _toast(query, tr.t("toast.invalid"))
+            return
+        if new != settings:
+            await svc.storage.chats.set_settings(chat.id, new)
+            log.info("chat %d: settings changed by user %d: %s", chat.id, user.id,
+                     new.to_json())
+    tr = await chat_language(svc, chat.id, user.language_code)  # the language may have changed
+    await _toast(query, tr.t("settings.saved"))
+    private = chat.type == ChatType.PRIVATE
+    await tg.edit_text(context.bot, chat.id, message.message_id,
+                       settings_text(tr, new, private=private),
+                       settings_keyboard(tr, new, private=private))

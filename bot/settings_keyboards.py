@@ -1,0 +1,80 @@
+"""The /settings message: the chat's settings as text, and buttons to change them.
+
+In a group every setting has a row of choices (the current one ticked); a private chat has no
+duels, so it only offers the language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import codec
+from bot.codec import Setting, SettingsPress
+from bot.i18n import Html, Translator
+from bot.storage import ChatSettings
+from bot.timers import duration
+
+TIMER_CHOICES = (0, 60, 120, 300, 600, 1800)  # seconds; 0 = off
+STACK_CHOICES = (20, 30, 50, 100, 200)
+TICK = "✅ "
+
+
+def _language(tr: Translator, language: str | None) -> Html:
+    return tr.t(f"settings.lang_{language or 'auto'}")
+
+
+def _timer(tr: Translator, seconds: int) -> Html:
+    return duration(tr, seconds) if seconds else tr.t("settings.timer_off")
+
+
+def settings_text(tr: Translator, s: ChatSettings, *, private: bool) -> str:
+    lines: list[str] = [tr.t("settings.title"),
+                        tr.t("settings.language", value=_language(tr, s.language))]
+    if private:
+        lines.append(tr.t("settings.note_private"))
+        return "\n".join(lines)
+    lines += [
+        tr.t("settings.timer", value=_timer(tr, s.turn_timer)),
+        tr.t("settings.stack", value=tr.tn("chips", s.default_stack)),
+        tr.t("settings.cards_out",
+             value=tr.t("settings.shown" if s.show_cards_out else "settings.hidden")),
+        "",
+        tr.t("settings.note_group"),
+    ]
+    return "\n".join(lines)
+
+
+def _button(label: str, chosen: bool, press: SettingsPress) -> InlineKeyboardButton:
+    return InlineKeyboardButton(TICK + label if chosen else label,
+                                callback_data=codec.encode(press))
+
+
+def _row(setting: Setting, current: object,
+         choices: Sequence[tuple[str, str | int | bool]]) -> list[InlineKeyboardButton]:
+    return [_button(label, value == current, SettingsPress(setting, value))
+            for label, value in choices]
+
+
+def settings_keyboard(tr: Translator, s: ChatSettings, *, private: bool) -> InlineKeyboardMarkup:
+    languages: list[tuple[str, str | int | bool]] = [
+        (tr.t("settings.button_auto"), "auto"), (tr.t("settings.lang_en"), "en"),
+        (tr.t("settings.lang_ru"), "ru")]
+    rows = [_row(Setting.LANGUAGE, s.language or "auto", languages)]
+    if not private:
+        timers: list[tuple[str, str | int | bool]] = [
+            (tr.t("settings.button_off") if t == 0 else duration(tr, t), t)
+            for t in TIMER_CHOICES]
+        half = len(timers) // 2
+        rows += [
+            _row(Setting.TIMER, s.turn_timer, timers[:half]),
+            _row(Setting.TIMER, s.turn_timer, timers[half:]),
+            _row(Setting.STACK, s.default_stack, [(str(n), n) for n in STACK_CHOICES]),
+            _row(Setting.CARDS_OUT, s.show_cards_out, [
+                (tr.t("settings.button_shown"), True), (tr.t("settings.button_hidden"), False)]),
+        ]
+    done = SettingsPress(Setting.CLOSE)
+    rows.append([InlineKeyboardButton(tr.t("settings.button_done"),
+                                      callback_data=codec.encode(done))])
+    return InlineKeyboardMarkup(rows)

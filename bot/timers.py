@@ -1,0 +1,263 @@
+"""Turn timers: a reminder at half time, the safe move at the deadline (bot.autoplay), and a
+forfeit after two timeouts in a row.
+
+The length is the chat's setting (ChatSettings.turn_timer; 0 = off), times the configured time
+scale. What a timer needs is saved (bot.storage.timers): the deadline of the move at the duel's
+current version and each player's timeouts in a row. The job queue only holds alarms derived
+from that row, so `restore` re-arms every live duel after a restart.
+
+- `arm` runs after every present() (Services.on_presented), so every saved change re-arms the
+  timer, whoever made it: a tap, /surrender, a new duel, the clock's own move, a redraw after a
+  crash. A row already armed for the current version keeps its deadline (a redraw or a restart
+  does not give a player more time); otherwise the new move gets a fresh deadline, and every
+  move made since the row was last brought up to date clears that player's count.
+- An alarm carries the duel id and the version it was armed for. When it fires for a move
+  already made it is simply stale; the clock's move goes through `game.act` with that version,
+  so a move made at the same moment wins the compare-and-swap and the clock's is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+from telegram import Bot
+from telegram.ext import Application, ContextTypes, JobQueue
+
+from bot import tg
+from bot.autoplay import Kind, TimeoutMove, timeout_move
+from bot.game import Refusal, act, forget_chat
+from bot.i18n import Html, Translator
+from bot.present import Table, present, table_for
+from bot.services import Services
+from bot.storage import DuelRecord
+from bot.storage.timers import TimerRecord, TimerRepo
+from rules.actions import Bet
+from rules.duel import DuelState
+from rules.view import Phase
+
+log = logging.getLogger(__name__)
+
+KEY = "sixshooter.timers"
+EARLY = 1.0  # an alarm this much before its deadline (the clock has whole seconds) is early
+
+
+class AlarmKind(StrEnum):
+    REMIND = "remind"
+    EXPIRE = "expire"
+
+
+@dataclass(frozen=True, slots=True)
+class Alarm:
+    duel_id: int
+    version: int
+    kind: AlarmKind
+
+
+class Scheduler(Protocol):
+    def set(self, alarm: Alarm, delay: float) -> None: ...
+
+    def clear(self, duel_id: int) -> None: ...
+
+
+def _job_name(duel_id: int) -> str:
+    return f"turn:{duel_id}"
+
+
+class JobScheduler:
+    """Alarms as python-telegram-bot jobs (not persistent: `restore` rebuilds them)."""
+
+    def __init__(self, job_queue: JobQueue[Any] | None) -> None:
+        self.job_queue = job_queue
+
+    def set(self, alarm: Alarm, delay: float) -> None:
+        if self.job_queue is not None:
+            self.job_queue.run_once(_on_alarm, when=max(0.0, delay), data=alarm,
+                                    name=_job_name(alarm.duel_id))
+
+    def clear(self, duel_id: int) -> None:
+        if self.job_queue is None:
+            return
+        for job in self.job_queue.get_jobs_by_name(_job_name(duel_id)):
+            with contextlib.suppress(LookupError):  # it ran meanwhile
+                job.schedule_removal()
+
+
+async def _on_alarm(context: ContextTypes.DEFAULT_TYPE) -> None:
+    job, timers = context.job, context.bot_data.get(KEY)
+    if job is not None and isinstance(job.data, Alarm) and isinstance(timers, TurnTimers):
+        await timers.fire(job.data)
+
+
+def duration(tr: Translator, seconds: int) -> Html:
+    """`2 min 30 s`, in words of the language."""
+    minutes, rest = divmod(max(0, seconds), 60)
+    parts = [tr.tn("time.minutes", minutes)] if minutes else []
+    if rest or not minutes:
+        parts.append(tr.tn("time.seconds", rest))
+    return Html(" ".join(parts))
+
+
+def moves_since(record: DuelRecord, version: int) -> list[int]:
+    """The players who made the moves after `version`, in order (version k is k moves)."""
+    log_entries = json.loads(record.state_json)["log"]
+    return [int(e[1]) for e in log_entries if e[0] == "act"][version:record.version]
+
+
+class TurnTimers:
+    def __init__(self, svc: Services, bot: Bot, scheduler: Scheduler, scale: float = 1.0) -> None:
+        self.svc = svc
+        self.bot = bot
+        self.scheduler = scheduler
+        self.scale = scale
+        self.repo = TimerRepo(svc.storage.db)
+
+    async def on_presented(self, record: DuelRecord) -> None:
+        await self.arm(record.id)
+
+    # --- arming ------------------------------------------------------------------------
+
+    async def arm(self, duel_id: int) -> TimerRecord | None:
+        """Follow the duel to its current move (see the module doc); the row, or None when
+        the duel is over. Call with the duel's lock held, or from present()."""
+        record = await self.svc.storage.duels.get(duel_id)
+        if record is None or not record.is_live:
+            self.scheduler.clear(duel_id)
+            await self.repo.delete(duel_id)
+            return None
+        row = await self.repo.get(duel_id)
+        if row is None or row.version != record.version or not row.armed:
+            row = await self._new_deadline(record, row)
+        self._schedule(row)
+        return row
+
+    async def _new_deadline(self, record: DuelRecord, row: TimerRecord | None) -> TimerRecord:
+        counts = [0, 0]
+        if row is not None:
+            counts = list(row.timeouts)
+            for player in moves_since(record, row.version):
+                counts[player] = 0  # a move of their own
+        seconds = (await self.svc.storage.chats.get_settings(record.chat_id)).turn_timer
+        remind_at = deadline = None
+        if seconds:
+            now, span = self.svc.clock(), seconds * self.scale
+            remind_at, deadline = now + span / 2, now + span
+        new = TimerRecord(record.id, record.version, seconds, remind_at, deadline, False,
+                          (counts[0], counts[1]))
+        await self.repo.put(new)
+        return new
+
+    def _schedule(self, row: TimerRecord) -> None:
+        self.scheduler.clear(row.duel_id)
+        if row.deadline is None:
+            return
+        now = self.svc.clock()
+        if not row.reminded and row.remind_at is not None and now < row.deadline:
+            self.scheduler.set(Alarm(row.duel_id, row.version, AlarmKind.REMIND),
+                               row.remind_at - now)
+        self.scheduler.set(Alarm(row.duel_id, row.version, AlarmKind.EXPIRE), row.deadline - now)
+
+    async def restore(self) -> int:
+        """After a start: every live duel's timer armed from the database. Returns how many
+        duels have a timer running."""
+        await self.repo.prune()
+        running = 0
+        for record in await self.svc.storage.duels.all_live():
+            async with self.svc.lock(f"duel:{record.id}"):
+                row = await self.arm(record.id)
+            running += row is not None and row.armed
+        return running
+
+    # --- firing ------------------------------------------------------------------------
+
+    async def fire(self, alarm: Alarm) -> bool:
+        """Run an alarm; False when it is stale (the move was made) and did nothing."""
+        async with self.svc.lock(f"duel:{alarm.duel_id}"):
+            record = await self.svc.storage.duels.get(alarm.duel_id)
+            row = await self.repo.get(alarm.duel_id)
+            if (record is None or not record.is_live or record.version != alarm.version
+                    or row is None or row.version != alarm.version or row.deadline is None):
+                return False
+            try:
+                if alarm.kind is AlarmKind.REMIND:
+                    return await self._remind(record, row)
+                return await self._expire(alarm, record, row)
+            except tg.ChatGone:
+                await forget_chat(self.svc, record.chat_id)
+                await self.arm(record.id)
+                return False
+
+    async def _remind(self, record: DuelRecord, row: TimerRecord) -> bool:
+        if not await self.repo.mark_reminded(record.id, record.version):
+            return False  # sent already (at most once: marked before it is sent)
+        state = DuelState.from_json(record.state_json)
+        t = await table_for(self.svc, record)
+        key = "timer.remind_offer" if state.phase is Phase.TIEBREAK_OFFER else "timer.remind"
+        text = t.tr.t(key, mention=_mentions(t, state.players_to_act),
+                      left=duration(t.tr, row.seconds - row.seconds // 2))
+        await tg.send_text(self.bot, record.chat_id, record.thread_id, text,
+                           reply_to=record.message_id)
+        log.info("duel %d v%d: reminded player(s) %s", record.id, record.version,
+                 state.players_to_act)
+        return True
+
+    async def _expire(self, alarm: Alarm, record: DuelRecord, row: TimerRecord) -> bool:
+        assert row.deadline is not None
+        early = row.deadline - self.svc.clock()
+        if early >= EARLY:  # armed early (e.g. the clock stepped back): wait on
+            self.scheduler.set(alarm, early)
+            return False
+        move = timeout_move(DuelState.from_json(record.state_json), row.timeouts)
+        if move is None:
+            return False
+        user_id = record.players[move.player]
+        async with self.svc.storage.db.transaction():  # the move and its count, or neither
+            outcome = await act(self.svc, record.id, record.version, user_id, move.action)
+            if not isinstance(outcome, Refusal):
+                counts = list(row.timeouts)
+                counts[move.player] += 1
+                await self.repo.put(TimerRecord(record.id, outcome.record.version, row.seconds,
+                                                None, None, False, (counts[0], counts[1])))
+        if isinstance(outcome, Refusal):
+            log.info("duel %d v%d: the clock's move was refused: %s", record.id, record.version,
+                     outcome.value)
+            return False
+        log.info("duel %d v%d: player %d ran out of time: %s", record.id, record.version,
+                 move.player, move.kind.value)
+        t = await table_for(self.svc, outcome.record)
+        await tg.send_text(self.bot, record.chat_id, record.thread_id, _notice(t, move),
+                           reply_to=record.message_id)
+        await present(self.svc, self.bot, outcome.record)
+        return True
+
+
+def _mentions(t: Table, players: tuple[int, ...]) -> Html:
+    return Html(", ".join(t.seats[p].mention for p in players))
+
+
+def _notice(t: Table, move: TimeoutMove) -> Html:
+    """What the clock did, said in the chat."""
+    mention = _mentions(t, move.late)
+    if isinstance(move.action, Bet):
+        key = "timer.auto_bonus" if move.kind is Kind.BONUS else "timer.auto_pass"
+        return t.tr.tn(key, move.action.chips, mention=mention, hand=move.action.position + 1)
+    return t.tr.t(f"timer.{move.kind.value}", mention=mention)
+
+
+def install(app: Application[Any, Any, Any, Any, Any, Any], svc: Services,
+            scale: float) -> TurnTimers:
+    """Create the timers of a running bot and hook them to present()."""
+    timers = TurnTimers(svc, app.bot, JobScheduler(app.job_queue), scale)
+    app.bot_data[KEY] = timers
+    svc.on_presented = timers.on_presented
+    return timers
+
+
+async def restore(app: Application[Any, Any, Any, Any, Any, Any]) -> int:
+    """Re-arm every live duel's timer (after a start); 0 if the timers are not installed."""
+    timers = app.bot_data.get(KEY)
+    return await timers.restore() if isinstance(timers, TurnTimers) else 0

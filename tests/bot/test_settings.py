@@ -1,0 +1,215 @@
+"""/settings: the message, its buttons, and who may change what (handlers driven with real
+Update objects and a fake bot)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+from telegram import InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot import codec
+from bot.codec import Setting, SettingsPress
+from bot.handlers.settings import changed, on_settings, settings_command
+from bot.i18n import translator
+from bot.services import KEY, Services
+from bot.settings_keyboards import STACK_CHOICES, TIMER_CHOICES, settings_keyboard, settings_text
+from bot.storage import ChatSettings, Storage
+from bot.storage.chats import TURN_TIMER_DEFAULT
+
+GROUP = -100555
+ADMIN, MEMBER = 11, 22
+
+
+@dataclass
+class FakeBot:
+    statuses: dict[int, str] = field(default_factory=dict)
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    edited: list[dict[str, Any]] = field(default_factory=list)
+    dropped: int = 0
+    defaults: None = None
+
+    async def get_chat_member(self, chat_id: int, user_id: int, **kw: Any) -> SimpleNamespace:
+        return SimpleNamespace(status=self.statuses.get(user_id, "member"))
+
+    async def answer_callback_query(self, callback_query_id: str, **kw: Any) -> bool:
+        self.answers.append(kw)
+        return True
+
+    async def send_message(self, chat_id: int, text: str, **kw: Any) -> SimpleNamespace:
+        self.sent.append({"chat_id": chat_id, "text": text, **kw})
+        return SimpleNamespace(message_id=99)
+
+    async def edit_message_text(self, text: str, **kw: Any) -> bool:
+        self.edited.append({"text": text, **kw})
+        return True
+
+    async def edit_message_reply_markup(self, **kw: Any) -> bool:
+        self.dropped += 1
+        return True
+
+
+@pytest.fixture
+async def svc(tmp_path: Path) -> AsyncIterator[Services]:
+    storage = await Storage.open(tmp_path / "s.db")
+    yield Services(storage=storage)
+    await storage.close()
+
+
+def _chat(chat_id: int) -> dict[str, Any]:
+    if chat_id > 0:
+        return {"id": chat_id, "type": "private", "first_name": "Pat"}
+    return {"id": chat_id, "type": "group", "title": "Saloon"}
+
+
+def _user(user_id: int, lang: str = "en") -> dict[str, Any]:
+    return {"id": user_id, "is_bot": False, "first_name": f"U{user_id}", "language_code": lang}
+
+
+def press_update(bot: FakeBot, user_id: int, chat_id: int, data: str) -> Update:
+    message = {"message_id": 5, "date": 0, "chat": _chat(chat_id), "text": "settings",
+               "from": {"id": 1, "is_bot": True, "first_name": "Bot"}}
+    return Update.de_json({"update_id": 1, "callback_query": {
+        "id": "q1", "from": _user(user_id), "chat_instance": "ci", "data": data,
+        "message": message}}, bot)  # type: ignore[arg-type]
+
+
+def command_update(bot: FakeBot, user_id: int, chat_id: int) -> Update:
+    return Update.de_json({"update_id": 2, "message": {
+        "message_id": 7, "date": 0, "chat": _chat(chat_id), "from": _user(user_id),
+        "text": "/settings", "entities": [{"type": "bot_command", "offset": 0, "length": 9}],
+    }}, bot)  # type: ignore[arg-type]
+
+
+def context(bot: FakeBot, svc: Services) -> ContextTypes.DEFAULT_TYPE:
+    return cast(ContextTypes.DEFAULT_TYPE, SimpleNamespace(bot=bot, bot_data={KEY: svc}))
+
+
+async def tap(bot: FakeBot, svc: Services, user_id: int, chat_id: int, press: SettingsPress
+              ) -> str | None:
+    await on_settings(press_update(bot, user_id, chat_id, codec.encode(press)), context(bot, svc))
+    answer = bot.answers[-1]
+    text = answer.get("text")
+    return text if isinstance(text, str) else None
+
+
+def callback_data(markup: InlineKeyboardMarkup) -> list[str]:
+    return [str(b.callback_data) for row in markup.inline_keyboard for b in row]
+
+
+# --- handlers -------------------------------------------------------------------------------
+
+
+async def test_an_admin_changes_a_setting_and_it_is_saved(svc: Services) -> None:
+    bot = FakeBot(statuses={ADMIN: "administrator"})
+    toast = await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.TIMER, 60))
+    assert toast == "Saved."
+    assert (await svc.storage.chats.get_settings(GROUP)).turn_timer == 60
+    [edit] = bot.edited
+    assert "⏱ Turn timer: 1 min" in edit["text"]
+    assert "s:t:60" in callback_data(edit["reply_markup"])
+    ticked = [b.text for row in edit["reply_markup"].inline_keyboard for b in row
+              if b.text.startswith("✅")]
+    assert "✅ 1 min" in ticked
+
+
+async def test_the_owner_counts_as_an_admin(svc: Services) -> None:
+    bot = FakeBot(statuses={ADMIN: "creator"})
+    await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.STACK, 100))
+    await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.CARDS_OUT, False))
+    assert await svc.storage.chats.get_settings(GROUP) == ChatSettings(default_stack=100,
+                                                                       show_cards_out=False)
+
+
+async def test_a_non_admins_tap_gets_a_toast_and_changes_nothing(svc: Services) -> None:
+    bot = FakeBot(statuses={ADMIN: "administrator"})
+    toast = await tap(bot, svc, MEMBER, GROUP, SettingsPress(Setting.TIMER, 0))
+    assert toast == "Only the chat's admins can change the settings."
+    assert await svc.storage.chats.get_settings(GROUP) == ChatSettings()
+    assert bot.edited == [] and bot.dropped == 0
+    await tap(bot, svc, MEMBER, GROUP, SettingsPress(Setting.CLOSE))
+    assert bot.dropped == 0
+
+
+async def test_in_a_private_chat_anyone_may_change_the_language(svc: Services) -> None:
+    bot = FakeBot()
+    toast = await tap(bot, svc, MEMBER, MEMBER, SettingsPress(Setting.LANGUAGE, "ru"))
+    assert toast == "Сохранено."  # answered in the language just chosen
+    assert (await svc.storage.chats.get_settings(MEMBER)).language == "ru"
+    assert "Язык" in bot.edited[-1]["text"]
+    await tap(bot, svc, MEMBER, MEMBER, SettingsPress(Setting.LANGUAGE, "auto"))
+    assert (await svc.storage.chats.get_settings(MEMBER)).language is None
+
+
+async def test_done_takes_the_buttons_off(svc: Services) -> None:
+    bot = FakeBot(statuses={ADMIN: "administrator"})
+    assert await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.CLOSE)) is None
+    assert bot.dropped == 1
+
+
+async def test_a_value_the_settings_refuse_is_refused(svc: Services) -> None:
+    bot = FakeBot(statuses={ADMIN: "administrator"})
+    toast = await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.TIMER, 5))  # forged
+    assert toast == translator("en").t("toast.invalid")
+    assert await svc.storage.chats.get_settings(GROUP) == ChatSettings()
+
+
+async def test_anyone_may_open_the_settings(svc: Services) -> None:
+    bot = FakeBot()
+    await settings_command(command_update(bot, MEMBER, GROUP), context(bot, svc))
+    [sent] = bot.sent
+    assert "Chat settings" in sent["text"] and "5 min" in sent["text"]
+    assert len(callback_data(sent["reply_markup"])) > 10
+
+
+# --- the message ----------------------------------------------------------------------------
+
+
+def test_every_button_decodes_to_a_settings_press_and_the_current_one_is_ticked() -> None:
+    tr = translator("ru")
+    settings = ChatSettings(language="ru", turn_timer=600, default_stack=20,
+                            show_cards_out=False)
+    markup = settings_keyboard(tr, settings, private=False)
+    presses = [codec.decode(d) for d in callback_data(markup)]
+    assert all(isinstance(p, SettingsPress) for p in presses)
+    ticked = {b.text for row in markup.inline_keyboard for b in row if b.text.startswith("✅")}
+    assert ticked == {"✅ Русский", "✅ 10 мин", "✅ 20", "✅ Скрыть"}
+    timers = [p.value for p in presses if isinstance(p, SettingsPress)
+              and p.setting is Setting.TIMER]
+    stacks = [p.value for p in presses if isinstance(p, SettingsPress)
+              and p.setting is Setting.STACK]
+    assert tuple(timers) == TIMER_CHOICES and tuple(stacks) == STACK_CHOICES
+    for p in presses:
+        assert isinstance(p, SettingsPress)
+        if p.setting is not Setting.CLOSE:
+            changed(settings, p)  # every offered value is a valid setting
+
+
+def test_a_private_chat_offers_only_the_language() -> None:
+    tr = translator("en")
+    markup = settings_keyboard(tr, ChatSettings(), private=True)
+    kinds = {cast(SettingsPress, codec.decode(d)).setting for d in callback_data(markup)}
+    assert kinds == {Setting.LANGUAGE, Setting.CLOSE}
+    assert "Turn timer" not in settings_text(tr, ChatSettings(), private=True)
+
+
+def test_the_text_shows_every_setting() -> None:
+    text = settings_text(translator("en"), ChatSettings(turn_timer=0, default_stack=30),
+                         private=False)
+    assert "each player's own" in text and "Turn timer: off" in text
+    assert "30 chips" in text and "shown" in text
+
+
+def test_turn_timer_settings_allow_off_and_keep_a_minimum() -> None:
+    assert ChatSettings().turn_timer == TURN_TIMER_DEFAULT == 300
+    assert ChatSettings(turn_timer=0).turn_timer == 0
+    for bad in (1, 29, False):
+        with pytest.raises(ValueError):
+            ChatSettings(turn_timer=bad)
+    assert ChatSettings.from_json('{"turn_timer": 10}') == ChatSettings()

@@ -1,0 +1,109 @@
+"""Turn timers and /settings through the real bot process, with timers sped up 100 times
+(SIXSHOOTER_TIME_SCALE=0.01: the default 5-minute turn lasts 3 seconds)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from .conftest import LaunchBot
+from .driver import Table, actor, duel_keyboard, live_duel_message, mentioned_ids, open_duel
+from .fakeapi import FakeTelegramAPI
+from .fakeapi.model import FakeMessage, FakeUser
+
+FAST = {"SIXSHOOTER_TIME_SCALE": "0.01"}
+WAIT = 20.0
+
+
+def _table(api: FakeTelegramAPI) -> Table:
+    alice = api.add_user("Alice", username="alice", language_code="en")  # the group's creator
+    bob = api.add_user("Bob", username="bob", language_code="en")
+    return Table(api, api.create_group(members=[alice, bob]), (alice, bob))
+
+
+def _texts(api: FakeTelegramAPI, table: Table, word: str, user: FakeUser) -> list[FakeMessage]:
+    """The bot's text messages containing `word` and mentioning `user`."""
+    return [m for m in api.bot_messages(table.chat)
+            if m.text and word in m.text and user.id in mentioned_ids(m)]
+
+
+async def _wait_text(api: FakeTelegramAPI, table: Table, word: str, user: FakeUser,
+                     count: int = 1) -> FakeMessage:
+    found = await api.wait_for(
+        lambda: (lambda ms: ms[count - 1] if len(ms) >= count else None)(
+            _texts(api, table, word, user)),
+        WAIT, f"message {count} with {word!r} for {user.first_name}")
+    assert isinstance(found, FakeMessage)
+    return found
+
+
+async def test_reminder_restart_expiry_once_then_forfeit(fake_api: FakeTelegramAPI,
+                                                         launch_bot: LaunchBot) -> None:
+    bot = await launch_bot(env=FAST)
+    table = _table(fake_api)
+    first = await open_duel(fake_api, table)
+    late = next(p for p in table.players if p.id == actor(first))
+    other = next(p for p in table.players if p is not late)
+
+    await _wait_text(fake_api, table, "your move", late)  # the half-time reminder
+    await bot.restart()  # kill -9 between the reminder and the expiry
+    notice = await _wait_text(fake_api, table, "ran out of time", late)
+    assert "passed for them" in notice.text  # type: ignore[operator]
+
+    # The other player's turn runs its own timer; by its reminder, a second expiry of the
+    # first turn would have shown.
+    await _wait_text(fake_api, table, "your move", other)
+    assert len(_texts(fake_api, table, "ran out of time", late)) == 1
+    assert len(_texts(fake_api, table, "your move", late)) == 1  # not reminded again
+
+    # Nobody plays on: the other player times out once, then `late` a second time in a row.
+    await _wait_text(fake_api, table, "ran out of time", other)
+    await _wait_text(fake_api, table, "twice in a row", late)
+    result = await fake_api.wait_for_message(
+        table.chat, lambda m: "wins the duel" in (m.caption or ""),
+        after_message_id=first.message_id, timeout=WAIT)
+    assert f"{other.first_name} wins the duel" in (result.caption or "")
+    assert "ran out of time" in (result.caption or "")
+    assert live_duel_message(fake_api, table.chat) is None
+
+
+async def test_settings_by_admins_turn_the_timer_off(fake_api: FakeTelegramAPI,
+                                                     launch_bot: LaunchBot) -> None:
+    await launch_bot(env=FAST)
+    table = _table(fake_api)
+    alice, bob = table.players
+
+    fake_api.send_command(bob, table.chat, "settings")
+    panel = await fake_api.wait_for_message(table.chat, lambda m: any(
+        d.startswith("s:") for d in m.callback_data()), timeout=WAIT)
+    refused = await fake_api.wait_for_answer(fake_api.press_button(bob, panel, "s:t:0"),
+                                             timeout=WAIT)
+    assert refused.text == "Only the chat's admins can change the settings."
+    saved = await fake_api.wait_for_answer(fake_api.press_button(alice, panel, "s:t:0"),
+                                           timeout=WAIT)
+    assert saved.text == "Saved."
+    await fake_api.wait_for(lambda: "Turn timer: off" in (panel.text or ""), WAIT, "the edit")
+
+    first = await open_duel(fake_api, table)
+    await asyncio.sleep(4.0)  # longer than a whole 3-second turn
+    assert not _texts(fake_api, table, "your move", alice)
+    assert not _texts(fake_api, table, "your move", bob)
+    assert duel_keyboard(first) and live_duel_message(fake_api, table.chat) is first
+
+
+async def test_settings_in_private_work_for_anyone(fake_api: FakeTelegramAPI,
+                                                   launch_bot: LaunchBot) -> None:
+    await launch_bot()
+    carol = fake_api.add_user("Carol", language_code="en")
+    chat = fake_api.private_chat(carol)
+    fake_api.send_command(carol, chat, "settings")
+    panel = await fake_api.wait_for_message(chat, lambda m: bool(m.callback_data()),
+                                            timeout=WAIT)
+    assert not any(d.startswith("s:t:") for d in panel.callback_data())  # no duels here
+    saved = await fake_api.wait_for_answer(fake_api.press_button(carol, panel, "s:l:ru"),
+                                           timeout=WAIT)
+    assert saved.text == "Сохранено."
+    await fake_api.wait_for(lambda: "Язык" in (panel.text or ""), WAIT, "the edit in Russian")
+    fake_api.send_command(carol, chat, "rules")
+    rules = await fake_api.wait_for_message(chat, lambda m: not m.callback_data(),
+                                            after_message_id=panel.message_id, timeout=WAIT)
+    assert "У каждого игрока одинаковый стек" in (rules.text or "")  # the chat's language
