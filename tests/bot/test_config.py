@@ -162,3 +162,17 @@ def test_unwritable_directory_or_file_is_a_broken_path(
     db.write_bytes(b"")
     with pytest.raises(ConfigError, match=r"broken database path.*not readable and writable"):
         check_db_path(db)
+
+
+def test_time_scale_defaults_to_one_and_reads_a_fraction(tmp_path: Path) -> None:
+    assert Config.from_env(env(tmp_path)).time_scale == 1.0
+    assert Config.from_env(env(tmp_path, SIXSHOOTER_TIME_SCALE="0.01")).time_scale == 0.01
+    assert Config.from_env(env(tmp_path, SIXSHOOTER_TIME_SCALE=" 2 ")).time_scale == 2.0
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "fast", "nan", "inf", "1e9", "0.00001"])
+def test_a_time_scale_out_of_range_is_refused(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.from_env(env(tmp_path, SIXSHOOTER_TIME_SCALE=value))
+    assert "SIXSHOOTER_TIME_SCALE" in str(info.value)
+    assert "\n" not in str(info.value)
