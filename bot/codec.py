@@ -5,6 +5,9 @@
                 ty / tn                   tiebreak: yes / no
                 sr                        surrender
     c:<challenge id>:<version>:a|d|w      accept, decline, withdraw a challenge
+    x:<game id>:<version>:<action>        a six-card poker action, by its rules code:
+        f fold, p play, b buy a sixth card, r0..r5 replace that card, g / n buy the dealer
+        a game or not
     s:<setting>:<value> | s:x             a chat setting, or close the settings message
         l:auto|en|ru  language    t:<seconds> turn timer (0 = off)
         k:<chips>     default stack    c:1|0 show the cards out
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.actions import Bet, Surrender, TiebreakAnswer
+from rules.sixcard_actions import Replace, SixAction, SixCardError, parse_action
 
 MAX_BYTES = 64  # Telegram's limit for callback_data
 MAX_ID = 2**63 - 1  # SQLite INTEGER
@@ -130,7 +134,28 @@ class SettingsPress:
             raise CallbackDataError(f"not a value for {self.setting.name.lower()}: {value!r}")
 
 
-Payload = DuelPress | ChallengePress | SettingsPress
+@dataclass(frozen=True, slots=True)
+class SixCardPress:
+    """An action in a six-card poker game, on the version the button was drawn for."""
+
+    game_id: int
+    version: int
+    action: SixAction
+
+    def __post_init__(self) -> None:
+        _check_number("game_id", self.game_id)
+        _check_number("version", self.version)
+        try:
+            canonical = parse_action(str(self.action))
+        except SixCardError:
+            canonical = None
+        if canonical != self.action or (isinstance(self.action, Replace) and (
+                type(self.action.index) is not int)):
+            raise CallbackDataError(f"not a six-card action a button can carry: "
+                                    f"{self.action!r}")
+
+
+Payload = DuelPress | ChallengePress | SixCardPress | SettingsPress
 
 
 def _action_code(action: DuelAction) -> str:
@@ -152,6 +177,8 @@ def encode(payload: Payload) -> str:
         if payload.value is not None:
             value = payload.value
             data += f":{int(value)}" if isinstance(value, bool) else f":{value}"
+    elif isinstance(payload, SixCardPress):
+        data = f"x:{payload.game_id}:{payload.version}:{payload.action}"
     else:
         raise TypeError(f"not a payload: {payload!r}")
     if len(data.encode("ascii")) > MAX_BYTES:  # cannot happen with the bounds above
@@ -206,9 +233,21 @@ def _decode_settings(fields: list[str]) -> Payload:
     return SettingsPress(setting, _number(text))
 
 
+def _decode_sixcard(fields: list[str]) -> Payload:
+    if len(fields) != 3:
+        raise CallbackDataError("a six-card press has an id, a version and an action")
+    game_id, version, code = fields
+    try:
+        action = parse_action(code)
+    except SixCardError as e:
+        raise CallbackDataError("unknown six-card action") from e
+    return SixCardPress(_number(game_id), _number(version), action)
+
+
 _DECODERS: dict[str, Callable[[list[str]], Payload]] = {
     "d": _decode_duel,
     "c": _decode_challenge,
+    "x": _decode_sixcard,
     "s": _decode_settings,
 }
 

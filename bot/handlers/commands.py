@@ -47,7 +47,9 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await user_translator(services(context.bot_data), update)
-    await reply(context, update, tr.t("rules.duel"))
+    topic = (context.args or [""])[0].lower()
+    key = "rules.sixcard" if topic in ("sixcard", "six", "6") else "rules.duel"
+    await reply(context, update, tr.t(key))
 
 
 async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -16,10 +16,12 @@ from bot.codec import (
     Payload,
     Setting,
     SettingsPress,
+    SixCardPress,
     decode,
     encode,
 )
 from rules.actions import Bet, Surrender, TiebreakAnswer
+from rules.sixcard_actions import Buy, DealerGame, Fold, Play, Replace, SixAction
 
 ids = st.integers(min_value=0, max_value=MAX_ID)
 actions = st.one_of(
@@ -138,6 +140,69 @@ def test_mutated_payloads_decode_canonically_or_not_at_all(
     payload: Payload, where: int, char: str
 ) -> None:
     data = encode(payload)
+    where %= len(data) + 1
+    for mutated in (data[:where] + char + data[where:], data[:where] + data[where + 1:]):
+        try:
+            decoded = decode(mutated)
+        except CallbackDataError:
+            continue
+        assert encode(decoded) == mutated
+
+
+# --- six-card poker: x:<game id>:<version>:<action code> --------------------------------------
+
+six_actions = st.one_of(
+    st.sampled_from([Fold(), Play(), Buy(), DealerGame(True), DealerGame(False)]),
+    st.builds(Replace, st.integers(0, 5)),
+)
+
+
+def test_sixcard_examples() -> None:
+    assert encode(SixCardPress(12, 3, Buy())) == "x:12:3:b"
+    assert encode(SixCardPress(12, 4, Replace(5))) == "x:12:4:r5"
+    assert encode(SixCardPress(1, 0, DealerGame(True))) == "x:1:0:g"
+    assert decode("x:7:2:n") == SixCardPress(7, 2, DealerGame(False))
+    assert decode("x:7:2:f") == SixCardPress(7, 2, Fold())
+    assert decode("x:7:9:p") == SixCardPress(7, 9, Play())
+    assert decode("x:7:9:r0") == SixCardPress(7, 9, Replace(0))
+
+
+@given(ids, ids, six_actions)
+def test_sixcard_presses_round_trip(game_id: int, version: int, action: SixAction) -> None:
+    press = SixCardPress(game_id, version, action)
+    data = encode(press)
+    assert len(data.encode()) <= MAX_BYTES and decode(data) == press
+    assert data.rsplit(":", 1)[1] == str(action)  # the rules' own action code
+
+
+@pytest.mark.parametrize("data", [
+    "x", "x:", "x:1:2", "x:1:2:", "x:1:2:r6", "x:1:2:r", "x:1:2:r01", "x:1:2:P", "x:1:2:pp",
+    "x:1:2:As", "x:1:2:p:", "x:01:2:p", "x:1:-2:p", f"x:{MAX_ID + 1}:0:p", "X:1:2:p",
+    "x:1:2:f ", "x:1:2:g\n", "x:1:2:b42",
+])
+def test_malformed_sixcard_data_is_refused(data: str) -> None:
+    with pytest.raises(CallbackDataError):
+        decode(data)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: SixCardPress(1, 0, Replace(6)),
+    lambda: SixCardPress(1, 0, Replace(-1)),
+    lambda: SixCardPress(1, 0, Replace(True)),
+    lambda: SixCardPress(1, 0, "p"),
+    lambda: SixCardPress(1, 0, Bet(1, 2)),
+    lambda: SixCardPress(-1, 0, Play()),
+])
+def test_sixcard_payloads_no_button_may_carry_cannot_be_built(make: object) -> None:
+    with pytest.raises(CallbackDataError):
+        make()  # type: ignore[operator]
+
+
+@given(ids, ids, six_actions, st.integers(0, 40), st.characters())
+def test_mutated_sixcard_presses_decode_canonically_or_not_at_all(
+    game_id: int, version: int, action: SixAction, where: int, char: str
+) -> None:
+    data = encode(SixCardPress(game_id, version, action))
     where %= len(data) + 1
     for mutated in (data[:where] + char + data[where:], data[:where] + data[where + 1:]):
         try:
