@@ -25,6 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import render
 from rules.cards import shuffled_deck
 from rules.duel import DuelState
+from rules.sixcard import SixCardGame
+from rules.sixcard_view import SixCardView
 from rules.view import PublicView
 
 NAMES = ("Алиса Селезнёва", "Bob 🤠 the Builder")
@@ -42,6 +44,20 @@ def views(duels: int) -> list[PublicView]:
                 player = state.players_to_act[0]
                 state.apply(rng.choice(state.legal_actions(player)), player)
             out.append(state.public_view())
+    return out
+
+
+def six_views(games: int) -> list[SixCardView]:
+    """Six-card poker: seeded games of 1-3 boxes, random legal moves, a view after each."""
+    out: list[SixCardView] = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        game = SixCardGame.new([rng.randint(1, 100) for _ in range(seed % 3 + 1)], 10_000)
+        game.deal(shuffled_deck(rng), rng.randbytes(16))
+        out.append(game.public_view())
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+            out.append(game.public_view())
     return out
 
 
@@ -88,6 +104,10 @@ def main() -> None:
     measure("table", tables)
     measure("reveal", reveals)
     measure("result", results)
+    sixes = [(lambda v=v, i=i: render.sixcard(v, name=NAMES[0], lang="ru" if i % 2 else "en",
+                                             fmt=args.fmt))
+             for i, v in enumerate(six_views(4 * args.duels))]
+    measure("sixcard", sixes)
     tracemalloc.start()  # a second pass, traced (tracing slows the timed one down)
     for job in tables + reveals + results:
         job()
