@@ -20,8 +20,10 @@ from bot import menu, timers
 from bot.config import Config
 from bot.handlers import buttons, commands, errors, members, stats, verify
 from bot.handlers.settings import on_settings, settings_command
+from bot.handlers.sixcard import balance_command, on_press, rebuy_command, sixcard_command
 from bot.jobs import SYNC_EVERY, resume, sync_lagging
 from bot.services import KEY, Services, services
+from bot.sixcard import present as sixcard_present
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
@@ -55,12 +57,16 @@ def build(config: Config) -> App:
     app.add_handler(CommandHandler("duel", commands.duel))
     app.add_handler(CommandHandler("cancel", commands.cancel))
     app.add_handler(CommandHandler("surrender", commands.surrender))
+    app.add_handler(CommandHandler("sixcard", sixcard_command))
+    app.add_handler(CommandHandler("balance", balance_command))
+    app.add_handler(CommandHandler("rebuy", rebuy_command))
     app.add_handler(CommandHandler("settings", settings_command))
     app.add_handler(CommandHandler("stats", stats.stats))
     app.add_handler(CommandHandler("history", stats.history))
     app.add_handler(CommandHandler("verify", verify.verify))
     app.add_handler(CallbackQueryHandler(buttons.on_duel, pattern=r"^d:"))
     app.add_handler(CallbackQueryHandler(buttons.on_challenge, pattern=r"^c:"))
+    app.add_handler(CallbackQueryHandler(on_press, pattern=r"^x:"))
     app.add_handler(CallbackQueryHandler(on_settings, pattern=r"^s:"))
     app.add_handler(CallbackQueryHandler(buttons.on_unknown))
     app.add_handler(ChatMemberHandler(members.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -78,6 +84,7 @@ async def _started(app: App) -> None:
     svc.bot_username = me.username or ""
     await menu.register(app.bot)
     await resume(app)
+    await sixcard_present.resume(app)  # six-card games' messages and their sync
     if app.job_queue is not None:
         app.job_queue.run_repeating(sync_lagging, interval=SYNC_EVERY, first=SYNC_EVERY,
                                     name="sync")

@@ -17,9 +17,11 @@ from bot.i18n import LANGUAGES, translator
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("duel", "cancel", "surrender", "stats", "history", "verify", "settings",
+GROUP_COMMANDS = ("duel", "cancel", "surrender", "sixcard", "balance", "rebuy",
+                  "stats", "history", "verify", "settings",
                   "rules", "help")
-PRIVATE_COMMANDS = ("start", "stats", "history", "verify", "settings", "rules", "help")
+PRIVATE_COMMANDS = ("start", "sixcard", "balance", "rebuy",
+                    "stats", "history", "verify", "settings", "rules", "help")
 
 
 def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:

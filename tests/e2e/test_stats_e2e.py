@@ -1,10 +1,11 @@
 """/stats, /history and /verify against duels played end to end through the real bot.
 
 Three friends play in one group: a random duel, a surrender, a draw (level stacks, tiebreak
-declined) and a tiebreak (level stacks, tiebreak accepted and won). What each duel did is read
-from the messages the players saw (reveals, bonuses, the result); /stats must report the same
-figures. The level stacks are forced by tests/e2e/forcing.py, which reads the deck from the
-bot's database to choose the moves.
+declined), a tiebreak (level stacks, tiebreak accepted and won) and a timeout forfeit (the bot
+restarted with turn timers sped up; nobody moves). What each duel did is read from the messages
+the players saw (reveals, bonuses, the result); /stats must report the same figures. The level
+stacks are forced by tests/e2e/forcing.py, which reads the deck from the bot's database to
+choose the moves.
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ from dataclasses import dataclass, field
 from rules.hands import Category
 
 from .conftest import LaunchBot
-from .driver import Table, live_duel_message, open_duel, play_to_the_end
+from .driver import Table, actor, live_duel_message, open_duel, play_to_the_end
 from .fakeapi import FakeTelegramAPI
 from .fakeapi.model import FakeChat, FakeMessage, FakeUser
 from .forcing import force
 
 TIMEOUT = 20.0
 START = 50
+QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}  # the test measures the bot, not the flood limiter
+FAST_TIMERS = {"SIXSHOOTER_TIME_SCALE": "0.005"}  # a 5-minute turn lasts 1.5 seconds
 CATEGORY = {c.name_en: c for c in Category}
 HAND = re.compile(r"^(\w+): hand #\d, (.+) \(\d+ chips?\)$", re.M)
 BONUS = re.compile(r"Bonus for .+?: (\w+) takes (\d+) more chips?\.")
@@ -123,7 +126,7 @@ async def surrender_duel(api: FakeTelegramAPI, table: Table, who: FakeUser) -> F
 async def test_stats_history_and_verify_after_real_duels(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     api = fake_api
-    bot = await launch_bot(env={"SIXSHOOTER_RATE_LIMIT": "off"})  # not the flood limiter
+    bot = await launch_bot(env=QUICK)
     alice = api.add_user("Alice", username="alice")
     bob = api.add_user("Bob", username="bob")
     carol = api.add_user("Carol", username="carol", language_code="ru")
@@ -153,6 +156,17 @@ async def test_stats_history_and_verify_after_real_duels(
     duels.append(read_duel(api, chat, first))
     assert duels[-1].winner is not None and "Tiebreak" in " ".join(
         m.content_text or "" for m in api.bot_messages(chat) if m.message_id >= first.message_id)
+    # 5. nobody moves: with turn timers sped up, the first to act times out twice in a row
+    await bot.stop()
+    await launch_bot(env=QUICK | FAST_TIMERS, db_path=bot.db_path)
+    table = Table(api, chat, (alice, carol))
+    first = await open_duel(api, table)
+    late = next(p.first_name for p in table.players if p.id == actor(first))
+    result = await api.wait_for_message(chat, lambda m: "wins the duel" in (m.caption or ""),
+                                        after_message_id=first.message_id, timeout=TIMEOUT)
+    assert f"{late} ran out of time" in (result.caption or "")
+    duels.append(read_duel(api, chat, first))
+    assert duels[-1].winner is not None and duels[-1].winner != late
 
     # the leaderboard: a picture, its figures in the caption
     board = await answer(api, alice, chat, "stats")
@@ -162,7 +176,7 @@ async def test_stats_history_and_verify_after_real_duels(
                                                  key=lambda name: rank_key(duels, name))
     for line in lines:
         assert figures_in(line) == expected(duels, line[1]), line
-    assert "4 duels" in (board.content_text or "")
+    assert "5 duels" in (board.content_text or "")
 
     # a player's card by @username, with the head to head against the asker
     card = await answer(api, alice, chat, "stats", "@bob")
@@ -191,9 +205,10 @@ async def test_stats_history_and_verify_after_real_duels(
     # /history: newest first, how each duel ended
     history = (await answer(api, bob, chat, "history")).content_text or ""
     rows = history.splitlines()[1:]
-    assert len(rows) == 4
-    assert "won the tiebreak" in rows[0] and "a draw" in rows[1]
-    assert "Bob won, Carol surrendered" in rows[2]
+    assert len(rows) == 5
+    assert f"{late} ran out of time" in rows[0]
+    assert "won the tiebreak" in rows[1] and "a draw" in rows[2]
+    assert "Bob won, Carol surrendered" in rows[3]
     ru = (await answer(api, carol, chat, "history")).content_text or ""
     assert "ничья" in ru and "Carol сдаётся" in ru
 

@@ -1,0 +1,156 @@
+"""Six-card poker's commands and buttons: /sixcard, /balance, /rebuy and the game's taps.
+
+Every press is answered exactly once: a toast saying why nothing happened, or a silent answer
+once the action is saved (then the message is brought up to date).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, Update
+from telegram.ext import ContextTypes
+
+from bot import codec, tg
+from bot.handlers.common import user_translator
+from bot.i18n import mention_html
+from bot.present import display_name
+from bot.services import services
+from bot.sixcard.args import BadArgs, parse_args
+from bot.sixcard.captions import duration, signed
+from bot.sixcard.game import (
+    Busy,
+    Contended,
+    Refusal,
+    Unaffordable,
+    act,
+    casino,
+    rebuy,
+    start_game,
+)
+from bot.sixcard.present import present
+from bot.storage.casino import START_BALANCE, RebuyRefusal
+from rules.sixcard import SixCardGame
+
+log = logging.getLogger(__name__)
+
+_REFUSALS = {
+    Refusal.STALE: "sixcard.toast_stale",
+    Refusal.NOT_PLAYER: "sixcard.toast_not_yours",
+    Refusal.OVER: "sixcard.toast_over",
+    Refusal.CANNOT_AFFORD: "sixcard.toast_cannot_afford",
+}
+
+
+async def _reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str,
+                 reply_to: int | None = None) -> None:
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    thread = message.message_thread_id if message.is_topic_message else None
+    await tg.send_text(context.bot, chat.id, thread, text,
+                       reply_to=reply_to if reply_to is not None else message.message_id)
+
+
+async def sixcard_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None or user.is_bot:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    try:
+        antes = parse_args(list(context.args or []))
+    except BadArgs as e:
+        await _reply(context, update, "\n".join((tr.t(e.key, **e.values),
+                                                 tr.t("sixcard.usage"))))
+        return
+    thread = message.message_thread_id if message.is_topic_message else None
+    started = await start_game(svc, chat.id, thread, user.id, antes)
+    if isinstance(started, Busy):
+        live = started.record  # point at its message when it is in this topic
+        await _reply(context, update, tr.t("sixcard.error_busy"),
+                     reply_to=live.message_id if live.thread_id == thread else None)
+        return
+    if isinstance(started, Unaffordable):
+        key = "sixcard.error_afford_blind" if started.blind else "sixcard.error_afford"
+        lines = [tr.t(key, need=tr.tn("chips", started.need), balance=started.balance)]
+        if started.balance == 0:
+            lines.append(tr.t("sixcard.balance_zero", amount=START_BALANCE))
+        await _reply(context, update, "\n".join(lines))
+        return
+    if isinstance(started, Contended):
+        await _reply(context, update, tr.t("sixcard.error_retry"))
+        return
+    async with svc.lock(f"sixcard:{started.id}"):
+        await present(svc, context.bot, started)
+
+
+async def balance_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None or user.is_bot:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    repo = casino(svc)
+    record = await repo.balance(chat.id, user.id, now=svc.clock())
+    name = mention_html(user.id, display_name(await svc.storage.users.get(user.id)))
+    lines = [tr.t("sixcard.balance", name=name, chips=tr.tn("chips", record.balance))]
+    live = await repo.live_game(chat.id, user.id)
+    if live is not None:
+        game = SixCardGame.from_json(live.state_json)
+        lines.append(tr.t("sixcard.balance_live",
+                          chips=tr.tn("chips", game.start_balance - game.balance)))
+    if record.games or record.rebuys:
+        lines.append(tr.t("sixcard.balance_stats", games=record.games, net=signed(record.net),
+                          rebuys=record.rebuys))
+    if record.balance == 0 and live is None:
+        lines.append(tr.t("sixcard.balance_zero", amount=START_BALANCE))
+    await _reply(context, update, "\n".join(lines))
+
+
+async def rebuy_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None or user.is_bot:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    outcome = await rebuy(svc, chat.id, user.id)
+    chips = tr.tn("chips", outcome.balance.balance)
+    if outcome.refusal is None:
+        text = tr.t("sixcard.rebuy_done", chips=chips, rebuys=outcome.balance.rebuys)
+    elif outcome.refusal is RebuyRefusal.NOT_ZERO:
+        text = tr.t("sixcard.rebuy_not_zero", chips=chips)
+    elif outcome.refusal is RebuyRefusal.IN_PLAY:
+        text = tr.t("sixcard.rebuy_in_play")
+    else:
+        text = tr.t("sixcard.rebuy_too_soon", wait=duration(tr, outcome.wait))
+    await _reply(context, update, text)
+
+
+async def _toast(query: CallbackQuery, text: str) -> None:
+    await query.answer(text[:200])
+
+
+async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query, user = update.callback_query, update.effective_user
+    if query is None or user is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    try:
+        press = codec.decode(query.data or "")
+    except codec.CallbackDataError:
+        await _toast(query, tr.t("toast.invalid"))
+        return
+    if not isinstance(press, codec.SixCardPress):
+        await _toast(query, tr.t("toast.invalid"))
+        return
+    async with svc.lock(f"sixcard:{press.game_id}"):
+        outcome = await act(svc, press.game_id, press.version, user.id, press.action)
+        if isinstance(outcome, Refusal):
+            log.info("six-card game %d: a press by user %d refused: %s", press.game_id,
+                     user.id, outcome.value)
+            await _toast(query, tr.t(_REFUSALS[outcome]))
+            return
+        await query.answer()
+        await present(svc, context.bot, outcome.record)
