@@ -195,6 +195,8 @@ async def test_stats_history_and_verify_after_real_duels(
     carol_figures = expected(duels, "Carol")
     assert (card.content_text or "").startswith("📇 Carol in this chat")
     assert f"Streak: {carol_figures['streak']}" in (card.content_text or "")
+    nobody = await answer(api, alice, chat, "stats", "@nobody_here")
+    assert (nobody.content_text or "").startswith("I do not know @nobody_here yet")
     # in private: the same figures, from every chat
     private = api.private_chat(alice)
     mine = await answer(api, alice, private, "stats")
