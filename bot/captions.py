@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.i18n import Translator, mention_html
-from rules.view import BulletResult, Outcome, Phase, PublicView
+from rules.view import BulletResult, DealProof, Outcome, Phase, PublicView
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +81,13 @@ def reveal_caption(
     last_of_deal = not any(r.round == result.round and r.number > result.number
                            for r in view.results)
     if proof is not None and last_of_deal:
-        deck = "".join(str(c) for c in proof.deck)
-        lines.append(tr.t("duel.proof", round=proof.round, salt=proof.salt, deck=deck))
+        lines.append(_proof(tr, proof))
     return "\n".join(lines)
+
+
+def _proof(tr: Translator, proof: DealProof) -> str:
+    deck = "".join(c.code for c in proof.deck)
+    return tr.t("duel.proof", round=proof.round, salt=proof.salt, deck=deck)
 
 
 def result_caption(
@@ -99,6 +103,9 @@ def result_caption(
             lines.append(tr.t(f"result.{reason}", name=loser))
         lines.append(tr.t("result.winner", name=seats[view.winner].mention, s0=s0, s1=s1))
     lines.append(_stacks(tr, view, seats))
+    if reason in ("surrender", "timeout") and view.proofs:
+        # The deal in play when the duel stopped: no reveal published its deck.
+        lines.append(_proof(tr, view.proofs[-1]))
     return "\n".join(lines)
 
 

@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from telegram import Bot, InlineKeyboardMarkup
@@ -86,21 +86,37 @@ async def _draw(picture: Callable[[], bytes]) -> bytes:
     return await asyncio.get_running_loop().run_in_executor(_DRAWER, picture)
 
 
-async def live_content(t: Table, state: DuelState) -> Content:
-    """The message for the duel's current moment."""
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A message's caption and buttons, without its picture."""
+
+    caption: str
+    markup: InlineKeyboardMarkup | None
+
+
+def live_words(t: Table, state: DuelState) -> Words:
     view = state.public_view()
     if view.phase is Phase.BULLET:
-        actor = view.to_act[0]
         markup = keyboards.duel_bets(t.tr, t.record.id, t.record.version, view,
-                                     state.legal_actions(actor))
-        photo = await _draw(partial(render.table, view, names=t.names, lang=t.lang,
-                                    show_cards_out=t.show_cards_out))
-        return Content(photo, bullet_caption(t.tr, view, t.seats), markup)
-    photo = await _draw(partial(render.result, view, names=t.names, lang=t.lang))
+                                     state.legal_actions(view.to_act[0]))
+        return Words(bullet_caption(t.tr, view, t.seats), markup)
     if view.phase is Phase.TIEBREAK_OFFER:
         markup = keyboards.tiebreak_offer(t.tr, t.record.id, t.record.version)
-        return Content(photo, offer_caption(t.tr, view, t.seats), markup)
-    return Content(photo, result_caption(t.tr, view, t.seats, state.end_reason), None)
+        return Words(offer_caption(t.tr, view, t.seats), markup)
+    return Words(result_caption(t.tr, view, t.seats, state.end_reason), None)
+
+
+async def live_content(t: Table, state: DuelState) -> Content:
+    """The message for the duel's current moment: the table during a bullet, the stacks'
+    chart at a tiebreak offer and at the end."""
+    view = state.public_view()
+    words = live_words(t, state)
+    if view.phase is Phase.BULLET:
+        photo = await _draw(partial(render.table, view, names=t.names, lang=t.lang,
+                                    show_cards_out=t.show_cards_out))
+    else:
+        photo = await _draw(partial(render.result, view, names=t.names, lang=t.lang))
+    return Content(photo, words.caption, words.markup)
 
 
 def _same_message(shown: DuelState, state: DuelState) -> bool:
@@ -131,6 +147,29 @@ async def _close(bot: Bot, t: Table, shown: DuelState, state: DuelState, message
     await tg.drop_keyboard(bot, chat, message_id)  # a bullet ended by surrender or time
 
 
+async def _edit_live(bot: Bot, t: Table, state: DuelState, message_id: int) -> tg.Edit:
+    """Edit the live message in place; a tiebreak offer's picture never changes, so only its
+    caption and buttons are sent again."""
+    chat = t.record.chat_id
+    if state.phase is Phase.TIEBREAK_OFFER:
+        words = live_words(t, state)
+        return await tg.edit_caption(bot, chat, message_id, words.caption, words.markup)
+    c = await live_content(t, state)
+    return await tg.edit_photo(bot, chat, message_id, c.photo, c.caption, c.markup)
+
+
+async def repost(svc: Services, bot: Bot, record: DuelRecord) -> None:
+    """Show a live duel again in a fresh message (its old one may be lost far up the chat, or
+    deleted); the old message's buttons go."""
+    if record.message_id is not None:
+        try:
+            await tg.drop_keyboard(bot, record.chat_id, record.message_id)
+        except tg.ChatGone:
+            await forget_chat(svc, record.chat_id)
+            return
+    await present(svc, bot, replace(record, message_id=None, shown_version=None))
+
+
 async def present(svc: Services, bot: Bot, record: DuelRecord) -> None:
     """Bring the duel's messages from the version they show to the saved one. A chat that
     threw the bot out loses its live duels (closed, not counted). Then `svc.on_presented`
@@ -150,8 +189,7 @@ async def _present(svc: Services, bot: Bot, record: DuelRecord) -> None:
     t = await table_for(svc, record)
     if live_id is not None and shown is not None:
         if _same_message(shown, state):
-            c = await live_content(t, state)
-            edit = await tg.edit_photo(bot, record.chat_id, live_id, c.photo, c.caption, c.markup)
+            edit = await _edit_live(bot, t, state, live_id)
             if edit is tg.Edit.DONE:
                 await svc.storage.duels.set_message(record.id, live_id, record.version)
                 return

@@ -18,7 +18,7 @@ from bot.challenges import (
 from bot.game import Refusal, act
 from bot.handlers.common import chat_language, refusal_text, reply, user_translator
 from bot.jobs import schedule_expiry
-from bot.present import present
+from bot.present import present, repost
 from bot.services import services
 from bot.storage import ChallengeStatus
 from rules.actions import Surrender
@@ -87,8 +87,13 @@ async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             request.target_username or "").lower() == (user.username or "-").lower():
         await reply(context, update, tr.t("error.self"))
         return
-    if await storage.duels.live_for_user_in_chat(chat.id, user.id) is not None:
+    busy = await storage.duels.live_for_user_in_chat(chat.id, user.id)
+    if busy is not None:
         await reply(context, update, tr.t("error.you_busy"))
+        async with svc.lock(f"duel:{busy.id}"):  # and bring the duel back into view
+            fresh = await storage.duels.get(busy.id)
+            if fresh is not None and fresh.is_live:
+                await repost(svc, context.bot, fresh)
         return
     if target_id is not None and await storage.duels.live_for_user_in_chat(chat.id, target_id):
         await reply(context, update, tr.t("error.target_busy"))

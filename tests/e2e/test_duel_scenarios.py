@@ -9,6 +9,7 @@ refused none of the bot's calls, so every HTML text the bot wrote was accepted.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 
@@ -348,13 +349,19 @@ async def test_a_duel_in_a_forum_topic_stays_in_the_topic(
     busy = await reply_to(fake_api, table.players[0], table.chat, "duel",
                           message_thread_id=topic)
     assert "already have a live duel" in text_of(busy)
+    # ... and the duel is shown again below the reply, its old message without buttons.
+    again = await fake_api.wait_for_message(
+        table.chat, lambda x: bool(duel_keyboard(x)), after_message_id=busy.message_id,
+        timeout=TIMEOUT)
+    assert not any(duel_keyboard(x) for x in fake_api.bot_messages(table.chat) if x is not again)
     loser = table.players[1]
     fake_api.send_command(loser, table.chat, "surrender", message_thread_id=topic)
     result = await fake_api.wait_for_message(
         table.chat, lambda x: "surrendered" in text_of(x), timeout=TIMEOUT)
     assert duel_row(bot.db_path, duel_id)["status"] == "finished"
     mine = fake_api.bot_messages(table.chat)
-    assert len(mine) == 5 and result in mine  # challenge, reveal, bullet 2, reply, result
+    # challenge, reveal, bullet 2, the reply, bullet 2 again, result
+    assert len(mine) == 6 and result in mine and again in mine
     for x in mine:
         assert x.message_thread_id == topic and x.is_topic_message, (x.message_id, text_of(x))
     assert not _refused_calls(fake_api)
@@ -492,6 +499,10 @@ async def test_surrender_ends_the_duel_and_counts_it(
     result = await fake_api.wait_for_message(table.chat, lambda x: "surrendered" in text_of(x),
                                              after_message_id=live.message_id, timeout=TIMEOUT)
     assert "Bob surrendered" in text_of(result) and "Alice wins the duel" in text_of(result)
+    # The round stopped before its last reveal: the result publishes its salt and deck.
+    state = json.loads(duel_row(bot.db_path, duel_id)["state"])
+    _, deck, salt = next(e for e in state["log"] if e[0] == "deal")
+    assert deck in text_of(result) and salt in text_of(result)
     await fake_api.wait_for(lambda: not live.reply_markup, TIMEOUT, "the buttons to go")
     assert live_duel_message(fake_api, table.chat) is None
     assert await press(fake_api, alice, live, former_button(live, "", start="d:"),
@@ -596,6 +607,23 @@ async def test_a_deleted_live_message_is_replaced_at_the_next_tap(
     assert not _refused_calls(fake_api, allow=("message to edit not found",))
 
 
+async def test_a_lost_live_message_comes_back_with_duel(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    """The live message deleted while nobody taps: a player's /duel shows the duel again."""
+    await launch_bot()
+    table, _ = _table(fake_api)
+    m = await open_duel(fake_api, table)
+    fake_api.delete_message(m)
+    busy = await reply_to(fake_api, table.players[1], table.chat, "duel")
+    assert "already have a live duel" in text_of(busy)
+    fresh = await fake_api.wait_for_message(table.chat, lambda x: bool(duel_keyboard(x)),
+                                            after_message_id=busy.message_id, timeout=TIMEOUT)
+    assert duel_id_of(fresh) == duel_id_of(m) and version_of(fresh) == 0
+    await _move(fake_api, table, random.Random(3))
+    assert version_of(_live(fake_api, table.chat)) == 1
+    assert not _refused_calls(fake_api, allow=("message to edit not found",))
+
+
 # --- /duel ---------------------------------------------------------------------------------------
 
 
@@ -649,8 +677,13 @@ async def test_one_live_duel_per_player_and_several_duels_in_one_chat(
     alice, bob = table.players
     chat = table.chat
     first = await open_duel(fake_api, table)
-    assert "already have a live duel" in text_of(
-        await reply_to(fake_api, alice, chat, "duel", "@carol"))
+    id1 = duel_id_of(first)
+    busy = await reply_to(fake_api, alice, chat, "duel", "@carol")
+    assert "already have a live duel" in text_of(busy)
+    # The busy player's duel is shown again below: play goes on there.
+    first = await fake_api.wait_for_message(
+        chat, lambda x: bool(duel_keyboard(x)) and duel_id_of(x) == id1,
+        after_message_id=busy.message_id, timeout=TIMEOUT)
     assert "already in a duel" in text_of(await reply_to(fake_api, carol, chat, "duel", "@alice"))
     open_offer = await command(fake_api, eve, chat, "duel")
     assert await press(fake_api, bob, open_offer, button(open_offer, "a")) == (
@@ -659,7 +692,7 @@ async def test_one_live_duel_per_player_and_several_duels_in_one_chat(
     offer = await command(fake_api, carol, chat, "duel", "@dave 20")
     second = await accept(fake_api, dave, offer)
     table2 = Table(fake_api, chat, (carol, dave))
-    id1, id2 = duel_id_of(first), duel_id_of(second)
+    id2 = duel_id_of(second)
     assert id1 != id2
     # Moves in both, in turn; each lands on its own message.
     rng = random.Random(8)
