@@ -117,8 +117,9 @@ def offer_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) ->
     return "\n".join(lines)
 
 
-def closed_offer_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> str:
-    """The offer once settled: a tiebreak dealt, or a draw agreed."""
+def closed_offer_caption(tr: Translator, view: PublicView) -> str:
+    """The offer once settled: a tiebreak dealt, or declined (the result follows in its own
+    message)."""
     if view.phase is Phase.OVER:
-        return result_caption(tr, view, seats, None)
+        return tr.t("tiebreak.declined")
     return tr.t("tiebreak.accepted", bullet=view.bullet)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from bot.services import Services
+from bot.sixcard import game as sixcard_game
 from bot.storage import (
     ChallengeRecord,
     ChallengeStatus,
@@ -198,11 +199,14 @@ def duel_result(record: DuelRecord, state: DuelState, now: int) -> DuelResult:
 
 
 async def forget_chat(svc: Services, chat_id: int) -> None:
-    """The bot left the chat (or was thrown out): its live duels and challenges are closed
-    without counting."""
+    """The bot left the chat (or was thrown out): its live duels, challenges and six-card
+    games are closed without counting."""
     now = svc.clock()
     await svc.storage.chats.mark_left(chat_id, now=now)
     duels = await svc.storage.duels.abandon_chat(chat_id, now=now)
     challenges = await svc.storage.challenges.expire_chat(chat_id)
-    log.info("left chat %d: %d live duel(s) abandoned, %d challenge(s) closed", chat_id,
-             len(duels), challenges)
+    games = await sixcard_game.casino(svc).live_in_chat(chat_id)
+    for game in games:  # six-card games too: their stakes go back to the balance
+        await sixcard_game.abandon(svc, game)
+    log.info("left chat %d: %d live duel(s) abandoned, %d challenge(s) closed, %d six-card "
+             "game(s) refunded", chat_id, len(duels), challenges, len(games))

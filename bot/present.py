@@ -141,7 +141,7 @@ async def _close(bot: Bot, t: Table, shown: DuelState, state: DuelState, message
             await tg.edit_photo(bot, chat, message_id, photo, caption, None)
             return
     if shown.phase is Phase.TIEBREAK_OFFER:
-        await tg.edit_caption(bot, chat, message_id, closed_offer_caption(t.tr, view, t.seats),
+        await tg.edit_caption(bot, chat, message_id, closed_offer_caption(t.tr, view),
                               None)
         return
     await tg.drop_keyboard(bot, chat, message_id)  # a bullet ended by surrender or time

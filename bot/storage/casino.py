@@ -214,6 +214,12 @@ class CasinoRepo:
         )
         return _game(row) if row else None
 
+    async def live_in_chat(self, chat_id: int) -> list[GameRecord]:
+        rows = await self.db.fetchall(
+            "SELECT * FROM sixcard_games WHERE chat_id = ? AND status = 'live' ORDER BY id",
+            (chat_id,))
+        return [_game(r) for r in rows]
+
     async def games_of(self, chat_id: int, user_id: int, limit: int = 20) -> list[GameRecord]:
         """The player's latest games in the chat, newest first."""
         rows = await self.db.fetchall(

@@ -346,3 +346,21 @@ async def test_racing_rebuys_give_once(svc: Services, store: Storage, repo: Casi
     assert sum(o.done for o in outcomes) == 1
     balance = await repo.get_balance(CHAT, ALICE)
     assert balance is not None and (balance.balance, balance.rebuys) == (START_BALANCE, 1)
+
+
+async def test_a_chat_that_throws_the_bot_out_gets_its_six_card_stakes_back(
+        svc: Services, repo: CasinoRepo) -> None:
+    from bot.game import forget_chat
+
+    game = await start_game(svc, CHAT, None, ALICE, (10, 10, 10))
+    assert isinstance(game, GameRecord)
+    other = await start_game(svc, OTHER_CHAT, None, ALICE, (5,))
+    assert isinstance(other, GameRecord)
+    assert await chips(repo) == START_BALANCE - 50  # three antes and box 3's blind bet
+    await forget_chat(svc, CHAT)
+    assert await chips(repo) == START_BALANCE
+    gone = await repo.get_game(game.id)
+    assert gone is not None and gone.status is GameStatus.ABANDONED
+    still = await repo.get_game(other.id)  # another chat's game is not touched
+    assert still is not None and still.status is GameStatus.LIVE
+    assert await chips(repo, OTHER_CHAT) == START_BALANCE - 5
