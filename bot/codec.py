@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from rules import actions as duel_actions
 from rules.actions import Bet, Surrender, TiebreakAnswer
 from rules.sixcard_actions import Replace, SixAction, SixCardError, parse_action
 
@@ -37,12 +38,6 @@ HANDS = 6
 DuelAction = Bet | TiebreakAnswer | Surrender
 
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,18}")
-_BET = re.compile(r"b([0-5])([12])")
-_SIMPLE_ACTIONS: dict[str, DuelAction] = {
-    "ty": TiebreakAnswer(True),
-    "tn": TiebreakAnswer(False),
-    "sr": Surrender("surrender"),
-}
 
 
 class CallbackDataError(ValueError):
@@ -158,18 +153,10 @@ class SixCardPress:
 Payload = DuelPress | ChallengePress | SixCardPress | SettingsPress
 
 
-def _action_code(action: DuelAction) -> str:
-    if isinstance(action, Bet):
-        return f"b{action.position}{action.chips}"
-    if isinstance(action, TiebreakAnswer):
-        return "ty" if action.accept else "tn"
-    return "sr"
-
-
 def encode(payload: Payload) -> str:
     """The callback_data string for a payload (validated when the payload was built)."""
     if isinstance(payload, DuelPress):
-        data = f"d:{payload.duel_id}:{payload.version}:{_action_code(payload.action)}"
+        data = f"d:{payload.duel_id}:{payload.version}:{payload.action}"  # the rules' code
     elif isinstance(payload, ChallengePress):
         data = f"c:{payload.challenge_id}:{payload.version}:{payload.op.value}"
     elif isinstance(payload, SettingsPress):
@@ -199,13 +186,10 @@ def _decode_duel(fields: list[str]) -> Payload:
     if len(fields) != 3:
         raise CallbackDataError("a duel press has an id, a version and an action")
     duel_id, version, code = fields
-    bet = _BET.fullmatch(code)
-    if bet:
-        action: DuelAction = Bet(int(bet[1]), int(bet[2]))
-    elif code in _SIMPLE_ACTIONS:
-        action = _SIMPLE_ACTIONS[code]
-    else:
-        raise CallbackDataError("unknown duel action")
+    try:
+        action = duel_actions.parse_action(code)  # the rules' own action codes
+    except duel_actions.BadAction as e:
+        raise CallbackDataError("unknown duel action") from e
     return DuelPress(_number(duel_id), _number(version), action)
 
 

@@ -82,7 +82,8 @@ class Content:
 _DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draw")
 
 
-async def _draw(picture: Callable[[], bytes]) -> bytes:
+async def draw(picture: Callable[[], bytes]) -> bytes:
+    """Run a picture function in the drawing thread."""
     return await asyncio.get_running_loop().run_in_executor(_DRAWER, picture)
 
 
@@ -112,10 +113,10 @@ async def live_content(t: Table, state: DuelState) -> Content:
     view = state.public_view()
     words = live_words(t, state)
     if view.phase is Phase.BULLET:
-        photo = await _draw(partial(render.table, view, names=t.names, lang=t.lang,
+        photo = await draw(partial(render.table, view, names=t.names, lang=t.lang,
                                     show_cards_out=t.show_cards_out))
     else:
-        photo = await _draw(partial(render.result, view, names=t.names, lang=t.lang))
+        photo = await draw(partial(render.result, view, names=t.names, lang=t.lang))
     return Content(photo, words.caption, words.markup)
 
 
@@ -135,7 +136,7 @@ async def _close(bot: Bot, t: Table, shown: DuelState, state: DuelState, message
     if shown.phase is Phase.BULLET:
         result = next((r for r in view.results if r.number == shown.bullet), None)
         if result is not None:
-            photo = await _draw(partial(render.reveal, view, result, names=t.names,
+            photo = await draw(partial(render.reveal, view, result, names=t.names,
                                         lang=t.lang))
             caption = reveal_caption(t.tr, view, result, t.seats)
             await tg.edit_photo(bot, chat, message_id, photo, caption, None)

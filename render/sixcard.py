@@ -28,14 +28,21 @@ from render import frame, labels, sprites, text
 from render import layout as L
 from rules.cards import Card
 from rules.hands import evaluate
-from rules.sixcard_view import BoxOutcome, BoxState, SixBoxView, SixCardView, SixPhase
+from rules.sixcard_view import (
+    BET,
+    BUY_FEE,
+    GAME_FEE,
+    REPLACE_FEE,
+    BoxOutcome,
+    BoxState,
+    SixBoxView,
+    SixCardView,
+    SixPhase,
+)
 
 Box = tuple[int, int, int, int]
 RGB = tuple[int, int, int]
 Line = tuple[str, int, RGB]
-
-# Fees and the BET in ANTEs (RULES.md, six-card poker), for the amounts the status line quotes.
-BUY_FEE, REPLACE_FEE, GAME_FEE, BET = 1, 2, 1, 2
 
 # --- geometry: row 0 is the dealer's lane, rows 1..3 the boxes ------------------------------
 HEADER_H = 146

@@ -60,6 +60,10 @@ from rules.sixcard_actions import (
 )
 from rules.sixcard_dealer import UNSEEN, choose_discard, qualifies, settle_played
 from rules.sixcard_view import (
+    BET,
+    BUY_FEE,
+    GAME_FEE,
+    REPLACE_FEE,
     Accounting,
     BoxOutcome,
     BoxSettlement,
@@ -73,7 +77,6 @@ from rules.view import DealProof
 
 MIN_ANTE, MAX_ANTE, MAX_BOXES, BLIND_BOX = 1, 100, 3, 2
 HAND = 5
-BUY_FEE, REPLACE_FEE, GAME_FEE, BET = 1, 2, 1, 2  # in ANTEs
 
 # --- the game --------------------------------------------------------------------------------
 

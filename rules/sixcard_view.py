@@ -24,6 +24,10 @@ from rules.cards import Card
 from rules.hands import Category, HandValue
 from rules.view import DealProof, to_jsonable
 
+# The prices of the game, in ANTEs (RULES.md): a box's BET, buying a sixth card, replacing a
+# card, buying the dealer a game. The rules charge them; the table shows them.
+BUY_FEE, REPLACE_FEE, GAME_FEE, BET = 1, 2, 1, 2
+
 
 class SixPhase(StrEnum):
     DEAL = "deal"  # antes are set; waiting for the shuffled deck (never shown to the player)

@@ -9,9 +9,16 @@ from __future__ import annotations
 from bot.i18n import Html, Translator
 from rules.cards import Card
 from rules.hands import HandValue, evaluate
-from rules.sixcard import GAME_FEE, REPLACE_FEE
 from rules.sixcard_dealer import qualifies
-from rules.sixcard_view import BoxOutcome, BoxState, SixBoxView, SixCardView, SixPhase
+from rules.sixcard_view import (
+    GAME_FEE,
+    REPLACE_FEE,
+    BoxOutcome,
+    BoxState,
+    SixBoxView,
+    SixCardView,
+    SixPhase,
+)
 
 MINUS = "\u2212"
 

@@ -16,9 +16,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import codec
 from bot.i18n import Translator
 from bot.sixcard.captions import MINUS
-from rules.sixcard import BET, BUY_FEE, GAME_FEE, REPLACE_FEE
 from rules.sixcard_actions import Replace, SixAction, parse_action
-from rules.sixcard_view import SixCardView, SixPhase
+from rules.sixcard_view import BET, BUY_FEE, GAME_FEE, REPLACE_FEE, SixCardView, SixPhase
 
 CARDS_PER_ROW = 3
 

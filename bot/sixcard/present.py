@@ -18,7 +18,7 @@ from telegram.ext import Application, ContextTypes
 import render
 from bot import tg
 from bot.i18n import Translator, mention_html, pick_language, translator
-from bot.present import _draw, display_name
+from bot.present import display_name, draw
 from bot.services import Services, services
 from bot.sixcard.captions import caption
 from bot.sixcard.game import abandon, casino
@@ -55,7 +55,7 @@ async def present(svc: Services, bot: Bot, record: GameRecord) -> None:
 async def _present(svc: Services, bot: Bot, record: GameRecord) -> None:
     view = SixCardGame.from_json(record.state_json).public_view()
     tr, name = await player_translator(svc, record)
-    photo = await _draw(partial(render.sixcard, view, name=name, lang=tr.lang))
+    photo = await draw(partial(render.sixcard, view, name=name, lang=tr.lang))
     text = caption(tr, view, mention_html(record.user_id, name))
     markup = game_keyboard(tr, record.id, record.version, view) if record.is_live else None
     repo = casino(svc)
