@@ -166,13 +166,11 @@ def button(m: FakeMessage, op: str) -> str:
 async def command(api: FakeTelegramAPI, user: FakeUser, chat: FakeChat, name: str,
                   args: str = "", **kwargs: Any) -> FakeMessage:
     """Send ``/name args`` (kwargs as for ``send_command``) and return the bot's first new
-    message that answers it: a reply to it, a challenge or a six-card game (other duels'
-    messages, which may come meanwhile, are passed over)."""
+    message after it (a reply, a challenge...), passing over live duel messages that another
+    duel may send meanwhile."""
     sent = api.send_command(user, chat, name, args, **kwargs)
-    return await api.wait_for_message(
-        chat, lambda m: (m.reply_to is not None and m.reply_to.message_id == sent.message_id)
-        or bool(challenge_keyboard(m)) or any(d.startswith("x:") for d in m.callback_data()),
-        after_message_id=sent.message_id, timeout=TIMEOUT)
+    return await api.wait_for_message(chat, lambda m: not duel_keyboard(m),
+                                      after_message_id=sent.message_id, timeout=TIMEOUT)
 
 
 async def reply_to(api: FakeTelegramAPI, user: FakeUser, chat: FakeChat, name: str,
