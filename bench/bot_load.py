@@ -4,7 +4,8 @@
 
 Starts the fake Telegram Bot API in this process and the `sixshooter` bot as a subprocess,
 opens one duel per group in N groups, then plays every duel to its end at once, each player
-tapping as soon as it is their turn. Prints taps per second (wall clock and per CPU-second of
+tapping as soon as it is their turn (the bot's capacity), or after a thinking time (`--think`,
+the latency a person sees at that load). Prints taps per second (wall clock and per CPU-second of
 the bot process), the bot's latency per tap (from the getUpdates response that delivered the
 press to the moment its answer and edit/send are done), and the bot's peak memory. Prints
 figures; asserts nothing. (The fake server and the players share the other core: the figures
@@ -70,9 +71,11 @@ def _proc_stat(pid: int) -> tuple[float, int]:
 
 
 async def _play(api: TimedFake, table: Table, rng: random.Random,
-                latencies: list[float]) -> int:
+                latencies: list[float], think: float) -> int:
     taps = 0
     while True:
+        if think:  # a person looks at the table before tapping
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
         m = live_duel_message(api, table.chat)
         if m is None:
             return taps
@@ -104,7 +107,7 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def main(duels: int, seed: int, profile: str | None) -> None:
+async def main(duels: int, seed: int, profile: str | None, think: float) -> None:
     api = TimedFake(token=BOT_TOKEN)
     await api.start()
     with tempfile.TemporaryDirectory() as tmp:
@@ -129,13 +132,14 @@ async def main(duels: int, seed: int, profile: str | None) -> None:
         rng = random.Random(seed)
         t1 = time.perf_counter()
         taps = sum(await asyncio.gather(
-            *(_play(api, t, random.Random(rng.random()), latencies) for t in tables)))
+            *(_play(api, t, random.Random(rng.random()), latencies, think) for t in tables)))
         wall = time.perf_counter() - t1
         cpu1, peak = _proc_stat(bot.pid)
         calls = api.call_counts()
         await bot.stop()
     await api.stop()
-    print(f"duels: {duels} concurrent (opened in {opened:.1f} s), taps: {taps}")
+    pace = f"each tap after {think:g} s on average" if think else "each tap at once"
+    print(f"duels: {duels} concurrent (opened in {opened:.1f} s), {pace}; taps: {taps}")
     print(f"throughput: {taps / wall:7.1f} taps/s wall clock, "
           f"{taps / max(cpu1 - cpu0, 1e-9):7.1f} taps per CPU-second of the bot "
           f"({cpu1 - cpu0:.1f} s CPU over {wall:.1f} s)")
@@ -151,6 +155,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duels", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
+                        help="mean thinking time before each tap (0: flat out, the capacity)")
     parser.add_argument("--profile", metavar="FILE", help="run the bot under cProfile")
     args = parser.parse_args()
-    asyncio.run(main(args.duels, args.seed, args.profile))
+    asyncio.run(main(args.duels, args.seed, args.profile, args.think))

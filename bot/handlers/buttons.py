@@ -14,17 +14,12 @@ from telegram.ext import ContextTypes
 from bot import codec, tg
 from bot.challenges import accept, may_accept, settle
 from bot.game import Refusal, act
-from bot.handlers.common import chat_language, refusal_text, user_translator
-from bot.i18n import Translator
+from bot.handlers.common import chat_language, pressed, refusal_text, toast, user_translator
 from bot.present import present
-from bot.services import Services, services
-from bot.storage import ChallengeRecord, ChallengeStatus, DuelRecord
+from bot.services import services
+from bot.storage import ChallengeStatus, DuelRecord
 
 log = logging.getLogger(__name__)
-
-
-async def _toast(query: CallbackQuery, text: str) -> None:
-    await query.answer(text[:200])
 
 
 def _shows_duel(query: CallbackQuery, record: DuelRecord) -> bool:
@@ -41,95 +36,67 @@ def _shows_duel(query: CallbackQuery, record: DuelRecord) -> bool:
 
 
 async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query, user = update.callback_query, update.effective_user
-    if query is None or user is None:
+    p = await pressed(update, context, codec.DuelPress)
+    if p is None:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
-    try:
-        press = codec.decode(query.data or "")
-    except codec.CallbackDataError:
-        await _toast(query, tr.t("toast.invalid"))
-        return
-    if not isinstance(press, codec.DuelPress):
-        await _toast(query, tr.t("toast.invalid"))
-        return
+    query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
     async with svc.lock(f"duel:{press.duel_id}"):
         record = await svc.storage.duels.get(press.duel_id)
-        pressed = query.message.message_id if query.message else None
+        pressed_id = query.message.message_id if query.message else None
         if record is not None and record.is_live and record.message_id not in (
-                None, pressed) and record.player_index(user.id) is not None:
+                None, pressed_id) and record.player_index(user.id) is not None:
             # A button on a message that is no longer the duel's live one.
-            await _toast(query, refusal_text(tr, Refusal.STALE))
-            if pressed is not None and _shows_duel(query, record):
-                await tg.drop_keyboard(context.bot, record.chat_id, pressed)
+            await toast(query, refusal_text(tr, Refusal.STALE))
+            if pressed_id is not None and _shows_duel(query, record):
+                await tg.drop_keyboard(context.bot, record.chat_id, pressed_id)
             return
         outcome = await act(svc, press.duel_id, press.version, user.id, press.action)
         if isinstance(outcome, Refusal):
             log.info("duel %d: a press by user %d refused: %s", press.duel_id, user.id,
                      outcome.value)
-            await _toast(query, refusal_text(tr, outcome))
+            await toast(query, refusal_text(tr, outcome))
             return
         await query.answer()
         await present(svc, context.bot, outcome.record)
 
 
-async def _challenge_press(
-    svc: Services, query: CallbackQuery, tr: Translator
-) -> tuple[codec.ChallengePress, ChallengeRecord] | None:
-    try:
-        press = codec.decode(query.data or "")
-    except codec.CallbackDataError:
-        await _toast(query, tr.t("toast.invalid"))
-        return None
-    if not isinstance(press, codec.ChallengePress):
-        await _toast(query, tr.t("toast.invalid"))
-        return None
+async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    p = await pressed(update, context, codec.ChallengePress)
+    if p is None:
+        return
+    query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
     c = await svc.storage.challenges.get(press.challenge_id)
     if c is None or not c.is_pending or c.version != press.version:
-        await _toast(query, tr.t("toast.challenge_gone"))
-        return None
-    return press, c
-
-
-async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query, user = update.callback_query, update.effective_user
-    if query is None or user is None:
+        await toast(query, tr.t("toast.challenge_gone"))
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
-    found = await _challenge_press(svc, query, tr)
-    if found is None:
-        return
-    press, c = found
     challenger = await svc.storage.users.get(c.challenger_id)
     ctr = await chat_language(svc, c.chat_id, challenger.language_code if challenger else None)
     if press.op == codec.ChallengeOp.WITHDRAW:
         if user.id != c.challenger_id:
-            await _toast(query, tr.t("toast.not_your_challenge"))
+            await toast(query, tr.t("toast.not_your_challenge"))
             return
         settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.CANCELLED)
-        await _toast(query, tr.t("toast.withdrawn" if settled else "toast.challenge_gone"))
+        await toast(query, tr.t("toast.withdrawn" if settled else "toast.challenge_gone"))
         return
     why_not = may_accept(c, user)
     if why_not is not None:
-        await _toast(query, tr.t(why_not))
+        await toast(query, tr.t(why_not))
         return
     if press.op == codec.ChallengeOp.DECLINE:
         settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.DECLINED)
-        await _toast(query, tr.t("toast.declined" if settled else "toast.challenge_gone"))
+        await toast(query, tr.t("toast.declined" if settled else "toast.challenge_gone"))
         return
     duels = svc.storage.duels
     if await duels.live_for_user_in_chat(c.chat_id, user.id) is not None:
-        await _toast(query, tr.t("error.you_busy"))
+        await toast(query, tr.t("error.you_busy"))
         return
     if await duels.live_for_user_in_chat(c.chat_id, c.challenger_id) is not None:
-        await _toast(query, tr.t("toast.challenger_busy"))
+        await toast(query, tr.t("toast.challenger_busy"))
         return
     async with svc.lock(f"challenge:{c.id}"):
         record = await accept(svc, context.bot, ctr, c, user)
     if record is None:
-        await _toast(query, tr.t("toast.challenge_gone"))
+        await toast(query, tr.t("toast.challenge_gone"))
         return
     await query.answer()
 
@@ -140,4 +107,4 @@ async def on_unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if query is None:
         return
     tr = await user_translator(services(context.bot_data), update)
-    await _toast(query, tr.t("toast.invalid"))
+    await toast(query, tr.t("toast.invalid"))

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from telegram import Update
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from telegram import CallbackQuery, Update, User
 from telegram.ext import ContextTypes
 
-from bot import tg
+from bot import codec, tg
 from bot.game import Refusal
 from bot.i18n import Translator, pick_language, translator
-from bot.services import Services
+from bot.services import Services, services
+
+P = TypeVar("P", codec.DuelPress, codec.ChallengePress, codec.SixCardPress, codec.SettingsPress)
 
 
 async def user_translator(svc: Services, update: Update) -> Translator:
@@ -45,3 +50,38 @@ _REFUSALS = {
 
 def refusal_text(tr: Translator, refusal: Refusal) -> str:
     return tr.t(_REFUSALS[refusal])
+
+
+async def toast(query: CallbackQuery, text: str) -> None:
+    """Answer a button press with a short notice (Telegram shows at most 200 characters)."""
+    await query.answer(text[:200])
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed(Generic[P]):
+    """A button press decoded into the payload its handler expects."""
+
+    query: CallbackQuery
+    user: User
+    svc: Services
+    tr: Translator
+    payload: P
+
+
+async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                  kind: type[P]) -> Pressed[P] | None:
+    """Decode a press into `kind`; anything else (forged, foreign, malformed data) gets the
+    "not valid" toast and None."""
+    query, user = update.callback_query, update.effective_user
+    if query is None or user is None:
+        return None
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    try:
+        payload = codec.decode(query.data or "")
+    except codec.CallbackDataError:
+        payload = None
+    if not isinstance(payload, kind):
+        await toast(query, tr.t("toast.invalid"))
+        return None
+    return Pressed(query, user, svc, tr, payload)

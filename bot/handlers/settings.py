@@ -11,14 +11,14 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from telegram import Bot, CallbackQuery, Chat, Update
+from telegram import Bot, Chat, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import codec, tg
+from bot import tg
 from bot.codec import Setting, SettingsPress
-from bot.handlers.common import chat_language, user_translator
+from bot.handlers.common import chat_language, pressed, toast, user_translator
 from bot.services import services
 from bot.settings_keyboards import settings_keyboard, settings_text
 from bot.storage import ChatSettings
@@ -68,27 +68,18 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                        settings_keyboard(tr, settings, private=private))
 
 
-async def _toast(query: CallbackQuery, text: str) -> None:
-    await query.answer(text[:200])
-
-
 async def on_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query, user = update.callback_query, update.effective_user
-    if query is None or user is None:
+    p = await pressed(update, context, SettingsPress)
+    if p is None:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
-    try:
-        press = codec.decode(query.data or "")
-    except codec.CallbackDataError:
-        press = None
+    query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
     message = query.message
-    if not isinstance(press, SettingsPress) or message is None:
-        await _toast(query, tr.t("toast.invalid"))
+    if message is None:
+        await toast(query, tr.t("toast.invalid"))
         return
     chat = message.chat
     if not await may_change(context.bot, chat, user.id):
-        await _toast(query, tr.t("settings.admins_only"))
+        await toast(query, tr.t("settings.admins_only"))
         return
     if press.setting is Setting.CLOSE:
         await query.answer()
@@ -99,14 +90,14 @@ async def on_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         try:
             new = changed(settings, press)
         except ValueError:
-            await _toast(query, tr.t("toast.invalid"))
+            await toast(query, tr.t("toast.invalid"))
             return
         if new != settings:
             await svc.storage.chats.set_settings(chat.id, new)
             log.info("chat %d: settings changed by user %d: %s", chat.id, user.id,
                      new.to_json())
     tr = await chat_language(svc, chat.id, user.language_code)  # the language may have changed
-    await _toast(query, tr.t("settings.saved"))
+    await toast(query, tr.t("settings.saved"))
     private = chat.type == ChatType.PRIVATE
     await tg.edit_text(context.bot, chat.id, message.message_id,
                        settings_text(tr, new, private=private),

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import logging
 
-from telegram import CallbackQuery, Update
+from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot import codec, tg
-from bot.handlers.common import user_translator
+from bot.handlers.common import pressed, toast, user_translator
 from bot.i18n import mention_html
 from bot.present import display_name
 from bot.services import services
@@ -127,30 +127,17 @@ async def rebuy_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     await _reply(context, update, text)
 
 
-async def _toast(query: CallbackQuery, text: str) -> None:
-    await query.answer(text[:200])
-
-
 async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query, user = update.callback_query, update.effective_user
-    if query is None or user is None:
+    p = await pressed(update, context, codec.SixCardPress)
+    if p is None:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
-    try:
-        press = codec.decode(query.data or "")
-    except codec.CallbackDataError:
-        await _toast(query, tr.t("toast.invalid"))
-        return
-    if not isinstance(press, codec.SixCardPress):
-        await _toast(query, tr.t("toast.invalid"))
-        return
+    query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
     async with svc.lock(f"sixcard:{press.game_id}"):
         outcome = await act(svc, press.game_id, press.version, user.id, press.action)
         if isinstance(outcome, Refusal):
             log.info("six-card game %d: a press by user %d refused: %s", press.game_id,
                      user.id, outcome.value)
-            await _toast(query, tr.t(_REFUSALS[outcome]))
+            await toast(query, tr.t(_REFUSALS[outcome]))
             return
         await query.answer()
         await present(svc, context.bot, outcome.record)
