@@ -6,7 +6,8 @@ Plays one scripted duel on crafted decks (rules.duel.DuelState, so every view is
 both pass, an uncontested play, a full-house bonus duel, a showdown, a split, a straight bonus
 that levels the stacks, a tiebreak offer, and a tiebreak bullet won with a royal flush whose
 bonus takes the whole stack; a declined tiebreak gives the draw. Then the same moments with a
-long Cyrillic name and an emoji-only one.
+long Cyrillic name and an emoji-only one. Then six-card poker's moments
+(render/preview_sixcard.py).
 """
 
 from __future__ import annotations
@@ -142,7 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     args.outdir.mkdir(parents=True, exist_ok=True)
     ext = "jpg" if args.fmt == "jpeg" else "png"
-    for stem, what, make in shots(args.fmt):
+    from render import preview_sixcard
+
+    for stem, what, make in [*shots(args.fmt), *preview_sixcard.shots(args.fmt)]:
         data = make()
         path = args.outdir / f"{stem}.{ext}"
         path.write_bytes(data)

@@ -1,6 +1,5 @@
-"""Write a picture of every moment of six-card poker, so anyone can look at them.
-
-    python -m render.preview_sixcard OUTDIR [--fmt jpeg|png]
+"""A picture of every moment of six-card poker, so anyone can look at them; written with the
+duel's by `python -m render.preview OUTDIR [--fmt jpeg|png]`.
 
 Plays real games (rules.sixcard.SixCardGame) on crafted decks, so every view is a real one:
 a fresh deal with one box, a sixth card bought, a card replaced, the dealer's reveal that
@@ -12,10 +11,7 @@ Cyrillic name with emoji.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import render
 from rules.cards import CARDS, Card, parse_cards
@@ -99,22 +95,3 @@ def shots(fmt: str) -> list[Shot]:
         return lambda: render.sixcard(v, name=name, lang=lang, fmt=fmt)
 
     return [(stem, what, make(v, lang, name)) for stem, what, v, lang, name in scenes()]
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m render.preview_sixcard", description=__doc__)
-    ap.add_argument("outdir", type=Path)
-    ap.add_argument("--fmt", default="png", choices=("png", "jpeg"))
-    args = ap.parse_args(argv)
-    args.outdir.mkdir(parents=True, exist_ok=True)
-    ext = "jpg" if args.fmt == "jpeg" else "png"
-    for stem, what, make in shots(args.fmt):
-        data = make()
-        path = args.outdir / f"{stem}.{ext}"
-        path.write_bytes(data)
-        print(f"{path}  {len(data) // 1024:4d} KB  {what}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
