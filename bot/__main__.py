@@ -6,23 +6,14 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 
 from telegram.error import InvalidToken
 
+from bot import logs
 from bot.config import Config, ConfigError
 from bot.storage import StorageError
-
-
-def _logging(level: str) -> None:
-    logging.basicConfig(
-        level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
-    )
-    # httpx logs every request URL, and the URL holds the token.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as e:
         print(f"sixshooter: {e}", file=sys.stderr)
         return 2
-    _logging(config.log_level)
+    logs.setup(config.log_level, secrets=[config.token])
     from bot.app import UPDATES, build
 
     app = build(config)

@@ -159,4 +159,21 @@ CREATE INDEX sixcard_lagging ON sixcard_games (id)
 CREATE INDEX sixcard_by_user ON sixcard_games (chat_id, user_id, id);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO)
+# Hardening: the bot's own settings that outlive a restart (the webhook's secret token), and
+# "one pending challenge per player per chat" enforced by the database itself, so two /duel
+# commands handled at once can never both insert one. Duplicates left by older versions are
+# expired first (the newest of each player's pending challenges stays).
+V5_HARDENING = """
+CREATE TABLE bot_meta (
+    key    TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+);
+
+UPDATE challenges SET status = 'expired', version = version + 1
+ WHERE status = 'pending' AND id NOT IN (
+       SELECT MAX(id) FROM challenges WHERE status = 'pending' GROUP BY chat_id, challenger_id);
+CREATE UNIQUE INDEX challenges_one_pending ON challenges (chat_id, challenger_id)
+    WHERE status = 'pending';
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING)
