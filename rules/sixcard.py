@@ -1,6 +1,6 @@
 """Six-card poker (RULES.md, seed 003): one player against the dealer, as a pure state machine.
 
-    game = SixCardGame.new(antes=(10, 5), balance=1000)    # refused if it cannot be afforded
+    game = SixCardGame.new(antes=(10, 5), balance=1000)    # refused below 3 x each ANTE
     events = game.deal(shuffled_deck(rng), new_salt(rng))   # chance comes in as data
     while not game.is_over:
         events = game.apply(game.legal_actions()[0])
@@ -114,9 +114,9 @@ class SixCardGame:
         if type(balance) is not int or balance < 0:
             raise BadSetup(f"the balance is a whole number of chips, not {balance!r}")
         blind_bet = BET * antes[BLIND_BOX] if len(antes) > BLIND_BOX else 0
-        if balance < sum(antes) + blind_bet:
-            raise CannotAfford(f"the antes{' and the blind bet' if blind_bet else ''} need "
-                               f"{sum(antes) + blind_bet}, the balance holds {balance}")
+        if balance < self.cover(antes):
+            raise CannotAfford(f"every box's ANTE and BET need {self.cover(antes)}, the "
+                               f"balance holds {balance}")
         self.antes = antes
         self.start_balance = self.balance = balance
         self.blind_bet = blind_bet
@@ -137,6 +137,17 @@ class SixCardGame:
     @classmethod
     def new(cls, antes: Sequence[int], balance: int) -> SixCardGame:
         return cls(antes, balance)
+
+    @staticmethod
+    def cover(antes: Sequence[int]) -> int:
+        """What the balance must hold for a game to start: every box's ANTE and BET (3 x ANTE
+        each), so no box is ever dealt a hand whose only legal move is FOLD."""
+        return sum((1 + BET) * ante for ante in antes)
+
+    @staticmethod
+    def stake(antes: Sequence[int]) -> int:
+        """What the deal takes from the balance: the antes, and box 3's BET (it plays blind)."""
+        return sum(antes) + (BET * antes[BLIND_BOX] if len(antes) > BLIND_BOX else 0)
 
     # --- what the table knows -----------------------------------------------------------
 

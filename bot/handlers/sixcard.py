@@ -72,8 +72,8 @@ async def sixcard_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                      reply_to=live.message_id if live.thread_id == thread else None)
         return
     if isinstance(started, Unaffordable):
-        key = "sixcard.error_afford_blind" if started.blind else "sixcard.error_afford"
-        lines = [tr.t(key, need=tr.tn("chips", started.need), balance=started.balance)]
+        lines = [tr.t("sixcard.error_afford", need=tr.tn("chips", started.need),
+                      balance=started.balance)]
         if started.balance == 0:
             lines.append(tr.t("sixcard.balance_zero", amount=START_BALANCE))
         await _reply(context, update, "\n".join(lines))

@@ -23,7 +23,6 @@ from rules.sixcard_actions import CannotAfford, SixAction, SixCardError, SixEven
 log = logging.getLogger(__name__)
 
 CREATE_TRIES = 3
-_BIG_BALANCE = 10**9  # for working out a stake: no game's stake comes near it
 
 
 class Refusal(Enum):
@@ -51,9 +50,8 @@ class Busy:
 
 @dataclass(frozen=True, slots=True)
 class Unaffordable:
-    need: int  # the antes and the blind box's bet
+    need: int  # every box's ANTE and BET: what the balance must cover to start
     balance: int
-    blind: bool  # the need includes box 3's blind bet
 
 
 class Contended(Enum):
@@ -64,13 +62,6 @@ class Contended(Enum):
 
 def casino(svc: Services) -> CasinoRepo:
     return CasinoRepo(svc.storage.db)
-
-
-def stake_of(antes: tuple[int, ...]) -> tuple[int, bool]:
-    """What a game with these antes takes from the balance when dealt (the antes and box 3's
-    blind bet, as the rules place them), and whether a blind bet is part of it."""
-    probe = SixCardGame.new(antes, _BIG_BALANCE)
-    return sum(probe.antes) + probe.blind_bet, probe.blind_bet > 0
 
 
 async def start_game(
@@ -87,8 +78,7 @@ async def start_game(
         try:
             game = SixCardGame.new(antes, balance.balance)
         except CannotAfford:
-            need, blind = stake_of(antes)
-            return Unaffordable(need, balance.balance, blind)
+            return Unaffordable(SixCardGame.cover(antes), balance.balance)
         game.deal(shuffled_deck(svc.rng), new_salt())
         stake = game.start_balance - game.balance
         created = await repo.create_game(chat_id, thread_id, user_id, game.to_json(),

@@ -21,7 +21,6 @@ from bot.sixcard.game import (
     act,
     casino,
     rebuy,
-    stake_of,
     start_game,
 )
 from bot.storage import Storage, StorageError
@@ -134,8 +133,8 @@ async def test_starting_takes_the_stake_with_the_game(svc: Services, repo: Casin
     record = await start_game(svc, CHAT, 7, ALICE, (10, 20, 30))
     assert isinstance(record, GameRecord)
     assert (record.status, record.version, record.thread_id) == (GameStatus.LIVE, 0, 7)
-    stake, blind = stake_of((10, 20, 30))
-    assert (stake, blind) == (10 + 20 + 30 + 60, True)
+    stake = SixCardGame.stake((10, 20, 30))
+    assert stake == 10 + 20 + 30 + 60
     game = SixCardGame.from_json(record.state_json)
     assert game.start_balance == START_BALANCE and game.balance == START_BALANCE - stake
     assert await chips(repo) == START_BALANCE - stake
@@ -177,12 +176,11 @@ async def test_a_create_on_a_changed_balance_is_refused(repo: CasinoRepo) -> Non
 
 async def test_a_stake_beyond_the_balance_is_refused(svc: Services, store: Storage,
                                                      repo: CasinoRepo) -> None:
-    await set_balance(store, CHAT, ALICE, 45)
+    await set_balance(store, CHAT, ALICE, 89)  # the stake (50) yes, every box's BET (90) no
     refused = await start_game(svc, CHAT, None, ALICE, (10, 10, 10))
-    assert refused == Unaffordable(need=50, balance=45, blind=True)
-    assert refused != Unaffordable(need=50, balance=45, blind=False)
-    assert await start_game(svc, CHAT, None, ALICE, (50,)) == Unaffordable(50, 45, False)
-    assert await chips(repo) == 45
+    assert refused == Unaffordable(need=90, balance=89)
+    assert await start_game(svc, CHAT, None, ALICE, (30,)) == Unaffordable(90, 89)
+    assert await chips(repo) == 89
     assert await repo.live_game(CHAT, ALICE) is None
 
 
@@ -331,13 +329,13 @@ async def test_rebuy_once_a_day_at_zero(svc: Services, store: Storage, clock: Cl
 
 async def test_no_rebuy_while_a_game_holds_stakes(svc: Services, store: Storage,
                                                   repo: CasinoRepo) -> None:
-    await set_balance(store, CHAT, ALICE, 10)
+    await set_balance(store, CHAT, ALICE, 30)
     record = await start_game(svc, CHAT, None, ALICE, (10,))
-    assert isinstance(record, GameRecord) and await chips(repo) == 0
+    assert isinstance(record, GameRecord) and await chips(repo) == 20
     assert (await rebuy(svc, CHAT, ALICE)).refusal is RebuyRefusal.IN_PLAY
-    folded = await act(svc, record.id, 0, ALICE, Fold())
+    folded = await act(svc, record.id, 0, ALICE, Fold())  # the ante is lost: 20 left
     assert isinstance(folded, Applied) and folded.game.is_over
-    assert (await rebuy(svc, CHAT, ALICE)).done
+    assert (await rebuy(svc, CHAT, ALICE)).refusal is RebuyRefusal.NOT_ZERO
 
 
 async def test_racing_rebuys_give_once(svc: Services, store: Storage, repo: CasinoRepo) -> None:

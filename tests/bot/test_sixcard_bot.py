@@ -138,8 +138,11 @@ def test_after_a_buy_each_of_the_six_cards_can_be_replaced() -> None:
 
 
 def test_a_balance_short_of_the_bet_leaves_only_fold() -> None:
-    g = game("3d 4h 8c 9d Kh", antes=(10,), balance=25)  # 15 left, the bet is 20
-    assert labels(g.public_view()) == [["Fold"]]
+    # 40 left after the antes; box 1 buys (30) and plays (10): box 2's bet of 20 is too much
+    g = game("3d 4h 8c 9d Kh", "5d 6h 8s Td Qh", balance=60, draws="2s")
+    g.apply(Buy())
+    g.apply(Play())
+    assert g.current == 1 and labels(g.public_view()) == [["Fold"]]
     assert "can only fold" in caption(EN, g.public_view(), NAME)
 
 

@@ -3,9 +3,13 @@ rules and the blind box, as worked examples on crafted decks."""
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from rules.cards import CARDS, Card, parse_cards
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.cards import CARDS, Card, parse_cards, shuffled_deck
 from rules.fairness import verify
 from rules.hands import Category, evaluate
 from rules.sixcard import SixCardGame
@@ -101,8 +105,10 @@ def test_a_text_that_is_not_an_action_is_refused(code: str) -> None:
 @pytest.mark.parametrize("antes, balance, error", [
     ((), 1000, BadSetup), ((1, 1, 1, 1), 1000, BadSetup), ((0,), 1000, BadSetup),
     ((101,), 1000, BadSetup), ((True,), 1000, BadSetup), ((10,), -1, BadSetup),
-    ((10, 10), 19, CannotAfford),
-    ((10, 10, 10), 49, CannotAfford),  # three antes and box 3's BET of 20: 50
+    ((10,), 29, CannotAfford),  # the ANTE and the BET of every box: 3 x 10
+    ((10, 10), 59, CannotAfford),
+    ((10, 10, 10), 89, CannotAfford),  # box 3's BET is placed at once, but counts the same
+    ((10, 1, 10), 62, CannotAfford),
 ])
 def test_a_game_that_cannot_start_is_refused(
     antes: tuple[int, ...], balance: int, error: type[SixCardError]
@@ -111,12 +117,22 @@ def test_a_game_that_cannot_start_is_refused(
         SixCardGame.new(antes, balance)
 
 
-def test_the_antes_and_the_blind_bet_are_exactly_what_it_takes_to_start() -> None:
-    g = SixCardGame.new((10, 1, 10), 41)
+def test_every_boxs_ante_and_bet_are_exactly_what_it_takes_to_start() -> None:
+    assert SixCardGame.cover((10, 1, 10)) == 63 and SixCardGame.stake((10, 1, 10)) == 41
+    g = SixCardGame.new((10, 1, 10), 63)
     events = g.deal(deck(LOW, "5h 6h Td Jd Ah", "5c 6d Tc Qs 2h", dealer=DEALER_PAIR))
-    assert g.balance == 0 and g.money.staked == 41 and g.boxes[2].bet == 20
-    assert g.legal_actions() == [Fold()]  # box 1 can only fold: nothing left for its BET
-    assert isinstance(events[0], Dealt) and events[0].balance == 0 and events[0].blind_bet == 20
+    assert g.balance == 22 and g.money.staked == 41 and g.boxes[2].bet == 20
+    assert Play() in g.legal_actions()  # box 1 is never dealt a hand that can only fold
+    assert isinstance(events[0], Dealt) and events[0].balance == 22 and events[0].blind_bet == 20
+
+
+@given(st.lists(st.integers(1, 100), min_size=1, max_size=3), st.integers(0, 700))
+def test_a_game_is_dealt_only_when_its_first_box_can_play(antes: list[int], extra: int) -> None:
+    g = SixCardGame.new(antes, SixCardGame.cover(antes) + extra)
+    g.deal(shuffled_deck(random.Random(extra)))
+    assert Play() in g.legal_actions()
+    with pytest.raises(CannotAfford):
+        SixCardGame.new(antes, SixCardGame.cover(antes) - 1)
 
 
 # --- the deal and what the player sees --------------------------------------------------------
@@ -372,9 +388,9 @@ def test_a_replace_is_refused_when_the_bet_could_no_longer_be_paid() -> None:
 
 
 def test_box_2_may_only_fold_when_box_1_left_too_little_for_its_bet() -> None:
-    g = game(LOW, "Kc Kd 7c 8d Ts", balance=50, draws="Qc")  # 30 after the antes
-    play(g, "b", "p")  # 20, then 0
-    assert g.current == 1 and g.balance == 0
+    g = game(LOW, "Kc Kd 7c 8d Ts", balance=60, draws="Qc")  # 40 after the antes
+    play(g, "b", "p")  # 30, then 10: box 2's BET of 20 is out of reach
+    assert g.current == 1 and g.balance == 10
     assert g.legal_actions() == [Fold()] and g.public_view().legal == ("f",)
     with pytest.raises(CannotAfford):
         g.apply(Play())
