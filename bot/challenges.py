@@ -125,5 +125,6 @@ async def accept(svc: Services, bot: Bot, tr: Translator, c: ChallengeRecord,
         text = tr.t("challenge.accepted", p0=t.seats[0].mention, p1=t.seats[1].mention,
                     dealer=dealer)
         await tg.edit_text(bot, c.chat_id, c.message_id, text, None)
-    await present(svc, bot, record)
+    async with svc.lock(f"duel:{record.id}"):  # the sync job must not send it a second time
+        await present(svc, bot, record)
     return record
