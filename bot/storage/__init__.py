@@ -17,6 +17,7 @@ from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStat
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
 from bot.storage.db import Database, Rollback, StorageError
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
+from bot.storage.meta import MetaRepo
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.results import DuelResult, ResultReason, ResultRepo
 from bot.storage.users import UserRecord, UserRepo
@@ -34,6 +35,7 @@ __all__ = [
     "DuelRepo",
     "DuelResult",
     "DuelStatus",
+    "MetaRepo",
     "ResultReason",
     "ResultRepo",
     "Rollback",
@@ -54,10 +56,12 @@ class Storage:
     challenges: ChallengeRepo
     duels: DuelRepo
     results: ResultRepo
+    meta: MetaRepo
 
     @classmethod
     def over(cls, db: Database) -> Storage:
-        return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db))
+        return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
+                   MetaRepo(db))
 
     @classmethod
     async def open(cls, path: str | PathLike[str]) -> Storage:
