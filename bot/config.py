@@ -4,22 +4,13 @@
 readable line naming the variable and the fix, so a misconfigured bot stops before it talks to
 Telegram. The token never appears in full in any message, repr or log line.
 
-Variables:
-    TELEGRAM_BOT_TOKEN       required; from @BotFather
-    TELEGRAM_API_BASE_URL    optional; a local Bot API server, e.g. http://127.0.0.1:8081/bot
-    SIXSHOOTER_DB            SQLite file; default ./sixshooter.db
-    SIXSHOOTER_LOG_LEVEL     DEBUG, INFO (default), WARNING, ERROR or CRITICAL
-    SIXSHOOTER_WEBHOOK_URL   optional; public https URL: run a webhook instead of long polling
-    SIXSHOOTER_WEBHOOK_PORT  local port the webhook listens on; default 8443
-    SIXSHOOTER_CHALLENGE_TTL seconds before an unanswered challenge expires; default 600
-    SIXSHOOTER_RATE_LIMIT    on (default): pace sends to Telegram's flood limits; off: only for
-                             a Bot API server without limits (a benchmark's fake)
-    SIXSHOOTER_TIME_SCALE    multiplies every turn timer and its reminder; default 1 (for
-                             tests: 0.01 makes a 5-minute turn last 3 seconds)
+`ENVIRONMENT` lists the variables (`sixshooter --help` prints it; the README's Configuration
+section explains them).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import re
@@ -29,11 +20,36 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 TOKEN_RE = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
+# Telegram takes 1-256 of these; fewer than 16 would be guessable (and too short to be masked
+# in logs, see bot.logs.add_secret).
+WEBHOOK_SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{16,256}$")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DEFAULT_DB = "sixshooter.db"
 DEFAULT_WEBHOOK_PORT = 8443
+DEFAULT_WEBHOOK_LISTEN = "127.0.0.1"  # behind a reverse proxy that terminates TLS
 DEFAULT_CHALLENGE_TTL = 600
 TIME_SCALE_MIN, TIME_SCALE_MAX = 0.0001, 100.0
+
+ENVIRONMENT = """\
+environment:
+  TELEGRAM_BOT_TOKEN          required: the token from @BotFather
+  TELEGRAM_API_BASE_URL       another Bot API server, e.g. http://127.0.0.1:8081/bot
+  SIXSHOOTER_DB               the SQLite file; default ./sixshooter.db (one bot per file: the
+                              lock on FILE.lock beside it keeps a second one out)
+  SIXSHOOTER_LOG_LEVEL        DEBUG, INFO (default), WARNING, ERROR or CRITICAL
+  SIXSHOOTER_WEBHOOK_URL      a public https URL: receive updates by webhook instead of long
+                              polling; the webhook serves this URL's path
+  SIXSHOOTER_WEBHOOK_LISTEN   the address the webhook listens on; default 127.0.0.1 (behind a
+                              reverse proxy); 0.0.0.0 or :: for every interface
+  SIXSHOOTER_WEBHOOK_PORT     the port the webhook listens on; default 8443
+  SIXSHOOTER_WEBHOOK_SECRET   what Telegram sends with every update (16-256 of A-Z a-z 0-9 _ -);
+                              default: one generated once and kept in the database
+  SIXSHOOTER_CHALLENGE_TTL    seconds before an unanswered challenge expires; default 600
+  SIXSHOOTER_RATE_LIMIT       on (default): pace sends to Telegram's flood limits; off: only
+                              for a Bot API server without limits (a benchmark's fake)
+  SIXSHOOTER_TIME_SCALE       multiplies every turn timer and its reminder; default 1 (tests:
+                              0.01 makes a 5-minute turn last 3 seconds)
+"""
 
 _HOW_TO_GET_A_TOKEN = (
     "open a chat with @BotFather in Telegram, send /newbot (or /token for an existing bot) "
@@ -60,6 +76,8 @@ class Config:
     api_base_url: str | None = None
     webhook_url: str | None = None
     webhook_port: int = DEFAULT_WEBHOOK_PORT
+    webhook_listen: str = DEFAULT_WEBHOOK_LISTEN
+    webhook_secret: str | None = field(default=None, repr=False)  # None: kept in the database
     challenge_ttl: int = DEFAULT_CHALLENGE_TTL  # seconds before an unanswered challenge expires
     rate_limit: bool = True  # keep to Telegram's flood limits (off only for a limitless server)
     time_scale: float = 1.0  # turn timers last this many times their nominal length
@@ -67,6 +85,13 @@ class Config:
     @property
     def use_webhook(self) -> bool:
         return self.webhook_url is not None
+
+    @property
+    def webhook_path(self) -> str:
+        """The path of SIXSHOOTER_WEBHOOK_URL ("/" if none): a proxy that keeps it passes it on."""
+        if self.webhook_url is None:
+            return "/"
+        return urlsplit(self.webhook_url).path or "/"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], *, check_paths: bool = True) -> Config:
@@ -82,6 +107,8 @@ class Config:
                 environ, "SIXSHOOTER_WEBHOOK_URL", ("https",), "https://bot.example.org/hook"
             ),
             webhook_port=_port(environ, "SIXSHOOTER_WEBHOOK_PORT"),
+            webhook_listen=_address(environ, "SIXSHOOTER_WEBHOOK_LISTEN"),
+            webhook_secret=_webhook_secret(_get(environ, "SIXSHOOTER_WEBHOOK_SECRET")),
             challenge_ttl=_seconds(environ, "SIXSHOOTER_CHALLENGE_TTL", DEFAULT_CHALLENGE_TTL),
             rate_limit=_switch(environ, "SIXSHOOTER_RATE_LIMIT", True),
             time_scale=_scale(environ, "SIXSHOOTER_TIME_SCALE"),
@@ -174,6 +201,33 @@ def _port(environ: Mapping[str, str], name: str) -> int:
     if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 65535):
         raise ConfigError(f"{name}={raw!r} is not a TCP port: use a number from 1 to 65535")
     return int(raw)
+
+
+def _address(environ: Mapping[str, str], name: str) -> str:
+    raw = _get(environ, name)
+    if raw is None:
+        return DEFAULT_WEBHOOK_LISTEN
+    try:
+        return str(ipaddress.ip_address(raw))
+    except ValueError:
+        raise ConfigError(
+            f"{name}={raw!r} is not an IP address: use 127.0.0.1 (the default) behind a reverse "
+            "proxy on this host, or 0.0.0.0 (:: for IPv6) to listen on every interface"
+        ) from None
+
+
+def _webhook_secret(raw: str | None) -> str | None:
+    if raw is None or WEBHOOK_SECRET_RE.fullmatch(raw):
+        return raw
+    if re.fullmatch(r"[A-Za-z0-9_-]+", raw):
+        problem = f"it has {len(raw)} characters"
+    else:
+        problem = "it has characters other than A-Z, a-z, 0-9, _ and -"
+    raise ConfigError(
+        f"SIXSHOOTER_WEBHOOK_SECRET is not a usable secret token ({problem}): use 16 to 256 "
+        "characters of A-Z, a-z, 0-9, _ and - (e.g. from `openssl rand -hex 32`), or unset it "
+        "to have one generated and kept in the database"
+    )
 
 
 def _seconds(environ: Mapping[str, str], name: str, default: int) -> int:

@@ -176,3 +176,63 @@ def test_a_time_scale_out_of_range_is_refused(tmp_path: Path, value: str) -> Non
         Config.from_env(env(tmp_path, SIXSHOOTER_TIME_SCALE=value))
     assert "SIXSHOOTER_TIME_SCALE" in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_webhook_listens_on_loopback_at_the_urls_path_by_default(tmp_path: Path) -> None:
+    config = Config.from_env(env(tmp_path, SIXSHOOTER_WEBHOOK_URL="https://bot.example.org/hook"))
+    assert config.webhook_listen == "127.0.0.1"  # behind a reverse proxy, not on every interface
+    assert config.webhook_path == "/hook"
+    assert config.webhook_secret is None  # generated and kept in the database
+
+
+@pytest.mark.parametrize(("url", "path"), [
+    ("https://bot.example.org", "/"),
+    ("https://bot.example.org/", "/"),
+    ("https://bot.example.org:8443/tg/hook/", "/tg/hook/"),
+    ("https://bot.example.org/hook?from=telegram", "/hook"),
+])
+def test_the_webhook_path_is_the_urls(tmp_path: Path, url: str, path: str) -> None:
+    assert Config.from_env(env(tmp_path, SIXSHOOTER_WEBHOOK_URL=url)).webhook_path == path
+
+
+@pytest.mark.parametrize(("value", "address"), [
+    ("0.0.0.0", "0.0.0.0"), (" 10.0.0.5 ", "10.0.0.5"), ("::", "::"), ("::1", "::1"),
+])
+def test_the_listen_address_is_configurable(tmp_path: Path, value: str, address: str) -> None:
+    config = Config.from_env(env(tmp_path, SIXSHOOTER_WEBHOOK_LISTEN=value))
+    assert config.webhook_listen == address
+
+
+@pytest.mark.parametrize("value", ["localhost", "300.1.1.1", "0.0.0.0:8443", "any"])
+def test_a_listen_address_that_is_no_ip_is_refused(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.from_env(env(tmp_path, SIXSHOOTER_WEBHOOK_LISTEN=value))
+    assert "SIXSHOOTER_WEBHOOK_LISTEN" in str(info.value)
+    assert "127.0.0.1" in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("secret", ["a" * 16, "Az09_-" * 42 + "abcd", "my-own_secret-0123456789"])
+def test_a_webhook_secret_of_telegrams_alphabet_is_taken(tmp_path: Path, secret: str) -> None:
+    config = Config.from_env(env(tmp_path, SIXSHOOTER_WEBHOOK_SECRET=secret))
+    assert config.webhook_secret == secret
+    assert secret not in repr(config)
+
+
+@pytest.mark.parametrize("secret", [
+    "a" * 15,  # guessable, and too short to mask in logs
+    "a" * 257,  # Telegram takes at most 256
+    "secret:with:colons-0123456789",
+    "secret with spaces 0123456789",
+    "sécret-0123456789abcdef",
+])
+def test_a_webhook_secret_telegram_would_refuse_is_refused_without_showing_it(
+    tmp_path: Path, secret: str
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.from_env(env(tmp_path, SIXSHOOTER_WEBHOOK_SECRET=secret))
+    message = str(info.value)
+    assert message.startswith("SIXSHOOTER_WEBHOOK_SECRET ")
+    assert "A-Z, a-z, 0-9, _ and -" in message and "generated" in message
+    assert secret not in message and secret[:10] not in message
+    assert "\n" not in message
