@@ -1,10 +1,37 @@
 """Talking to Telegram safely: send and edit with every known failure turned into a result.
 
-Flood limits are the rate limiter's job (AIORateLimiter retries RetryAfter). What is left here:
-"message is not modified" is a success; a deleted message is `Sent.GONE` (the caller sends a
-fresh one); a chat that threw the bot out raises `ChatGone`; network trouble is retried a
-couple of times, then reported as `None` and logged once: the game is saved already, and the
-sync job redraws it later.
+Flood limits are the rate limiter's job (it retries RetryAfter). What is left here, scoped to
+what failed:
+
+* **The bot is out of the chat** (403 "bot was kicked from the group chat", "bot is not a
+  member of the ... chat", "bot was blocked by the user", "user is deactivated", and 400 "chat
+  not found", which Telegram answers for a chat id the bot cannot reach at all: a deleted
+  group, a supergroup it was removed from): `ChatGone`, and only then does the caller forget
+  the chat (`bot.game.forget_chat`). Nothing else ever closes a chat's games.
+* **The group became a supergroup** (400 "group chat was upgraded to a supergroup chat" with
+  `migrate_to_chat_id`, raised by python-telegram-bot as `ChatMigrated`): `ChatMoved`; the
+  caller moves the chat's rows to the new id (`bot.game.migrate_chat`) and shows its games
+  there.
+* **A refused send or edit** (no rights to send photos right now, "not enough rights", a closed
+  forum topic "TOPIC_CLOSED", a deleted one "TOPIC_DELETED" / "message thread not found", any
+  other 403): logged once and reported like a network failure (`None` / `Edit.FAILED`). The
+  game is saved already; the sync job shows it later, when Telegram lets it. Its turn timer
+  keeps running meanwhile.
+* **Forum topics: a game in a closed or deleted topic waits for its topic.** It is not moved
+  to General: a duel stays in the topic it was started in (each topic is its own table, and
+  other topics' games go on untouched). The sync job retries it until the topic is reopened;
+  in a topic that never comes back, the turn timer (or /surrender) ends the duel as it would
+  any duel nobody can play.
+* **Network trouble**: an edit is idempotent and is retried a couple of times. A send is
+  retried only when the request surely never reached Telegram (python-telegram-bot's
+  `TimedOut`/`NetworkError` caused by httpx's `ConnectTimeout`, `ConnectError` or
+  `PoolTimeout`); after a read or write timeout or a dropped answer the message may well
+  exist, so it is not sent again here: `None`, the saved message id stays as it was, and the
+  sync job sends it later. Should both copies then exist, a press on the extra one retires it
+  (`bot.present.claim`).
+
+"Message is not modified" is a success; a deleted message is `Edit.GONE` (the caller sends a
+fresh one).
 """
 
 from __future__ import annotations
@@ -15,59 +42,117 @@ from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import TypeVar
 
+import httpx
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 NETWORK_TRIES = 3
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+# The request never left this machine (no connection, or none free in the pool): safe to send
+# again. Every other transport failure may have reached Telegram.
+NOT_SENT = (httpx.ConnectTimeout, httpx.ConnectError, httpx.PoolTimeout)
 
 
 class ChatGone(Exception):
-    """The bot can no longer write to the chat (removed, chat deleted)."""
+    """Telegram says the bot is no longer in the chat (removed, blocked, chat deleted)."""
 
     def __init__(self, chat_id: int) -> None:
         super().__init__(f"chat {chat_id} is gone")
         self.chat_id = chat_id
 
 
+class ChatMoved(Exception):
+    """The group was upgraded to a supergroup: its chat id is now `new_chat_id`."""
+
+    def __init__(self, chat_id: int, new_chat_id: int) -> None:
+        super().__init__(f"chat {chat_id} moved to {new_chat_id}")
+        self.chat_id = chat_id
+        self.new_chat_id = new_chat_id
+
+
 class Edit(Enum):
     DONE = "done"  # edited (or it already showed exactly this)
     GONE = "gone"  # the message no longer exists: send a fresh one
-    FAILED = "failed"  # network trouble: try again later
+    FAILED = "failed"  # refused or network trouble: try again later
 
 
 _GONE = ("message to edit not found", "message_id_invalid", "message can't be edited",
          "message to delete not found")
-_CHAT_GONE = ("chat not found", "group chat was upgraded", "not enough rights",
-              "have no rights to send", "topic_closed", "topic_deleted",
-              "message thread not found")
+# The bot is out of the chat: these and only these forget it.
+_BOT_OUT = ("bot was kicked", "bot is not a member", "bot was blocked by the user",
+            "user is deactivated", "chat not found", "group chat was deleted")
+# Telegram refused this one request for now (rights, a closed or deleted topic): retried later.
+_REFUSED = ("not enough rights", "have no rights", "need administrator rights", "topic_closed",
+            "topic_deleted", "message thread not found", "chat_write_forbidden",
+            "chat_send_photos_forbidden", "chat_send_plain_forbidden")
 
 
-async def _call(what: str, chat_id: int, factory: Callable[[], Awaitable[T]]) -> T | None:
-    """Run a Bot call with network retries: its result, or None when the network failed.
-    Raises BadRequest (the caller's to judge) and ChatGone."""
+def bot_out(error: TelegramError) -> bool:
+    """Does this error say the bot is no longer in the chat?"""
+    text = error.message.lower()
+    return isinstance(error, Forbidden | BadRequest) and any(s in text for s in _BOT_OUT)
+
+
+def surely_not_sent(error: NetworkError) -> bool:
+    """A transport failure that happened before the request could reach Telegram."""
+    return isinstance(error.__cause__, NOT_SENT)
+
+
+async def _call(what: str, chat_id: int, factory: Callable[[], Awaitable[T]], *,
+                resend_safe: bool) -> T | None:
+    """Run a Bot call: its result, or None when it failed for now (refused, network).
+
+    Raises ChatGone, ChatMoved, and any other BadRequest (the caller's to judge). A call that
+    is not `resend_safe` (a send) is made again only when it surely never reached Telegram.
+    """
     for attempt in range(1, NETWORK_TRIES + 1):
         try:
             return await factory()
-        except Forbidden as e:
-            raise ChatGone(chat_id) from e
-        except RetryAfter as e:  # the rate limiter gave up: wait once more ourselves
+        except ChatMigrated as e:
+            raise ChatMoved(chat_id, e.new_chat_id) from e
+        except RetryAfter as e:  # the rate limiter gave up; a 429 did nothing: wait, again
             delay = float(e.retry_after if isinstance(e.retry_after, int | float) else 1)
             await asyncio.sleep(min(delay, 30.0))
-        except BadRequest as e:
-            if any(s in e.message.lower() for s in _CHAT_GONE):
+        except Forbidden as e:
+            if bot_out(e):
                 raise ChatGone(chat_id) from e
+            log.info("%s in chat %s refused: %s; tried again later", what, chat_id, e.message)
+            return None
+        except BadRequest as e:
+            if bot_out(e):
+                raise ChatGone(chat_id) from e
+            if any(s in e.message.lower() for s in _REFUSED):
+                log.info("%s in chat %s refused: %s; tried again later", what, chat_id,
+                         e.message)
+                return None
             raise
-        except (TimedOut, NetworkError) as e:
+        except NetworkError as e:  # TimedOut included
+            if not resend_safe and not surely_not_sent(e):
+                log.warning("%s in chat %s: no answer (%s); it may have arrived, so it is not "
+                            "sent again now", what, chat_id, _describe(e))
+                return None
             if attempt == NETWORK_TRIES:
-                log.warning("%s in chat %s failed after %d tries: %s", what, chat_id, attempt, e)
+                log.warning("%s in chat %s failed after %d tries: %s", what, chat_id, attempt,
+                            _describe(e))
                 return None
             await asyncio.sleep(0.2 * attempt)
     return None
+
+
+def _describe(error: NetworkError) -> str:
+    cause = error.__cause__
+    return f"{error.message} ({type(cause).__name__})" if cause is not None else error.message
 
 
 async def send_photo(
@@ -78,7 +163,7 @@ async def send_photo(
         chat_id, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup,
         message_thread_id=thread_id, reply_to_message_id=reply_to,
         allow_sending_without_reply=True,
-    ))
+    ), resend_safe=False)
 
 
 async def send_text(
@@ -89,12 +174,12 @@ async def send_text(
         chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
         message_thread_id=thread_id, reply_to_message_id=reply_to,
         allow_sending_without_reply=True, link_preview_options=NO_PREVIEW,
-    ))
+    ), resend_safe=False)
 
 
 async def _edit(what: str, chat_id: int, factory: Callable[[], Awaitable[object]]) -> Edit:
     try:
-        result = await _call(what, chat_id, factory)
+        result = await _call(what, chat_id, factory, resend_safe=True)
     except BadRequest as e:
         text = e.message.lower()
         if "message is not modified" in text:
@@ -141,4 +226,15 @@ async def drop_keyboard(bot: Bot, chat_id: int, message_id: int) -> Edit:
         ))
     except BadRequest as e:
         log.info("could not drop a keyboard in chat %s: %s", chat_id, e.message)
+        return Edit.FAILED
+
+
+async def delete(bot: Bot, chat_id: int, message_id: int) -> Edit:
+    """Delete one of the bot's own messages (an extra copy); GONE if it was gone already,
+    FAILED if Telegram would not (too old, no rights)."""
+    try:
+        return await _edit("deleteMessage", chat_id, lambda: bot.delete_message(
+            chat_id, message_id))
+    except BadRequest as e:
+        log.info("could not delete message %s in chat %s: %s", message_id, chat_id, e.message)
         return Edit.FAILED

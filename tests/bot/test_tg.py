@@ -1,0 +1,233 @@
+"""bot.tg: each failure scoped to what failed.
+
+Only "the bot is out of the chat" forgets a chat; a refused send (rights, a closed or deleted
+topic) is a failure for now; an upgraded group is a move. A send that may have reached Telegram
+(read or write timeout, a dropped answer) is never made again; one that surely did not (no
+connection, no free connection in the pool) is; edits are idempotent and always retried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+import httpx
+import pytest
+from telegram import Bot, Message
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
+
+from bot import tg
+
+CHAT = -100777
+
+
+def timed_out(cause: BaseException) -> TimedOut:
+    """What python-telegram-bot raises for an httpx timeout (`raise TimedOut from err`)."""
+    error = TimedOut()
+    error.__cause__ = cause
+    return error
+
+
+def network(cause: BaseException) -> NetworkError:
+    """What it raises for any other httpx error (`raise NetworkError(...) from err`)."""
+    error = NetworkError(f"httpx.{type(cause).__name__}: {cause}")
+    error.__cause__ = cause
+    return error
+
+
+class StubBot:
+    """Answers each call with the next scripted outcome (an exception to raise, or a value)."""
+
+    def __init__(self, *outcomes: object) -> None:
+        self.outcomes = list(outcomes)
+        self.calls: list[str] = []
+
+    def _next(self, method: str) -> Any:
+        self.calls.append(method)
+        outcome = self.outcomes.pop(0) if self.outcomes else "ok"
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+    async def send_photo(self, *args: object, **kwargs: object) -> Any:
+        return self._next("sendPhoto")
+
+    async def send_message(self, *args: object, **kwargs: object) -> Any:
+        return self._next("sendMessage")
+
+    async def edit_message_media(self, *args: object, **kwargs: object) -> Any:
+        return self._next("editMessageMedia")
+
+    async def edit_message_caption(self, *args: object, **kwargs: object) -> Any:
+        return self._next("editMessageCaption")
+
+    async def edit_message_reply_markup(self, *args: object, **kwargs: object) -> Any:
+        return self._next("editMessageReplyMarkup")
+
+    async def delete_message(self, *args: object, **kwargs: object) -> Any:
+        return self._next("deleteMessage")
+
+
+SENT = cast(Message, object())
+
+
+@pytest.fixture(autouse=True)
+def no_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def instant(_: float) -> None:
+        return None
+
+    monkeypatch.setattr(tg.asyncio, "sleep", instant)
+
+
+async def send_photo(bot: StubBot) -> Message | None:
+    return await tg.send_photo(cast(Bot, bot), CHAT, None, b"png", "caption", None)
+
+
+async def send_text(bot: StubBot) -> Message | None:
+    return await tg.send_text(cast(Bot, bot), CHAT, 7, "text")
+
+
+async def edit_photo(bot: StubBot) -> tg.Edit:
+    return await tg.edit_photo(cast(Bot, bot), CHAT, 5, b"png", "caption", None)
+
+
+# --- sends: never blindly made again --------------------------------------------------------
+
+
+MAY_HAVE_ARRIVED = [
+    timed_out(httpx.ReadTimeout("slow answer")),
+    timed_out(httpx.WriteTimeout("slow upload")),
+    network(httpx.RemoteProtocolError("Server disconnected without sending a response.")),
+    network(httpx.ReadError("connection reset")),
+    NetworkError("Bad Gateway"),  # Telegram's front answered 502: the send may have happened
+]
+
+
+@pytest.mark.parametrize("error", MAY_HAVE_ARRIVED, ids=lambda e: type(e.__cause__).__name__)
+@pytest.mark.parametrize("send", [send_photo, send_text], ids=["photo", "text"])
+async def test_a_send_that_may_have_arrived_is_made_once_and_reported_failed(
+        error: NetworkError, send: Callable[[StubBot], Any]) -> None:
+    bot = StubBot(error, SENT)
+    assert await send(bot) is None
+    assert len(bot.calls) == 1
+
+
+SURELY_NOT_SENT = [
+    timed_out(httpx.ConnectTimeout("no connection")),
+    network(httpx.ConnectError("connection refused")),
+    timed_out(httpx.PoolTimeout("all connections busy")),
+]
+
+
+@pytest.mark.parametrize("error", SURELY_NOT_SENT, ids=lambda e: type(e.__cause__).__name__)
+async def test_a_send_that_surely_never_left_is_made_again(error: NetworkError) -> None:
+    bot = StubBot(error, SENT)
+    assert await send_photo(bot) is SENT
+    assert bot.calls == ["sendPhoto", "sendPhoto"]
+
+
+async def test_a_send_that_never_leaves_gives_up_after_a_few_tries() -> None:
+    bot = StubBot(*(network(httpx.ConnectError("down")) for _ in range(tg.NETWORK_TRIES + 2)))
+    assert await send_photo(bot) is None
+    assert len(bot.calls) == tg.NETWORK_TRIES
+
+
+async def test_a_flood_refusal_did_nothing_so_the_send_is_made_again() -> None:
+    bot = StubBot(RetryAfter(1), SENT)
+    assert await send_photo(bot) is SENT
+    assert len(bot.calls) == 2
+
+
+# --- edits: idempotent, retried ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("error", MAY_HAVE_ARRIVED[:3], ids=lambda e: type(e.__cause__).__name__)
+async def test_an_edit_is_made_again_after_any_network_failure(error: NetworkError) -> None:
+    bot = StubBot(error, "edited")
+    assert await edit_photo(bot) is tg.Edit.DONE
+    assert bot.calls == ["editMessageMedia", "editMessageMedia"]
+
+
+async def test_an_edit_that_keeps_failing_is_failed_not_gone() -> None:
+    bot = StubBot(*(timed_out(httpx.ReadTimeout("slow")) for _ in range(tg.NETWORK_TRIES)))
+    assert await edit_photo(bot) is tg.Edit.FAILED
+    assert len(bot.calls) == tg.NETWORK_TRIES
+
+
+# --- who is gone, what is refused, what moved -------------------------------------------------
+
+
+BOT_OUT = [
+    Forbidden("Forbidden: bot was kicked from the group chat"),
+    Forbidden("Forbidden: bot was kicked from the supergroup chat"),
+    Forbidden("Forbidden: bot is not a member of the supergroup chat"),
+    Forbidden("Forbidden: bot was blocked by the user"),
+    Forbidden("Forbidden: user is deactivated"),
+    Forbidden("Forbidden: the group chat was deleted"),
+    BadRequest("Bad Request: chat not found"),
+]
+
+
+@pytest.mark.parametrize("error", BOT_OUT, ids=lambda e: e.message)
+async def test_only_the_bot_being_out_of_the_chat_is_chat_gone(error: TelegramError) -> None:
+    for call in (send_photo, send_text, edit_photo):
+        with pytest.raises(tg.ChatGone) as gone:
+            await call(StubBot(error))
+        assert gone.value.chat_id == CHAT
+
+
+REFUSED = [
+    BadRequest("Bad Request: not enough rights to send photos to the chat"),
+    BadRequest("Bad Request: not enough rights to send text messages to the chat"),
+    BadRequest("Bad Request: have no rights to send a message"),
+    BadRequest("Bad Request: TOPIC_CLOSED"),
+    BadRequest("Bad Request: TOPIC_DELETED"),
+    BadRequest("Bad Request: message thread not found"),
+    BadRequest("Bad Request: CHAT_WRITE_FORBIDDEN"),
+    Forbidden("Forbidden: bot can't send messages to bots"),
+]
+
+
+@pytest.mark.parametrize("error", REFUSED, ids=lambda e: e.message)
+async def test_a_refused_send_is_a_failure_for_now_not_the_chat_gone(error: TelegramError) -> None:
+    bot = StubBot(error, SENT)
+    assert await send_photo(bot) is None
+    assert len(bot.calls) == 1  # not hammered now: the sync job tries again later
+    assert await send_text(StubBot(error)) is None
+
+
+@pytest.mark.parametrize("error", REFUSED[:3], ids=lambda e: e.message)
+async def test_a_refused_edit_is_failed(error: TelegramError) -> None:
+    assert await edit_photo(StubBot(error)) is tg.Edit.FAILED
+
+
+async def test_an_upgraded_group_is_a_move_to_its_new_id() -> None:
+    for call in (send_photo, send_text, edit_photo):
+        with pytest.raises(tg.ChatMoved) as moved:
+            await call(StubBot(ChatMigrated(-1009876543210)))
+        assert (moved.value.chat_id, moved.value.new_chat_id) == (CHAT, -1009876543210)
+
+
+async def test_other_bad_requests_are_the_callers_to_judge() -> None:
+    with pytest.raises(BadRequest, match="parse entities"):
+        await send_text(StubBot(BadRequest("Bad Request: can't parse entities: oops")))
+    assert await edit_photo(StubBot(BadRequest("Bad Request: message to edit not found"))) is (
+        tg.Edit.GONE)
+    assert await edit_photo(StubBot(BadRequest("Bad Request: message is not modified"))) is (
+        tg.Edit.DONE)
+
+
+async def test_delete_reports_done_gone_or_failed() -> None:
+    assert await tg.delete(cast(Bot, StubBot(True)), CHAT, 3) is tg.Edit.DONE
+    gone = StubBot(BadRequest("Bad Request: message to delete not found"))
+    assert await tg.delete(cast(Bot, gone), CHAT, 3) is tg.Edit.GONE
+    old = StubBot(BadRequest("Bad Request: message can't be deleted for everyone"))
+    assert await tg.delete(cast(Bot, old), CHAT, 3) is tg.Edit.FAILED
