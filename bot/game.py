@@ -23,6 +23,7 @@ from bot.storage import (
     ResultReason,
     Rollback,
 )
+from bot.storage.migrate import ChatMove, move_chat
 from rules.actions import (
     Action,
     DuelError,
@@ -199,8 +200,9 @@ def duel_result(record: DuelRecord, state: DuelState, now: int) -> DuelResult:
 
 
 async def forget_chat(svc: Services, chat_id: int) -> None:
-    """The bot left the chat (or was thrown out): its live duels, challenges and six-card
-    games are closed without counting."""
+    """The bot left the chat (or was thrown out: Telegram said so, see `bot.tg.ChatGone`, or
+    a my_chat_member update did): its live duels, challenges and six-card games are closed
+    without counting. Nothing short of that closes them: a refused send only waits."""
     now = svc.clock()
     await svc.storage.chats.mark_left(chat_id, now=now)
     duels = await svc.storage.duels.abandon_chat(chat_id, now=now)
@@ -210,3 +212,23 @@ async def forget_chat(svc: Services, chat_id: int) -> None:
         await sixcard_game.abandon(svc, game)
     log.info("left chat %d: %d live duel(s) abandoned, %d challenge(s) closed, %d six-card "
              "game(s) refunded", chat_id, len(duels), challenges, len(games))
+
+
+async def migrate_chat(svc: Services, old_id: int, new_id: int) -> ChatMove:
+    """The group `old_id` became the supergroup `new_id`: every row of it moves there in one
+    transaction (`bot.storage.migrate`), and the memory of both ids is dropped. Idempotent:
+    Telegram's second signal finds nothing left to move. The live games it returns have no
+    message any more; the caller (or the sync job) shows them in the new chat."""
+    repo = sixcard_game.casino(svc)
+    async with svc.storage.db.transaction():
+        for game in await repo.live_in_chat(old_id):
+            if await repo.live_game(new_id, game.user_id) is not None:
+                await sixcard_game.abandon(svc, game)  # one live game per player per chat
+        moved = await move_chat(svc.storage.db, old_id, new_id, now=svc.clock())
+    svc.forget_chats(old_id, new_id)
+    if moved.moved:
+        log.info("chat %d became supergroup %d: %d row(s) moved, %d live duel(s) and %d "
+                 "six-card game(s) to show again, %d challenge(s) expired, %d balance(s) "
+                 "merged", old_id, new_id, moved.rows, len(moved.live_duels),
+                 len(moved.live_games), moved.expired_challenges, moved.merged_balances)
+    return moved

@@ -37,6 +37,12 @@ class Services:
         default_factory=weakref.WeakValueDictionary
     )
 
+    def forget_chats(self, *chat_ids: int) -> None:
+        """Forget what is kept in memory about these chats (a group moved to a new id)."""
+        for chat_id in chat_ids:
+            self.seen_chats.pop(chat_id, None)
+        self.storage.chats.forget_cached(*chat_ids)
+
     def lock(self, key: str) -> asyncio.Lock:
         """One lock per game, so taps on the same duel are handled one after another (the
         compare-and-swap in storage keeps them correct across processes too)."""

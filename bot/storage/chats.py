@@ -133,6 +133,12 @@ class ChatRepo:
         self._settings[chat_id] = settings
         return settings
 
+    def forget_cached(self, *chat_ids: int) -> None:
+        """Drop what is kept in memory for these chats (their rows moved: a group upgraded to
+        a supergroup); the next read goes to the database."""
+        for chat_id in chat_ids:
+            self._settings.pop(chat_id, None)
+
     async def set_settings(self, chat_id: int, settings: ChatSettings) -> None:
         await self.db.execute(
             "INSERT INTO chat_settings (chat_id, settings) VALUES (?, ?)"
