@@ -27,10 +27,10 @@ from bot.captions import (
     result_caption,
     reveal_caption,
 )
-from bot.game import forget_chat, state_at
+from bot.game import forget_chat, migrate_chat, state_at
 from bot.i18n import Translator, pick_language, translator
 from bot.services import Services
-from bot.storage import DuelRecord
+from bot.storage import DuelRecord, DuelStatus
 from bot.storage.users import UserRecord
 from rules.duel import DuelState
 from rules.view import Phase
@@ -168,19 +168,76 @@ async def repost(svc: Services, bot: Bot, record: DuelRecord) -> None:
         except tg.ChatGone:
             await forget_chat(svc, record.chat_id)
             return
+        except tg.ChatMoved as e:
+            await _moved(svc, bot, record, e)  # shown afresh in the new chat
+            return
     await present(svc, bot, replace(record, message_id=None, shown_version=None))
 
 
 async def present(svc: Services, bot: Bot, record: DuelRecord) -> None:
     """Bring the duel's messages from the version they show to the saved one. A chat that
-    threw the bot out loses its live duels (closed, not counted). Then `svc.on_presented`
-    (the turn timer) follows the duel to its new move."""
+    threw the bot out loses its live duels (closed, not counted); a group that became a
+    supergroup takes them along, and the duel is shown there. A refused or failed send
+    leaves the saved message as it was, for the sync job. Then `svc.on_presented` (the turn
+    timer) follows the duel to its new move."""
     try:
         await _present(svc, bot, record)
     except tg.ChatGone:
         await forget_chat(svc, record.chat_id)
+    except tg.ChatMoved as e:
+        await _moved(svc, bot, record, e)
     if svc.on_presented is not None:
         await svc.on_presented(record)
+
+
+async def _moved(svc: Services, bot: Bot, record: DuelRecord, moved: tg.ChatMoved) -> None:
+    """Telegram said the chat is a supergroup now: move the chat, then show this duel in the
+    new chat at once (the chat's other games follow with the sync job)."""
+    await migrate_chat(svc, moved.chat_id, moved.new_chat_id)
+    fresh = await svc.storage.duels.get(record.id)
+    if fresh is None or fresh.status is DuelStatus.ABANDONED or fresh.chat_id == record.chat_id:
+        return
+    try:
+        await _present(svc, bot, fresh)
+    except tg.ChatGone:
+        await forget_chat(svc, fresh.chat_id)
+    except tg.ChatMoved as again:
+        log.warning("duel %d: chat %d moved again, to %d; left to the sync job", fresh.id,
+                    again.chat_id, again.new_chat_id)
+
+
+# --- a press on a message that is not the saved live one ---------------------------------
+
+
+async def adopt(svc: Services, record: DuelRecord, message_id: int, version: int) -> DuelRecord:
+    """A press on one of the duel's own messages (its buttons, its chat) that the bot has not
+    saved as the live one. If that message was made for the saved version and is newer than
+    the saved message (a send that timed out but arrived, its id never learned), it is the
+    live message: it is saved as such and the press goes on there. Returns the record as it
+    now is."""
+    newer = record.message_id is None or message_id > record.message_id
+    if not (record.is_live and newer and version == record.version):
+        return record
+    if not await svc.storage.duels.set_message(record.id, message_id, record.version):
+        return record
+    log.info("duel %d: message %d arrived after all; it is the live one", record.id, message_id)
+    return replace(record, message_id=message_id, shown_version=record.version)
+
+
+async def retire(bot: Bot, record: DuelRecord, message_id: int, version: int) -> None:
+    """A press on one of the duel's own messages older than the live one: it must not keep
+    live buttons. A copy of what the live message shows (the same version: an extra of a
+    send that was made again) is deleted; an earlier moment's message loses its buttons."""
+    try:
+        if version == record.version == record.shown_version:
+            done = await tg.delete(bot, record.chat_id, message_id)
+            if done is not tg.Edit.FAILED:
+                log.info("duel %d: an extra copy %d of its live message deleted", record.id,
+                         message_id)
+                return
+        await tg.drop_keyboard(bot, record.chat_id, message_id)
+    except (tg.ChatGone, tg.ChatMoved) as e:
+        log.info("duel %d: could not retire message %d: %s", record.id, message_id, e)
 
 
 async def _present(svc: Services, bot: Bot, record: DuelRecord) -> None:

@@ -30,7 +30,7 @@ from telegram.ext import Application, ContextTypes, JobQueue
 
 from bot import tg
 from bot.autoplay import Kind, TimeoutMove, timeout_move
-from bot.game import Refusal, act, forget_chat
+from bot.game import Refusal, act, forget_chat, migrate_chat
 from bot.i18n import Html, Translator
 from bot.present import Table, present, table_for
 from bot.services import Services
@@ -189,6 +189,9 @@ class TurnTimers:
             except tg.ChatGone:
                 await forget_chat(self.svc, record.chat_id)
                 await self.arm(record.id)
+                return False
+            except tg.ChatMoved as e:  # a supergroup now: the sync job shows the duel there
+                await migrate_chat(self.svc, e.chat_id, e.new_chat_id)
                 return False
 
     async def _remind(self, record: DuelRecord, row: TimerRecord) -> bool:

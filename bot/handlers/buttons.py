@@ -11,11 +11,11 @@ import logging
 from telegram import CallbackQuery, Message, Update
 from telegram.ext import ContextTypes
 
-from bot import codec, tg
+from bot import codec
 from bot.challenges import accept, may_accept, settle
 from bot.game import Refusal, act
 from bot.handlers.common import chat_language, pressed, refusal_text, toast, user_translator
-from bot.present import present
+from bot.present import adopt, present, retire
 from bot.services import services
 from bot.storage import ChallengeStatus, DuelRecord
 
@@ -43,12 +43,14 @@ async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async with svc.lock(f"duel:{press.duel_id}"):
         record = await svc.storage.duels.get(press.duel_id)
         pressed_id = query.message.message_id if query.message else None
+        if record is not None and pressed_id is not None and _shows_duel(query, record):
+            record = await adopt(svc, record, pressed_id, press.version)  # a send that arrived
         if record is not None and record.is_live and record.message_id not in (
                 None, pressed_id) and record.player_index(user.id) is not None:
             # A button on a message that is no longer the duel's live one.
             await toast(query, refusal_text(tr, Refusal.STALE))
             if pressed_id is not None and _shows_duel(query, record):
-                await tg.drop_keyboard(context.bot, record.chat_id, pressed_id)
+                await retire(context.bot, record, pressed_id, press.version)
             return
         outcome = await act(svc, press.duel_id, press.version, user.id, press.action)
         if isinstance(outcome, Refusal):

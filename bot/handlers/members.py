@@ -1,4 +1,5 @@
-"""Who is around: users and chats seen in updates, and the bot joining or leaving a chat."""
+"""Who is around: users and chats seen in updates, the bot joining or leaving a chat, and a
+group becoming a supergroup."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import logging
 from telegram import ChatMember, Update
 from telegram.ext import ContextTypes
 
-from bot.game import forget_chat
+from bot.game import forget_chat, migrate_chat
+from bot.jobs import sync_duel
 from bot.services import services
+from bot.sixcard.present import sync_game
 
 log = logging.getLogger(__name__)
 
@@ -50,3 +53,25 @@ async def on_my_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                                        now=svc.clock())
         svc.seen_chats[chat.id] = (chat.type, chat.title, bool(chat.is_forum))
         log.info("joined chat %d (%s)", chat.id, chat.type)
+
+
+async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The group was upgraded to a supergroup (Telegram says so twice: `migrate_to_chat_id` in
+    the old group, `migrate_from_chat_id` in the new supergroup). The first one moves the
+    chat's duels, standings, settings and balances to the new id; its live games are shown
+    there at once. The second one finds nothing left to move."""
+    message = update.effective_message
+    if message is None:
+        return
+    if message.migrate_to_chat_id:
+        old, new = message.chat.id, message.migrate_to_chat_id
+    elif message.migrate_from_chat_id:
+        old, new = message.migrate_from_chat_id, message.chat.id
+    else:
+        return
+    svc = services(context.bot_data)
+    moved = await migrate_chat(svc, old, new)
+    for duel_id in moved.live_duels:
+        await sync_duel(svc, context.application, duel_id)
+    for game_id in moved.live_games:
+        await sync_game(svc, context.bot, game_id)

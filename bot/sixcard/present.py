@@ -17,6 +17,7 @@ from telegram.ext import Application, ContextTypes
 
 import render
 from bot import tg
+from bot.game import migrate_chat
 from bot.i18n import Translator, mention_html, pick_language, translator
 from bot.present import display_name, draw
 from bot.services import Services, services
@@ -42,14 +43,32 @@ async def player_translator(svc: Services, record: GameRecord) -> tuple[Translat
 
 async def present(svc: Services, bot: Bot, record: GameRecord) -> None:
     """Bring the game's message up to the saved version. A chat that threw the bot out
-    loses its live game (closed, not counted, the chips back on the balance)."""
+    loses its live game (closed, not counted, the chips back on the balance); a group that
+    became a supergroup takes it along, and it is shown there. A refused or failed send or
+    edit leaves it for the sync job."""
     try:
         await _present(svc, bot, record)
     except tg.ChatGone:
-        if record.is_live:
-            await abandon(svc, record)
-        else:
-            await casino(svc).mark_shown(record.id, record.version)
+        await _gone(svc, record)
+    except tg.ChatMoved as e:
+        await migrate_chat(svc, e.chat_id, e.new_chat_id)
+        fresh = await casino(svc).get_game(record.id)
+        if fresh is None or fresh.chat_id == record.chat_id:
+            return
+        try:
+            await _present(svc, bot, fresh)
+        except tg.ChatGone:
+            await _gone(svc, fresh)
+        except tg.ChatMoved:
+            log.warning("six-card game %d: its chat moved again; left to the sync job",
+                        fresh.id)
+
+
+async def _gone(svc: Services, record: GameRecord) -> None:
+    if record.is_live:
+        await abandon(svc, record)
+    else:
+        await casino(svc).mark_shown(record.id, record.version)
 
 
 async def _present(svc: Services, bot: Bot, record: GameRecord) -> None:
