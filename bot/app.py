@@ -13,7 +13,9 @@ from telegram.ext import (
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
+    MessageHandler,
     TypeHandler,
+    filters,
 )
 
 from bot import menu, timers
@@ -31,6 +33,8 @@ log = logging.getLogger(__name__)
 App = Application[Any, Any, Any, Any, Any, Any]
 CONFIG = "sixshooter.config"
 UPDATES = ["message", "callback_query", "my_chat_member"]
+SEND_READ_TIMEOUT = 25.0  # seconds to wait for Telegram's answer to a request (PTB: 5)
+MEDIA_WRITE_TIMEOUT = 30.0  # seconds to upload a picture (PTB: 20)
 
 
 def build(config: Config) -> App:
@@ -43,6 +47,9 @@ def build(config: Config) -> App:
         # Telegram's flood limits (30 messages/s overall, 20/min per group), and RetryAfter
         # retried a few times before bot.tg sees it.
         builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+    # Answers: a photo upload on a slow link takes many seconds, and a send that timed out is
+    # not sent again (it may have arrived: bot.tg), so give Telegram time to answer.
+    builder = builder.read_timeout(SEND_READ_TIMEOUT).media_write_timeout(MEDIA_WRITE_TIMEOUT)
     app: App = (
         builder.concurrent_updates(True)
         .post_init(_started)
@@ -51,6 +58,7 @@ def build(config: Config) -> App:
     )
     app.bot_data[CONFIG] = config
     app.add_handler(TypeHandler(Update, members.remember), group=-1)
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, members.on_migrate))
     app.add_handler(CommandHandler("start", commands.start))
     app.add_handler(CommandHandler("help", commands.help_command))
     app.add_handler(CommandHandler("rules", commands.rules))
