@@ -23,6 +23,7 @@ from typing import Any
 METHODS = (
     "getMe",
     "getUpdates",
+    "setWebhook",
     "deleteWebhook",
     "getWebhookInfo",
     "setMyCommands",

@@ -9,6 +9,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from PIL import Image, UnidentifiedImageError
 
@@ -45,6 +46,13 @@ CONFLICT = (
     "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
     "is running"
 )
+WEBHOOK_ACTIVE = (
+    "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete "
+    "the webhook first"
+)
+_WEBHOOK_PORTS = (80, 88, 443, 8443)
+_SECRET_TOKEN = re.compile(r"^[A-Za-z0-9_-]*$")
+MAX_WEBHOOK_CONNECTIONS = (1, 100)  # setWebhook.max_connections: "1-100. Defaults to 40"
 _BUTTON_ACTIONS = (
     "url", "callback_data", "web_app", "login_url", "switch_inline_query",
     "switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "copy_text",
@@ -79,10 +87,15 @@ def scope_key(scope: JSON) -> str:
 class FakeBotMethods(FakeState):
     """Implements the Bot API methods on top of the fake's state."""
 
+    # setWebhook's parameters while a webhook is set (the fake delivers nothing to it: a test
+    # posts the updates itself; getUpdates answers 409 meanwhile, as Telegram does).
+    webhook: JSON | None = None
+
     def handlers(self) -> dict[str, Handler]:
         return {
             "getMe": self.get_me,
             "getUpdates": self.get_updates,
+            "setWebhook": self.set_webhook,
             "deleteWebhook": self.delete_webhook,
             "getWebhookInfo": self.get_webhook_info,
             "setMyCommands": self.set_my_commands,
@@ -393,6 +406,8 @@ class FakeBotMethods(FakeState):
         return bot_user_dict(full=True)
 
     async def get_updates(self, params: Params, uploads: Uploads) -> list[JSON]:
+        if self.webhook is not None:
+            raise ApiError(409, WEBHOOK_ACTIVE)
         offset = params.get("offset")
         limit = min(max(int(params.get("limit", 100)), 1), 100)
         timeout = max(float(params.get("timeout", 0)), 0.0)
@@ -429,13 +444,66 @@ class FakeBotMethods(FakeState):
     def _update_kind(update: JSON) -> str:
         return next(k for k in update if k != "update_id")
 
+    async def set_webhook(self, params: Params, uploads: Uploads) -> bool:
+        url = params["url"]
+        if url == "":
+            return await self.delete_webhook(params, uploads)
+        try:
+            parts = urlsplit(url)
+            port = parts.port or 443
+        except ValueError:
+            raise ApiError.bad_request("bad webhook: Failed to parse webhook URL") from None
+        if parts.scheme != "https" or not parts.hostname:
+            raise ApiError.bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+        if port not in _WEBHOOK_PORTS:
+            raise ApiError.bad_request(
+                "bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443"
+            )
+        secret = params.get("secret_token") or None
+        if secret is not None:
+            if not _SECRET_TOKEN.match(secret):
+                raise ApiError.bad_request("secret token contains unallowed characters")
+            if not spec.fits(spec.method_fields("setWebhook")["secret_token"], secret):
+                raise ApiError.bad_request("secret token is too long")
+        low, high = MAX_WEBHOOK_CONNECTIONS
+        connections = params.get("max_connections", 40)
+        if not low <= connections <= high:
+            raise ApiError.bad_request("bad webhook: max_connections must be between 1 and 100")
+        allowed = params.get("allowed_updates")
+        if allowed is not None:
+            if not isinstance(allowed, list):
+                raise ApiError.bad_request("can't parse allowed_updates JSON object")
+            self._allowed_updates = frozenset(allowed) or DEFAULT_ALLOWED_UPDATES
+        if params.get("drop_pending_updates"):
+            self._updates.clear()
+        self.webhook = {
+            "url": url,
+            "secret_token": secret,
+            "max_connections": connections,
+            "ip_address": params.get("ip_address"),
+        }
+        self._notify()
+        return True
+
     async def delete_webhook(self, params: Params, uploads: Uploads) -> bool:
         if params.get("drop_pending_updates"):
             self._updates.clear()
+        self.webhook = None
+        self._notify()
         return True
 
     async def get_webhook_info(self, params: Params, uploads: Uploads) -> JSON:
-        return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+        info: JSON = {"url": "", "has_custom_certificate": False,
+                      "pending_update_count": len(self._updates)}
+        if self.webhook is not None:
+            info |= {
+                "url": self.webhook["url"],
+                "max_connections": self.webhook["max_connections"],
+                "allowed_updates": sorted(self._allowed_updates),
+            }
+            if self.webhook["ip_address"]:
+                info["ip_address"] = self.webhook["ip_address"]
+        return info
 
     def _command_scope(self, params: Params) -> str:
         scope = params.get("scope") or {"type": "default"}
