@@ -1,50 +1,142 @@
-"""`sixshooter`: run the bot (long polling, or a webhook when configured).
+"""`sixshooter [run]`: run the bot (long polling, or a webhook when configured);
+`sixshooter verify COMMITMENT SALT DECK`: check a round's deck offline (no configuration).
 
-`sixshooter verify COMMITMENT SALT DECK` checks a round's deck against its commitment instead
-(exit 0: it matches, 1: it does not, 2: malformed input); it needs no configuration.
+`--help` and `--version` need no configuration either. `run` reads the environment (see
+`bot.config.ENVIRONMENT`), takes the database's single-instance lock, then reaches Telegram,
+retrying while the network is down. Each refusal to start is one line on stderr and an exit
+code (`EXIT_CODES`, also in `--help`).
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import errno
 import os
 import sys
+from importlib import metadata
 
-from telegram.error import InvalidToken
+from telegram.error import InvalidToken, TelegramError
 
-from bot import logs
-from bot.config import Config, ConfigError
+from bot import connect, instance, logs, webhook
+from bot.config import ENVIRONMENT, Config, ConfigError
 from bot.storage import StorageError
+
+EXIT_OK = 0
+EXIT_FAILED = 1  # Telegram failed the start in a way retrying does not fix
+EXIT_CONFIG = 2  # the configuration, the token or the database needs fixing
+EXIT_RUNNING = 3  # another bot runs on the same database
+EXIT_CODES = f"""\
+exit codes of run:
+  {EXIT_OK}  stopped (SIGTERM or Ctrl-C)
+  {EXIT_FAILED}  Telegram failed the start in a way that retrying does not fix
+  {EXIT_CONFIG}  a variable, the token or the database needs fixing (the line says which)
+  {EXIT_RUNNING}  another sixshooter is already running on the same database
+"""
+_TOKEN_REFUSED = ("Telegram refused the token in TELEGRAM_BOT_TOKEN; get a valid one from "
+                  "@BotFather (/token)")
+_LISTEN_ERRORS = (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES)
+
+
+def version() -> str:
+    try:
+        return metadata.version("sixshooter")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def parser() -> argparse.ArgumentParser:
+    raw = argparse.RawDescriptionHelpFormatter
+    top = argparse.ArgumentParser(
+        prog="sixshooter", formatter_class=raw, epilog=f"{ENVIRONMENT}\n{EXIT_CODES}",
+        description="Six-Shooter Poker, a two-player card duel for Telegram groups: the bot.",
+    )
+    top.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    commands = top.add_subparsers(dest="command", title="commands", metavar="COMMAND")
+    commands.add_parser(
+        "run", formatter_class=raw, epilog=f"{ENVIRONMENT}\n{EXIT_CODES}",
+        help="run the bot (the default), configured by the environment below",
+        description="Run the bot: long polling, or a webhook when SIXSHOOTER_WEBHOOK_URL is set.",
+    )
+    check = commands.add_parser(
+        "verify", formatter_class=raw,
+        help="check a round's deck order against its commitment, offline",
+        description="Check that SHA-256(SALT + ':' + DECK) is COMMITMENT, as published before "
+                    "the round.",
+        epilog="exit codes: 0 it matches, 1 it does not, 2 malformed input",
+    )
+    check.add_argument("commitment", metavar="COMMITMENT", help="64 hexadecimal digits")
+    check.add_argument("salt", metavar="SALT", help="the salt published after the round (hex)")
+    check.add_argument("deck", metavar="DECK", nargs="+",
+                       help="the 52 cards in deal order, e.g. AsKd7h... (one word or several)")
+    return top
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["verify"]:  # a round's fairness proof, checked offline: no token needed
+    args = parser().parse_args(argv)
+    if args.command == "verify":
         from bot.verify import cli
 
-        return cli(args[1:])
+        return cli([args.commitment, args.salt, *args.deck])
+    return run()
+
+
+def run() -> int:
     try:
         config = Config.from_env(os.environ)
     except ConfigError as e:
-        print(f"sixshooter: {e}", file=sys.stderr)
-        return 2
+        return _refuse(str(e), EXIT_CONFIG)
     logs.setup(config.log_level, secrets=[config.token])
+    connect.one_line_network_errors()
+    try:
+        with instance.hold(config.db_path):  # before anything talks to Telegram
+            return _serve(config)
+    except instance.AlreadyRunning as e:
+        return _refuse(str(e), EXIT_RUNNING)
+    except instance.LockError as e:
+        return _refuse(str(e), EXIT_CONFIG)
+
+
+def _serve(config: Config) -> int:
     from bot.app import UPDATES, build
 
     app = build(config)
+    loop = asyncio.new_event_loop()  # the one python-telegram-bot then runs the bot in
+    asyncio.set_event_loop(loop)
     try:
-        if config.use_webhook and config.webhook_url:
-            app.run_webhook(listen="0.0.0.0", port=config.webhook_port,
-                            webhook_url=config.webhook_url, allowed_updates=UPDATES)
-        else:
+        secret = None
+        if config.use_webhook:
+            webhook.check_listen(config)
+            secret = loop.run_until_complete(webhook.secret(config))
+        if not loop.run_until_complete(connect.connect(app)):
+            return EXIT_OK
+        if secret is None:
             app.run_polling(allowed_updates=UPDATES)
+        else:
+            app.run_webhook(listen=config.webhook_listen, port=config.webhook_port,
+                            url_path=webhook.url_path(config), webhook_url=config.webhook_url,
+                            secret_token=secret, allowed_updates=UPDATES)
     except StorageError as e:
-        print(f"sixshooter: {e}", file=sys.stderr)
-        return 2
+        return _refuse(str(e), EXIT_CONFIG)
     except InvalidToken:
-        print("sixshooter: Telegram refused the token in TELEGRAM_BOT_TOKEN; get a valid one "
-              "from @BotFather (/token)", file=sys.stderr)
-        return 2
-    return 0
+        return _refuse(_TOKEN_REFUSED, EXIT_CONFIG)
+    except TelegramError as e:
+        return _refuse(f"Telegram failed the start: {connect.describe(e)}", EXIT_FAILED)
+    except OSError as e:
+        if e.errno not in _LISTEN_ERRORS:
+            raise
+        return _refuse(f"cannot listen for the webhook on {config.webhook_listen} port "
+                       f"{config.webhook_port}: {e.strerror}; free the port or change "
+                       "SIXSHOOTER_WEBHOOK_LISTEN / SIXSHOOTER_WEBHOOK_PORT", EXIT_CONFIG)
+    finally:
+        if not loop.is_closed():
+            loop.close()
+    return EXIT_OK
+
+
+def _refuse(line: str, code: int) -> int:
+    print(f"sixshooter: {logs.redact(line)}", file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

@@ -1,0 +1,119 @@
+"""The `sixshooter` command line: --help and --version need no token; `run` is the default;
+`verify` keeps its exit codes; a refusal to start is one line and an exit code."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from bot import __main__ as cli
+from bot.config import ENVIRONMENT
+from rules.fairness import commitment_of
+
+REPO = Path(__file__).resolve().parents[2]
+TOKEN = "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
+DECK = "".join(rank + suit for suit in "cdhs" for rank in "23456789TJQKA")
+SALT = "00112233445566778899aabbccddeeff"
+
+
+@pytest.fixture(autouse=True)
+def no_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith(("TELEGRAM_", "SIXSHOOTER_")):
+            monkeypatch.delenv(name)
+
+
+def exits(argv: list[str]) -> int:
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    code = info.value.code
+    assert isinstance(code, int)
+    return code
+
+
+def test_help_needs_no_token(capsys: pytest.CaptureFixture[str]) -> None:
+    assert exits(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: sixshooter")
+    assert "run" in out and "verify" in out
+    assert ENVIRONMENT in out and "SIXSHOOTER_WEBHOOK_SECRET" in out
+    assert "another sixshooter is already running" in out  # the exit codes
+
+
+def test_version_needs_no_token(capsys: pytest.CaptureFixture[str]) -> None:
+    assert exits(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"sixshooter {metadata.version('sixshooter')}"
+
+
+def test_each_command_has_its_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert exits(["run", "--help"]) == 0
+    assert "SIXSHOOTER_WEBHOOK_URL" in capsys.readouterr().out
+    assert exits(["verify", "--help"]) == 0
+    assert "COMMITMENT SALT DECK" in capsys.readouterr().out
+
+
+def test_run_is_the_default_and_a_missing_token_is_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for argv in ([], ["run"]):
+        assert cli.main(argv) == cli.EXIT_CONFIG
+        err = capsys.readouterr().err
+        assert err.startswith("sixshooter: TELEGRAM_BOT_TOKEN is not set") and err.count("\n") == 1
+
+
+def test_verify_goes_through_with_its_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    promise = commitment_of(DECK, bytes.fromhex(SALT))
+    assert cli.main(["verify", promise, SALT, DECK]) == 0
+    assert capsys.readouterr().out.startswith("match")
+    cards = [DECK[i:i + 2] for i in range(0, len(DECK), 2)]
+    assert cli.main(["verify", promise, SALT, *cards]) == 0  # a card a word
+    capsys.readouterr()
+    assert cli.main(["verify", promise, "ff" + SALT[2:], DECK]) == 1
+    assert capsys.readouterr().out.startswith("MISMATCH")
+    assert cli.main(["verify", promise, "xyz", DECK]) == 2
+    assert "salt must be hexadecimal" in capsys.readouterr().err
+    assert exits(["verify", promise]) == 2
+    assert "usage: sixshooter verify" in capsys.readouterr().err
+
+
+def test_an_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert exits(["serve"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_a_second_instance_is_refused_before_anything_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot import instance
+
+    db = tmp_path / "s.db"
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("SIXSHOOTER_DB", str(db))
+    with instance.hold(db):
+        assert cli.main([]) == cli.EXIT_RUNNING
+    err = capsys.readouterr().err
+    assert err == (f"sixshooter: another sixshooter (pid {os.getpid()}) is already running on "
+                   f"the database '{db}'; stop it first, or point SIXSHOOTER_DB at another file\n")
+    assert not db.exists()  # the database was not even opened
+
+
+def run_script(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed console script (python -m bot where it is not installed)."""
+    script = Path(sys.executable).parent / "sixshooter"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "bot"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "SIXSHOOTER_"))}
+    return subprocess.run([*command, *args], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def test_the_console_script_helps_without_a_token() -> None:
+    done = run_script("--help")
+    assert done.returncode == 0 and done.stdout.startswith("usage: sixshooter"), done.stderr
+    assert "TELEGRAM_BOT_TOKEN is not set" not in done.stderr
+    version = run_script("--version")
+    assert version.returncode == 0 and version.stdout.startswith("sixshooter ")
