@@ -1,6 +1,6 @@
 """Many concurrent duels through the real bot process and the local fake Bot API.
 
-    python bench/bot_load.py [--duels 200] [--seed 1]
+    python bench/bot_load.py [--duels 200] [--seed 1] [--against OTHER_CHECKOUT]
 
 Starts the fake Telegram Bot API in this process and the `sixshooter` bot as a subprocess,
 opens one duel per group in N groups, then plays every duel to its end at once, each player
@@ -107,13 +107,24 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def main(duels: int, seed: int, profile: str | None, think: float) -> None:
+def _bot_command(checkout: Path | None, profile: str | None) -> list[str] | None:
+    """How to start the bot: this tree's installed script, under cProfile, or the bot of
+    another checkout (an older commit, to compare in one run)."""
+    if checkout is not None:
+        boot = (f"import sys; sys.path.insert(0, {str(checkout)!r}); "
+                "from bot.__main__ import main; sys.exit(main())")
+        return [sys.executable, "-c", boot]
+    if profile:  # the bot under cProfile, written when it stops
+        return [sys.executable, "-m", "cProfile", "-o", profile, "-m", "bot"]
+    return None
+
+
+async def run(duels: int, seed: int, think: float, command: list[str] | None,
+              label: str) -> float:
+    """One load run; prints its figures and returns taps per CPU-second of the bot."""
     api = TimedFake(token=BOT_TOKEN)
     await api.start()
     with tempfile.TemporaryDirectory() as tmp:
-        command = None
-        if profile:  # the bot under cProfile, written when it stops
-            command = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "bot"]
         bot = BotProcess(api, Path(tmp) / "load.db", Path(tmp) / "bot.log", command=command,
                          env={"SIXSHOOTER_LOG_LEVEL": "WARNING",
                                               "SIXSHOOTER_RATE_LIMIT": "off"})
@@ -138,17 +149,37 @@ async def main(duels: int, seed: int, profile: str | None, think: float) -> None
         calls = api.call_counts()
         await bot.stop()
     await api.stop()
+    per_cpu = taps / max(cpu1 - cpu0, 1e-9)
     pace = f"each tap after {think:g} s on average" if think else "each tap at once"
-    print(f"duels: {duels} concurrent (opened in {opened:.1f} s), {pace}; taps: {taps}")
-    print(f"throughput: {taps / wall:7.1f} taps/s wall clock, "
-          f"{taps / max(cpu1 - cpu0, 1e-9):7.1f} taps per CPU-second of the bot "
+    print(f"[{label}] duels: {duels} concurrent (opened in {opened:.1f} s), {pace}; "
+          f"taps: {taps}")
+    print(f"[{label}] throughput: {taps / wall:7.1f} taps/s wall clock, "
+          f"{per_cpu:7.1f} taps per CPU-second of the bot "
           f"({cpu1 - cpu0:.1f} s CPU over {wall:.1f} s)")
-    print(f"latency per tap (delivered -> answered and drawn): p50 {_pct(latencies, .5):6.1f} ms"
-          f"  p95 {_pct(latencies, .95):6.1f} ms  p99 {_pct(latencies, .99):6.1f} ms"
-          f"  mean {statistics.fmean(latencies) * 1000:6.1f} ms")
-    print(f"bot peak memory (VmHWM): {peak / 1024:.1f} MB")
-    print("Bot API calls: " + ", ".join(f"{k} {v}" for k, v in sorted(calls.items())
-                                         if k != "getUpdates"))
+    print(f"[{label}] latency per tap (delivered -> answered and drawn): "
+          f"p50 {_pct(latencies, .5):6.1f} ms  p95 {_pct(latencies, .95):6.1f} ms  "
+          f"p99 {_pct(latencies, .99):6.1f} ms  mean {statistics.fmean(latencies) * 1000:6.1f} ms")
+    print(f"[{label}] bot peak memory (VmHWM): {peak / 1024:.1f} MB")
+    print(f"[{label}] Bot API calls: " + ", ".join(
+        f"{k} {v}" for k, v in sorted(calls.items()) if k != "getUpdates"))
+    return per_cpu
+
+
+async def main(args: argparse.Namespace) -> None:
+    this = _bot_command(None, args.profile)
+    if args.against is None:
+        await run(args.duels, args.seed, args.think, this, "this tree")
+        return
+    other = _bot_command(Path(args.against).resolve(), None)
+    figures: dict[str, list[float]] = {"this tree": [], "against": []}
+    for _ in range(args.rounds):  # alternate, so a drift of the machine's speed hits both
+        figures["against"].append(await run(args.duels, args.seed, args.think, other,
+                                            "against"))
+        figures["this tree"].append(await run(args.duels, args.seed, args.think, this,
+                                              "this tree"))
+    a, b = (statistics.median(figures[k]) for k in ("this tree", "against"))
+    print(f"taps per CPU-second, median of {args.rounds}: this tree {a:.1f}, "
+          f"{args.against} {b:.1f}: {a / b:.2f}x")
 
 
 if __name__ == "__main__":
@@ -158,5 +189,8 @@ if __name__ == "__main__":
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
                         help="mean thinking time before each tap (0: flat out, the capacity)")
     parser.add_argument("--profile", metavar="FILE", help="run the bot under cProfile")
-    args = parser.parse_args()
-    asyncio.run(main(args.duels, args.seed, args.profile, args.think))
+    parser.add_argument("--against", metavar="CHECKOUT",
+                        help="also run the bot of another checkout (e.g. `git worktree add "
+                             "/tmp/base HEAD~5`), alternating, and print the ratio")
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each with --against")
+    asyncio.run(main(parser.parse_args()))

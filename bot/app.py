@@ -7,7 +7,6 @@ from typing import Any
 
 from telegram import Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -24,6 +23,8 @@ from bot.handlers import buttons, commands, errors, members, stats, verify
 from bot.handlers.settings import on_settings, settings_command
 from bot.handlers.sixcard import balance_command, on_press, rebuy_command, sixcard_command
 from bot.jobs import SYNC_EVERY, resume, sync_lagging
+from bot.ratelimit import ChatRateLimiter
+from bot.scheduling import FairUpdateProcessor
 from bot.services import KEY, Services, services
 from bot.sixcard import present as sixcard_present
 from bot.storage import Storage
@@ -35,6 +36,8 @@ CONFIG = "sixshooter.config"
 UPDATES = ["message", "callback_query", "my_chat_member"]
 SEND_READ_TIMEOUT = 25.0  # seconds to wait for Telegram's answer to a request (PTB: 5)
 MEDIA_WRITE_TIMEOUT = 30.0  # seconds to upload a picture (PTB: 20)
+POOL_SIZE = 8  # connections to the Bot API (getUpdates has its own)
+POOL_WAIT = 10.0  # seconds a request may wait for one of them
 
 
 def build(config: Config) -> App:
@@ -44,14 +47,18 @@ def build(config: Config) -> App:
         base = config.api_base_url.rstrip("/")
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
     if config.rate_limit:
-        # Telegram's flood limits (30 messages/s overall, 20/min per group), and RetryAfter
-        # retried a few times before bot.tg sees it.
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+        # Telegram's flood limits (30 messages/s overall, 20/min per group), a RetryAfter
+        # pausing only its own chat and retried a few times before bot.tg sees it.
+        builder = builder.rate_limiter(ChatRateLimiter())
+    # Connections: the flood limits keep about 30 sends a second in flight, so a small pool
+    # serves them all; 256 idle-checked connections cost a fifth of the bot's CPU in httpx's
+    # pool bookkeeping. A request waits up to POOL_WAIT for a free one instead of failing.
+    builder = builder.connection_pool_size(POOL_SIZE).pool_timeout(POOL_WAIT)
     # Answers: a photo upload on a slow link takes many seconds, and a send that timed out is
     # not sent again (it may have arrived: bot.tg), so give Telegram time to answer.
     builder = builder.read_timeout(SEND_READ_TIMEOUT).media_write_timeout(MEDIA_WRITE_TIMEOUT)
     app: App = (
-        builder.concurrent_updates(True)
+        builder.concurrent_updates(FairUpdateProcessor())
         .post_init(_started)
         .post_shutdown(_stopped)
         .build()

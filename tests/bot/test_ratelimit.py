@@ -1,0 +1,89 @@
+"""The rate limiter: a 429 pauses the chat it was for, not the bot."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from telegram.error import RetryAfter
+
+from bot.ratelimit import ChatRateLimiter, chat_key, is_group
+
+# RetryAfter's own constructor reads its int form (PTB 22 moving to timedelta).
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+def test_chat_keys() -> None:
+    assert chat_key({"chat_id": -100}) == -100 and chat_key({"chat_id": "7"}) == 7
+    assert chat_key({"chat_id": "@channel"}) == "@channel" and chat_key({}) is None
+    assert is_group(-5) and is_group("@channel") and not is_group(5) and not is_group(None)
+
+
+class Calls:
+    """A stand-in for the Bot API call: a RetryAfter for the first `refuse` calls of a chat."""
+
+    def __init__(self, refuse: dict[object, int], retry_after: int = 1) -> None:
+        self.refuse = dict(refuse)
+        self.retry_after = retry_after
+        self.done: list[object] = []
+
+    def make(self, chat: object) -> Any:
+        async def call() -> bool:
+            if self.refuse.get(chat, 0) > 0:
+                self.refuse[chat] -= 1
+                raise RetryAfter(self.retry_after)
+            self.done.append(chat)
+            return True
+        return call
+
+
+async def send(limiter: ChatRateLimiter, calls: Calls, chat: object, endpoint: str) -> object:
+    data = {} if chat is None else {"chat_id": chat}
+    return await limiter.process_request(calls.make(chat), (), {}, endpoint, data, None)
+
+
+async def test_a_429_pauses_only_its_own_chat() -> None:
+    limiter = ChatRateLimiter()
+    calls = Calls({-1: 1})
+    first = asyncio.create_task(send(limiter, calls, -1, "sendMessage"))
+    await asyncio.sleep(0.05)  # -1 got its 429 and is paused for a second
+    await asyncio.wait_for(send(limiter, calls, -2, "sendMessage"), 0.5)
+    await asyncio.wait_for(send(limiter, calls, None, "answerCallbackQuery"), 0.5)
+    assert calls.done == [-2, None]  # other chats and button answers went on meanwhile
+    await first
+    assert calls.done == [-2, None, -1]  # and the paused chat's request was retried
+
+
+async def test_a_chat_paused_by_a_429_waits_for_all_its_requests() -> None:
+    limiter = ChatRateLimiter()
+    calls = Calls({-1: 1})
+    first = asyncio.create_task(send(limiter, calls, -1, "sendMessage"))
+    await asyncio.sleep(0.05)
+    second = asyncio.create_task(send(limiter, calls, -1, "editMessageText"))
+    await asyncio.sleep(0.3)
+    assert calls.done == []  # the same chat's next request respects the pause too
+    await asyncio.gather(first, second)
+    assert calls.done == [-1, -1]
+
+
+async def test_retry_after_reaches_the_caller_after_max_retries() -> None:
+    limiter = ChatRateLimiter(max_retries=1)
+    calls = Calls({-1: 5}, retry_after=0)
+    with pytest.raises(RetryAfter):
+        await send(limiter, calls, -1, "sendMessage")
+    assert calls.refuse[-1] == 3  # tried twice: once and one retry
+
+
+async def test_a_group_is_paced_to_its_limit_and_others_are_not() -> None:
+    limiter = ChatRateLimiter(group_per_minute=3)
+    calls = Calls({})
+    for _ in range(3):  # the burst a group is allowed
+        await asyncio.wait_for(send(limiter, calls, -1, "sendMessage"), 0.5)
+    paced = asyncio.create_task(send(limiter, calls, -1, "sendMessage"))
+    await asyncio.sleep(0.1)
+    assert not paced.done()  # the fourth waits for the bucket to drain (20 s at 3/min)
+    for _ in range(5):  # a private chat and another group are not held up
+        await asyncio.wait_for(send(limiter, calls, 42, "sendMessage"), 0.5)
+    await asyncio.wait_for(send(limiter, calls, -2, "sendMessage"), 0.5)
+    paced.cancel()

@@ -1,0 +1,52 @@
+"""Secrets stay out of the logs at every level: a whole duel at DEBUG.
+
+At DEBUG python-telegram-bot logs every Bot API call with its parameters and aiosqlite every
+SQL statement with its parameters, so a careless set-up prints the token (in each request
+URL) and every saved game (undealt deck and salt). The token must appear in no line at all;
+a deal's deck order and salt may appear only once they are published, that is only in the
+Bot API call that publishes them (the round's proof) and in Telegram's echoes after it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from urllib.parse import quote
+
+from .conftest import LaunchBot
+from .driver import db_rows, open_duel
+from .fakeapi import FakeTelegramAPI
+from .test_duel_scenarios import _finish, _table
+
+PUBLISHING = "Calling Bot API endpoint"  # python-telegram-bot's DEBUG line for a call
+
+
+def dealt(db_path: object) -> list[tuple[str, str]]:
+    """(deck order, salt hex) of every deal, from the saved states."""
+    out = []
+    for row in db_rows(db_path, "SELECT state FROM duels"):  # type: ignore[arg-type]
+        out += [(e[1], e[2]) for e in json.loads(row["state"])["log"] if e[0] == "deal"]
+    return out
+
+
+async def test_debug_logs_of_a_whole_duel_hold_no_token_and_no_secret_before_its_reveal(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    bot = await launch_bot(env={"SIXSHOOTER_LOG_LEVEL": "DEBUG"})
+    table, _ = _table(fake_api)
+    await open_duel(fake_api, table)
+    await _finish(fake_api, table, random.Random(11))
+    await bot.stop()
+    lines = bot.log().splitlines()
+    assert sum(" DEBUG " in line for line in lines) > 100  # DEBUG really was on
+    token = fake_api.token
+    for secret in (token, quote(token, safe=""), token.split(":")[1]):
+        assert not [line for line in lines if secret in line], "the token is in the log"
+    deals = dealt(bot.db_path)
+    assert len(deals) >= 2
+    for deck, salt in deals:
+        showing = [i for i, line in enumerate(lines) if deck in line or salt in line]
+        assert showing, "each round's proof is published (and logged at DEBUG as it goes out)"
+        first = lines[showing[0]]
+        assert PUBLISHING in first and deck in first and salt in first, first[:300]
+        for i in showing:  # never in a SQL parameter or a line of the bot's own
+            assert " aiosqlite" not in lines[i] and " bot." not in lines[i], lines[i][:300]
