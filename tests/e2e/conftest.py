@@ -29,7 +29,8 @@ from .fakeapi import BOT_TOKEN, FakeTelegramAPI, RecordedRequest
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BOT_MAIN = REPO_ROOT / "bot" / "__main__.py"
 # Variables of the outer environment that would change how the bot runs.
-_SCRUBBED_ENV = ("SIXSHOOTER_WEBHOOK_URL", "SIXSHOOTER_WEBHOOK_PORT", "TELEGRAM_API_BASE_URL")
+_SCRUBBED_ENV = ("SIXSHOOTER_WEBHOOK_URL", "SIXSHOOTER_WEBHOOK_PORT", "SIXSHOOTER_WEBHOOK_LISTEN",
+                 "SIXSHOOTER_WEBHOOK_SECRET", "TELEGRAM_API_BASE_URL")
 
 
 def bot_command() -> list[str]:
