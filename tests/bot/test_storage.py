@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -114,6 +115,18 @@ async def test_a_missing_directory_is_a_storage_error(tmp_path: Path) -> None:
         await Database.open(tmp_path / "missing" / "s.db")
 
 
+async def test_a_failed_open_leaves_no_connection_thread_behind(tmp_path: Path) -> None:
+    """aiosqlite stops the thread of a connection that failed to open without waiting for
+    it; a thread still running when the event loop closes reports to the closed loop (an
+    unhandled exception in a thread). The open is tried in a thread that is waited for."""
+    before = set(threading.enumerate())
+    with pytest.raises(StorageError, match="cannot open"):
+        await Database.open(tmp_path / "missing" / "s.db")
+    left = [t.name for t in threading.enumerate()
+            if t not in before and t.is_alive() and "_connection_worker_thread" in t.name]
+    assert not left
+
+
 async def test_a_file_that_is_not_a_database_is_a_storage_error(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_bytes(b"this is not a database, just some text that is long enough " * 20)
@@ -170,7 +183,7 @@ async def test_others_never_see_an_uncommitted_transaction(store: Storage) -> No
 
     async def reader() -> None:
         await inside.wait()
-        assert await store.users.get(ALICE) is None  # waits for the writer, then sees nothing
+        assert await store.users.get(ALICE) is None  # reads what is committed: nothing
 
     await asyncio.gather(writer(), reader())
 
