@@ -128,6 +128,10 @@ class FakeState:
         self._delivered_upto = 0
         self._allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
         self._injections: dict[str, list[Injection]] = {}
+        self.closed_topics: set[tuple[int, int]] = set()  # (chat id, message_thread_id)
+        self.photo_restricted: set[int] = set()  # chats whose members may not send photos
+        self.migrated: dict[int, int] = {}  # an upgraded group's id -> its supergroup's id
+        self.delays: dict[str, float] = {}  # method -> seconds its answer comes late
         self.flood_limits: FloodLimits | None = None
         self._chat_sends: dict[int, deque[float]] = {}
         self._waiters: list[asyncio.Future[None]] = []
@@ -424,6 +428,85 @@ class FakeState:
         msg.is_topic_message = True
         c.topics[msg.message_id] = name
         return msg.message_id
+
+    def _service(self, chat: FakeChat, by: UserRef | None, service: JSON,
+                 thread: int | None = None) -> FakeMessage:
+        """A service message from ``by`` (default: the chat's creator), delivered to the bot
+        (bots get service messages whatever their privacy mode)."""
+        msg = self._store(
+            FakeMessage(
+                chat=chat,
+                message_id=chat.take_message_id(),
+                sender=self._actor(chat, by),
+                service=service,
+                message_thread_id=thread,
+                is_topic_message=thread is not None,
+                reply_to=self._messages.get((chat.id, thread)) if thread is not None else None,
+            )
+        )
+        msg.update_id = self._queue("message", msg.to_dict())["update_id"]
+        return msg
+
+    def close_topic(self, chat: ChatRef, thread: int, by: UserRef | None = None) -> FakeMessage:
+        """Close a forum topic: the bot's sends into it get 400 "TOPIC_CLOSED" (edits of its
+        messages there still work) until ``reopen_topic``. Returns the service message."""
+        c = self._chat(chat)
+        if thread not in c.topics:
+            raise ValueError(f"no topic {thread} in chat {c.id}")
+        self.closed_topics.add((c.id, thread))
+        return self._service(c, by, {"forum_topic_closed": {}}, thread)
+
+    def reopen_topic(self, chat: ChatRef, thread: int, by: UserRef | None = None) -> FakeMessage:
+        c = self._chat(chat)
+        self.closed_topics.discard((c.id, thread))
+        return self._service(c, by, {"forum_topic_reopened": {}}, thread)
+
+    def restrict_photos(self, chat: ChatRef, restricted: bool = True) -> None:
+        """The group's permissions forbid (or allow again) sending photos: a bot that is no
+        admin gets 400 "not enough rights to send photos to the chat" for sendPhoto."""
+        c = self._chat(chat)
+        if restricted:
+            self.photo_restricted.add(c.id)
+        else:
+            self.photo_restricted.discard(c.id)
+        self._notify()
+
+    def delay(self, method: str, seconds: float) -> None:
+        """Answer every call of ``method`` ``seconds`` late (0: on time again). The call takes
+        effect at once (a sent message exists); only the answer waits, as with a slow
+        Telegram, so a client that gives up early never learns what it did."""
+        if seconds > 0:
+            self.delays[method] = seconds
+        else:
+            self.delays.pop(method, None)
+
+    def upgrade_group(self, chat: ChatRef, by: UserRef | None = None, *,
+                      announce: bool = True) -> FakeChat:
+        """Telegram upgrades a group to a supergroup: a new chat (new id -100..., the same
+        members and title, its own message ids from 1). With ``announce`` the old group gets
+        the service message ``migrate_to_chat_id`` and the supergroup ``migrate_from_chat_id``,
+        both delivered to the bot. From now on every call naming the old id answers 400 "group
+        chat was upgraded to a supergroup chat" with ``parameters.migrate_to_chat_id``."""
+        old = self._chat(chat)
+        if old.type != "group" or old.id in self.migrated:
+            raise ValueError("only a basic group can be upgraded, once")
+        new = self.create_group(old.title or "", supergroup=True)
+        new.members = dict(old.members)
+        new.bot_status = old.bot_status
+        self.migrated[old.id] = new.id
+        if announce:
+            self.announce_upgrade(old, by)
+        self._notify()
+        return new
+
+    def announce_upgrade(self, chat: ChatRef, by: UserRef | None = None) -> None:
+        """The two service messages of an upgrade (``upgrade_group(announce=False)`` first):
+        ``migrate_to_chat_id`` in the old group, then ``migrate_from_chat_id`` in the new."""
+        old = self._chat(chat)
+        new = self.chats[self.migrated[old.id]]
+        actor = self._actor(old, by)["id"]
+        self._service(old, actor, {"migrate_to_chat_id": new.id})
+        self._service(new, actor, {"migrate_from_chat_id": old.id})
 
     # ------------------------------------------------------------------ control: user actions
 

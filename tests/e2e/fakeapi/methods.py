@@ -148,7 +148,11 @@ class FakeBotMethods(FakeState):
         return found
 
     def check_access(self, chat: FakeChat) -> None:
-        """Telegram's 403s: the bot must be in the chat (and not blocked in private)."""
+        """Telegram's 403s: the bot must be in the chat (and not blocked in private). An
+        upgraded group's old id answers with where the chat went."""
+        if chat.id in self.migrated:
+            raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                           {"migrate_to_chat_id": self.migrated[chat.id]})
         if chat.type == "private":
             user = chat.private_user
             if user is not None and user.blocked_bot:
@@ -301,6 +305,8 @@ class FakeBotMethods(FakeState):
         if chat.is_forum:
             if thread not in chat.topics:
                 raise ApiError.bad_request("message thread not found")
+            if (chat.id, thread) in self.closed_topics:
+                raise ApiError.bad_request("TOPIC_CLOSED")
             return thread, True
         if chat.type != "private" and (chat.id, thread) not in self._messages:
             raise ApiError.bad_request("message thread not found")
@@ -564,6 +570,8 @@ class FakeBotMethods(FakeState):
 
     async def send_photo(self, params: Params, uploads: Uploads) -> JSON:
         chat = self.chat_for(params)
+        if chat.id in self.photo_restricted and chat.bot_status != "administrator":
+            raise ApiError.bad_request("not enough rights to send photos to the chat")
         caption, entities = self.formatted(
             "sendPhoto",
             "caption",

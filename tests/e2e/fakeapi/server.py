@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -177,6 +178,8 @@ class FakeTelegramAPI(FakeBotMethods):
                     )
                     return self._respond(record, 429, err.payload())
             result = await handler(params, uploads)
+            if canonical in self.delays:  # done already; only the answer is late
+                await asyncio.sleep(self.delays[canonical])
             if flood_chat is not None:
                 self.flood_record(canonical, flood_chat)
             if injected is not None:  # network failure after the call took effect

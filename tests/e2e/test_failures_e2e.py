@@ -1,0 +1,292 @@
+"""A bad day at Telegram, through the real bot process and the fake Bot API.
+
+Failures are scoped to what failed: a closed forum topic holds back only its own duel, a group
+that disallows photos for a while only delays the next picture, and nothing is abandoned until
+Telegram says the bot is out of the chat. Sends are idempotent from the bot's side: a slow
+Telegram (6-second answers) gets each message once, a send whose answer was lost is not made
+again, and an extra copy that still exists is retired when pressed.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from .conftest import LaunchBot
+from .driver import (
+    TIMEOUT,
+    Table,
+    actor,
+    command,
+    db_rows,
+    duel_id_of,
+    duel_keyboard,
+    duel_row,
+    eventually,
+    open_duel,
+    player,
+    press,
+    reply_to,
+    settled,
+    tap,
+    text_of,
+    version_of,
+)
+from .fakeapi import FakeChat, FakeMessage, FakeTelegramAPI
+
+QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}  # these tests are about failures, not flood pacing
+SYNC_WAIT = 50.0  # the sync job runs every 20 s and leaves a save alone for its first 5 s
+STALE = "This button is out of date: use the latest message of the duel."
+
+
+def live_messages(api: FakeTelegramAPI, chat: FakeChat, duel_id: int) -> list[FakeMessage]:
+    """The chat's messages that carry live buttons of this duel."""
+    return [m for m in api.bot_messages(chat)
+            if any(d.startswith(f"d:{duel_id}:") for d in duel_keyboard(m))]
+
+
+def only_live(api: FakeTelegramAPI, chat: FakeChat, duel_id: int) -> FakeMessage:
+    found = live_messages(api, chat, duel_id)
+    assert len(found) == 1, [(m.message_id, m.callback_data()) for m in found]
+    return found[0]
+
+
+async def changed(api: FakeTelegramAPI, m: FakeMessage, before: object) -> None:
+    await api.wait_for(lambda: m.content_key() != before, TIMEOUT, "the edit of the tap")
+
+
+async def end_bullet_unshown(api: FakeTelegramAPI, table: Table, m: FakeMessage,
+                             rng: random.Random) -> None:
+    """Play the bullet on `m` to its end with presses only (its next message cannot be sent:
+    each press is accepted and the message edited, and the last one takes its buttons)."""
+    while duel_keyboard(m):
+        before = m.content_key()
+        user = player(table, actor(m))
+        assert await press(api, user, m, rng.choice(duel_keyboard(m))) is None
+        await changed(api, m, before)
+
+
+def refused(api: FakeTelegramAPI) -> list[str]:
+    return sorted({r.description or "" for r in api.failed_calls()})
+
+
+def statuses(db: Path, table: str) -> list[str]:
+    return [r["status"] for r in db_rows(db, f"SELECT status FROM {table} ORDER BY id")]
+
+
+# --- failures scoped to what failed -----------------------------------------------------------
+
+
+async def test_a_closed_topic_holds_back_its_own_duel_and_nothing_else(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    """Decision (bot/tg.py): a closed topic's duel waits in its topic; it is not moved to
+    General. Another topic's duel goes on, nothing is abandoned, and once the topic reopens the
+    sync job shows the waiting duel there."""
+    bot = await launch_bot(env=QUICK)
+    alice, bob, carol, dave, eve = (fake_api.add_user(n, username=n.lower()) for n in (
+        "Alice", "Bob", "Carol", "Dave", "Eve"))
+    chat = fake_api.create_group("Saloon", forum=True,
+                                 members=[alice, bob, carol, dave, eve])
+    saloon, stable = fake_api.create_topic(chat, "Saloon"), fake_api.create_topic(chat, "Stable")
+    closed = Table(fake_api, chat, (alice, bob), thread=saloon)
+    open_ = Table(fake_api, chat, (carol, dave), thread=stable)
+    a = await open_duel(fake_api, closed)
+    b = await open_duel(fake_api, open_)
+    a_id, b_id = duel_id_of(a), duel_id_of(b)
+    game = await command(fake_api, eve, chat, "sixcard", message_thread_id=saloon)
+    assert game.photo is not None and game.message_thread_id == saloon
+    offer = await command(fake_api, eve, chat, "duel")  # an open challenge, in General
+    assert offer.message_thread_id is None and offer.reply_markup
+    rng = random.Random(11)
+
+    fake_api.close_topic(chat, saloon)
+    await end_bullet_unshown(fake_api, closed, a, rng)
+    row = await eventually(lambda: (r := duel_row(bot.db_path, a_id))["shown_version"] is not None
+                           and r["shown_version"] < r["version"] and r, "duel A saved, unshown")
+    await fake_api.wait_for(lambda: "Bad Request: TOPIC_CLOSED" in refused(fake_api), TIMEOUT,
+                            "the refused send")
+    assert row["status"] == "live"
+    assert not live_messages(fake_api, chat, a_id)  # its bullet is over; the next one waits
+
+    # The other topic's duel goes on across the end of its bullet.
+    m = b
+    while m is b or m.message_id == b.message_id:
+        user = player(open_, actor(m))
+        assert await tap(fake_api, user, m, rng.choice(duel_keyboard(m))) is None
+        m = only_live(fake_api, chat, b_id)
+    assert m.message_thread_id == stable and version_of(m) == duel_row(bot.db_path, b_id)[
+        "version"]
+    # Nothing anywhere was abandoned, expired or refunded.
+    assert statuses(bot.db_path, "duels") == ["live", "live"]
+    assert statuses(bot.db_path, "challenges") == ["accepted", "accepted", "pending"]
+    assert statuses(bot.db_path, "sixcard_games") == ["live"]
+    assert db_rows(bot.db_path, "SELECT active FROM chats WHERE id = ?", (chat.id,)) == [
+        {"active": 1}]
+    assert not db_rows(bot.db_path, "SELECT * FROM results")
+
+    # Reopened: the sync job shows the waiting duel in its own topic, and it plays on.
+    fake_api.reopen_topic(chat, saloon)
+    shown = await fake_api.wait_for_message(
+        chat, lambda x: any(d.startswith(f"d:{a_id}:") for d in duel_keyboard(x)),
+        after_message_id=a.message_id, timeout=SYNC_WAIT)
+    assert shown.message_thread_id == saloon and version_of(shown) == row["version"]
+    assert await tap(fake_api, player(closed, actor(shown)), shown,
+                     rng.choice(duel_keyboard(shown))) is None
+    await settled(bot.db_path, a_id)
+    assert only_live(fake_api, chat, a_id) is shown
+    assert refused(fake_api) == ["Bad Request: TOPIC_CLOSED"]
+    assert "Traceback" not in bot.log()
+
+
+async def test_photos_disallowed_for_a_while_delay_the_next_picture_and_lose_nothing(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    bot = await launch_bot(env=QUICK)
+    alice, bob, carol = (fake_api.add_user(n, username=n.lower()) for n in ("Alice", "Bob",
+                                                                             "Carol"))
+    chat = fake_api.create_group(members=[alice, bob, carol])
+    table = Table(fake_api, chat, (alice, bob))
+    first = await open_duel(fake_api, table)
+    duel_id = duel_id_of(first)
+    game = await command(fake_api, carol, chat, "sixcard")
+    assert game.photo is not None
+    balance_before = db_rows(bot.db_path, "SELECT balance FROM balances")
+
+    fake_api.restrict_photos(chat)
+    await end_bullet_unshown(fake_api, table, first, random.Random(5))
+    await fake_api.wait_for(
+        lambda: "Bad Request: not enough rights to send photos to the chat" in refused(fake_api),
+        TIMEOUT, "the refused sendPhoto")
+    row = duel_row(bot.db_path, duel_id)
+    assert row["status"] == "live" and row["shown_version"] < row["version"]
+    assert statuses(bot.db_path, "sixcard_games") == ["live"]  # not refunded: still playing
+    assert db_rows(bot.db_path, "SELECT balance FROM balances") == balance_before
+    # Commands still get their (text) answers meanwhile.
+    busy = await reply_to(fake_api, alice, chat, "duel")
+    assert "already have a live duel" in text_of(busy)
+    await fake_api.wait_for(lambda: len([r for r in fake_api.calls("sendPhoto")
+                                         if r.status == 400]) == 2, TIMEOUT,
+                            "the duel shown again, refused too")
+
+    fake_api.restrict_photos(chat, False)  # the sync job sends the next bullet
+    nxt = await fake_api.wait_for_message(chat, lambda x: bool(duel_keyboard(x)),
+                                          after_message_id=first.message_id, timeout=SYNC_WAIT)
+    assert version_of(nxt) == row["version"]
+    assert await tap(fake_api, player(table, actor(nxt)), nxt,
+                     duel_keyboard(nxt)[0]) is None
+    assert (await settled(bot.db_path, duel_id))["message_id"] == nxt.message_id
+    assert statuses(bot.db_path, "duels") == ["live"]
+    assert "Traceback" not in bot.log()
+
+
+async def test_a_send_refused_because_the_bot_was_kicked_forgets_the_chat(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    """403 "bot was kicked from the group chat" (before any my_chat_member arrives) is the one
+    answer of a send that closes the chat's games."""
+    bot = await launch_bot(env=QUICK)
+    alice, bob, carol = (fake_api.add_user(n, username=n.lower()) for n in ("Alice", "Bob",
+                                                                             "Carol"))
+    chat = fake_api.create_group(members=[alice, bob, carol])
+    table = Table(fake_api, chat, (alice, bob))
+    m = await open_duel(fake_api, table)
+    await command(fake_api, carol, chat, "sixcard")
+    chat.bot_status = "kicked"  # Telegram's update about it has not come yet
+    assert await press(fake_api, player(table, actor(m)), m, duel_keyboard(m)[0]) is None
+    await eventually(lambda: duel_row(bot.db_path, duel_id_of(m))["status"] == "abandoned",
+                     "the duel closed")
+    assert await eventually(lambda: statuses(bot.db_path, "sixcard_games") == ["abandoned"],
+                            "the game refunded")
+    assert db_rows(bot.db_path, "SELECT balance FROM balances") == [{"balance": 1000}]
+    assert "Forbidden: bot was kicked from the group chat" in refused(fake_api)
+
+
+# --- no duplicates under a slow Telegram ------------------------------------------------------
+
+
+async def test_six_second_answers_give_exactly_one_live_message_per_bullet(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    bot = await launch_bot(env=QUICK)
+    alice, bob = fake_api.add_user("Alice"), fake_api.add_user("Bob")
+    chat = fake_api.create_group(members=[alice, bob])
+    table = Table(fake_api, chat, (alice, bob))
+    for method in ("sendPhoto", "editMessageMedia", "editMessageCaption"):
+        fake_api.delay(method, 6.0)
+    first = await open_duel(fake_api, table)
+    duel_id = duel_id_of(first)
+    rng = random.Random(3)
+    m = first
+    while m is first:  # the whole first bullet, until the second one's message is live
+        assert await tap(fake_api, player(table, actor(m)), m, rng.choice(duel_keyboard(m))) \
+            is None
+        m = only_live(fake_api, chat, duel_id)
+    row = await settled(bot.db_path, duel_id, timeout=30.0)
+    assert row["message_id"] == m.message_id and version_of(m) == row["version"]
+    photos = [x for x in fake_api.bot_messages(chat) if x.photo is not None]
+    assert [x.message_id for x in photos] == [first.message_id, m.message_id]
+    assert fake_api.call_count("sendPhoto") == 2  # one per bullet, none sent twice
+    assert not duel_keyboard(first)
+    assert not fake_api.failed_calls()
+
+
+async def test_a_send_whose_answer_was_lost_is_not_made_again_and_a_press_finds_it(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    bot = await launch_bot(env=QUICK)
+    alice, bob = fake_api.add_user("Alice"), fake_api.add_user("Bob")
+    chat = fake_api.create_group(members=[alice, bob])
+    table = Table(fake_api, chat, (alice, bob))
+    first = await open_duel(fake_api, table)
+    duel_id = duel_id_of(first)
+    rng = random.Random(8)
+    fake_api.inject_network_failure("sendPhoto", after_processing=True)
+    sends = fake_api.call_count("sendPhoto")
+    await end_bullet_unshown(fake_api, table, first, rng)
+    arrived = await fake_api.wait_for_message(chat, lambda x: bool(duel_keyboard(x)),
+                                              after_message_id=first.message_id,
+                                              timeout=TIMEOUT)
+    await fake_api.wait_for(lambda: fake_api.calls("sendPhoto")[-1].status == -1, TIMEOUT,
+                            "the dropped answer")
+    row = duel_row(bot.db_path, duel_id)
+    assert row["message_id"] == first.message_id  # the bot does not know it arrived
+    assert fake_api.call_count("sendPhoto") == sends + 1  # and did not send it again
+    # A press on it: it is the live message now, edited in place.
+    assert await tap(fake_api, player(table, actor(arrived)), arrived,
+                     rng.choice(duel_keyboard(arrived))) is None
+    row = await settled(bot.db_path, duel_id)
+    assert row["message_id"] == arrived.message_id
+    assert only_live(fake_api, chat, duel_id) is arrived or not duel_keyboard(arrived)
+    assert fake_api.call_count("sendPhoto") <= sends + 2  # at most the bullet after it
+    assert len([x for x in fake_api.bot_messages(chat) if x.photo is not None]) == (
+        fake_api.call_count("sendPhoto"))
+
+
+async def test_an_extra_copy_of_the_live_message_is_deleted_when_pressed(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    """The lost answer again, then the duel is shown once more (as the sync job would): two
+    copies with the same buttons. A press on the older one retires it."""
+    bot = await launch_bot(env=QUICK)
+    alice, bob = fake_api.add_user("Alice"), fake_api.add_user("Bob")
+    chat = fake_api.create_group(members=[alice, bob])
+    table = Table(fake_api, chat, (alice, bob))
+    first = await open_duel(fake_api, table)
+    duel_id = duel_id_of(first)
+    fake_api.inject_network_failure("sendPhoto", after_processing=True)
+    busy = await reply_to(fake_api, alice, chat, "duel")  # shows the duel again, below
+    extra = await fake_api.wait_for_message(chat, lambda x: bool(duel_keyboard(x)),
+                                            after_message_id=busy.message_id, timeout=TIMEOUT)
+    await fake_api.wait_for(lambda: fake_api.calls("sendPhoto")[-1].status == -1, TIMEOUT,
+                            "the dropped answer")
+    again = await reply_to(fake_api, bob, chat, "duel")
+    saved = await fake_api.wait_for_message(chat, lambda x: bool(duel_keyboard(x)),
+                                            after_message_id=again.message_id, timeout=TIMEOUT)
+    await eventually(lambda: duel_row(bot.db_path, duel_id)["message_id"] == saved.message_id,
+                     "the second copy saved as the live one")
+    assert version_of(extra) == version_of(saved) == 0
+    assert not duel_keyboard(first)
+
+    assert await press(fake_api, player(table, actor(extra)), extra,
+                       duel_keyboard(extra)[0]) == STALE
+    await fake_api.wait_for(lambda: extra.deleted, TIMEOUT, "the extra copy deleted")
+    assert only_live(fake_api, chat, duel_id) is saved
+    assert duel_row(bot.db_path, duel_id)["version"] == 0  # the press on the copy did nothing
+    assert await tap(fake_api, player(table, actor(saved)), saved,
+                     duel_keyboard(saved)[0]) is None
+    assert version_of(only_live(fake_api, chat, duel_id)) == 1
