@@ -151,8 +151,10 @@ async def _call(what: str, chat_id: int, factory: Callable[[], Awaitable[T]], *,
 
 
 def _describe(error: NetworkError) -> str:
-    cause = error.__cause__
-    return f"{error.message} ({type(cause).__name__})" if cause is not None else error.message
+    cause = type(error.__cause__).__name__ if error.__cause__ is not None else None
+    if cause is None or cause in error.message:
+        return error.message
+    return f"{error.message} ({cause})"
 
 
 async def send_photo(
