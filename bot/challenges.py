@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 
 from telegram import Bot, Message, User
@@ -22,6 +23,15 @@ class BadDuelCommand(ValueError):
     """`/duel` arguments that do not parse; the value is the catalog key of the reply."""
 
 
+# Telegram's usernames are 5-32 characters of [A-Za-z0-9_]; collectible usernames (bought on
+# Fragment) can be 4 characters long, so 4-32 are accepted.
+USERNAME = re.compile(r"[A-Za-z0-9_]{4,32}")
+# A stack is written with the ASCII digits only: str.isdigit() and int() also take other
+# scripts' digits (Arabic-Indic, full-width) and isdigit() passes superscripts and circled
+# digits that int() then refuses.
+STACK = re.compile(r"[0-9]+")
+
+
 @dataclass(frozen=True, slots=True)
 class DuelRequest:
     target_id: int | None
@@ -31,21 +41,57 @@ class DuelRequest:
     target: User | None = None  # the challenged user, when the update says who it is
 
 
+def parse_stack(arg: str) -> int:
+    """A stack in range written with the digits 0-9 (leading zeros allowed); else
+    BadDuelCommand saying how to write it."""
+    if STACK.fullmatch(arg) is None:
+        raise BadDuelCommand("error.stack_digits")
+    digits = arg.lstrip("0")
+    # A number longer than the largest stack is out of range (and int() is never asked to
+    # convert thousands of digits).
+    if len(digits) > len(str(MAX_STACK)) or not MIN_STACK <= int(digits or "0") <= MAX_STACK:
+        raise BadDuelCommand("error.stack_range")
+    return int(digits)
+
+
+def meant_as_number(arg: str) -> bool:
+    """An argument written as a number, in any script or with a sign (`-5`, `4.5`, `²`,
+    `٥٠`, `五十`), rather than a word that happens to hold a digit (`bob2`)."""
+    return any(ch.isnumeric() for ch in arg) and not any(
+        ch.isalpha() and not ch.isnumeric() for ch in arg)
+
+
+def parse_username(arg: str) -> str:
+    """The name of a `@username` argument; BadDuelCommand if Telegram would not allow it."""
+    name = arg[1:]
+    if USERNAME.fullmatch(name) is None:
+        raise BadDuelCommand("error.bad_username")
+    return name
+
+
 def parse_duel_command(message: Message, args: list[str]) -> DuelRequest:
     """Who is challenged (a reply, @username, a text mention, or nobody: an open challenge)
-    and with what stack."""
+    and with what stack. BadDuelCommand (its value the reply's catalog key) for anything
+    else: at most one @username and one stack, each well formed."""
     target: User | None = None
     username: str | None = None
     stack: int | None = None
+    # The words of a text mention (a user without a username, picked from the list) are
+    # the mention, whatever they look like.
+    mentioned = {word for e in message.entities if e.user is not None
+                 for word in (message.parse_entity(e) or "").split()}
     for arg in args:
-        if arg.startswith("@") and len(arg) > 1 and username is None:
-            username = arg[1:]
-        elif arg.lstrip("-").isdigit() and stack is None:
-            stack = int(arg)
-            if not MIN_STACK <= stack <= MAX_STACK:
-                raise BadDuelCommand("error.stack_range")
-        elif not any(e.user and arg in (message.parse_entity(e) or "").split() for e in
-                     message.entities):
+        if arg in mentioned:
+            continue
+        if arg.startswith("@"):
+            if username is not None:
+                raise BadDuelCommand("error.bad_args")
+            username = parse_username(arg)
+        elif STACK.fullmatch(arg) is not None or meant_as_number(arg):
+            if stack is not None:
+                raise BadDuelCommand("error.bad_args")
+            stack = parse_stack(arg)
+        else:
             raise BadDuelCommand("error.bad_args")
     for entity in message.entities:
         if entity.type == "text_mention" and entity.user is not None:
@@ -79,8 +125,12 @@ def target_label(c: ChallengeRecord, name: str | None) -> str | None:
 
 
 async def render_challenge(svc: Services, tr: Translator, c: ChallengeRecord,
-                           status: ChallengeStatus = ChallengeStatus.PENDING) -> str:
+                           status: ChallengeStatus = ChallengeStatus.PENDING,
+                           by: User | None = None) -> str:
+    """The challenge's text; `by`: who settled it (the decliner is named by their name)."""
     challenger = display_name(await svc.storage.users.get(c.challenger_id))
+    if by is not None and status is ChallengeStatus.DECLINED:
+        return challenge_text(tr, c, challenger, mention_html(by.id, by.full_name), status)
     target = None
     if c.target_id is not None:
         target = display_name(await svc.storage.users.get(c.target_id))
@@ -100,14 +150,27 @@ def may_accept(c: ChallengeRecord, user: User) -> str | None:
     return None
 
 
+def may_decline(c: ChallengeRecord, user: User) -> str | None:
+    """None if `user` may decline: only the challenged player, so an open challenge cannot be
+    declined at all (its author withdraws it, or it expires). Else the toast key."""
+    if c.target_id is None and not c.target_username:
+        return "toast.decline_open"
+    if user.id == c.challenger_id:
+        return "toast.decline_own"
+    return may_accept(c, user)
+
+
 async def settle(svc: Services, bot: Bot, tr: Translator, c: ChallengeRecord,
-                 status: ChallengeStatus) -> bool:
-    """Decline, withdraw or expire a pending challenge; False if it was settled already."""
+                 status: ChallengeStatus, by: User | None = None) -> bool:
+    """Decline (`by` the decliner), withdraw or expire a pending challenge; False if it was
+    settled already."""
+    if status is ChallengeStatus.DECLINED and by is None:
+        raise ValueError("a declined challenge says who declined it")
     if not await svc.storage.challenges.transition(c.id, c.version, status):
         return False
     log.info("challenge %d in chat %d: %s", c.id, c.chat_id, status.value)
     if c.message_id is not None:
-        text = await render_challenge(svc, tr, c, status)
+        text = await render_challenge(svc, tr, c, status, by)
         await tg.edit_text(bot, c.chat_id, c.message_id, text, None)
     return True
 

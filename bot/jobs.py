@@ -1,9 +1,9 @@
 """Timed work: challenge expiry, and keeping every live duel's message up to date.
 
 The job queue is not persistent, so everything here is derived from the database: at start
-`resume` brings every live duel's message up to date and re-arms every pending challenge's
-expiry; the periodic `sync_lagging` redraws any duel whose message fell behind (a network
-failure, a crash between save and send).
+`resume` brings every live duel's message up to date, closes challenges that were saved but
+never sent, and re-arms every pending challenge's expiry; the periodic `sync_lagging` redraws
+any duel whose message fell behind (a network failure, a crash between save and send).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from bot.handlers.common import chat_language
 from bot.present import present
 from bot.services import Services, services
 from bot.storage import ChallengeStatus, DuelStatus
+from bot.storage.challenges import UNSENT_GRACE
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +68,15 @@ async def resume(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     for record in await svc.storage.duels.lagging():
         lagging += 1
         await sync_duel(svc, app, record.id)
+    # A challenge saved but never shown (the bot stopped between the insert and the send)
+    # must not block its challenger: nobody can see it, let alone accept it.
+    unsent = await svc.storage.challenges.expire_unsent(svc.clock() - UNSENT_GRACE)
     pending = await svc.storage.challenges.list_pending()
     for c in pending:
         schedule_expiry(app, c.id, c.expires_at - svc.clock())
     turns = await timers.restore(app)
     log.info("resumed: %d live duel(s) redrawn, %d challenge timer(s) and %d turn timer(s) "
-             "armed", lagging, len(pending), turns)
+             "armed, %d never-sent challenge(s) closed", lagging, len(pending), turns, unsent)
 
 
 async def sync_lagging(context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -6,15 +6,17 @@ once the action is saved.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import CallbackQuery, Message, Update
 from telegram.ext import ContextTypes
 
 from bot import codec
-from bot.challenges import accept, may_accept, settle
+from bot.challenges import accept, may_accept, may_decline, settle
 from bot.game import Refusal, act
 from bot.handlers.common import chat_language, pressed, refusal_text, toast, user_translator
+from bot.handlers.errors import answer_quietly
 from bot.present import adopt, present, retire
 from bot.services import services
 from bot.storage import ChallengeStatus, DuelRecord
@@ -58,8 +60,13 @@ async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                      outcome.value)
             await toast(query, refusal_text(tr, outcome))
             return
-        await query.answer()
-        await present(svc, context.bot, outcome.record)
+        # Saved: show it whether or not the answer gets through (a slow Telegram, a query
+        # too old), and without waiting for the answer first.
+        answering = asyncio.ensure_future(answer_quietly(query))
+        try:
+            await present(svc, context.bot, outcome.record)
+        finally:
+            await answering
 
 
 async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -80,13 +87,18 @@ async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.CANCELLED)
         await toast(query, tr.t("toast.withdrawn" if settled else "toast.challenge_gone"))
         return
+    if press.op == codec.ChallengeOp.DECLINE:  # only by the challenged player
+        why_not = may_decline(c, user)
+        if why_not is not None:
+            log.info("challenge %d: a decline by user %d refused: %s", c.id, user.id, why_not)
+            await toast(query, tr.t(why_not))
+            return
+        settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.DECLINED, by=user)
+        await toast(query, tr.t("toast.declined" if settled else "toast.challenge_gone"))
+        return
     why_not = may_accept(c, user)
     if why_not is not None:
         await toast(query, tr.t(why_not))
-        return
-    if press.op == codec.ChallengeOp.DECLINE:
-        settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.DECLINED)
-        await toast(query, tr.t("toast.declined" if settled else "toast.challenge_gone"))
         return
     duels = svc.storage.duels
     if await duels.live_for_user_in_chat(c.chat_id, user.id) is not None:
@@ -100,7 +112,7 @@ async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if record is None:
         await toast(query, tr.t("toast.challenge_gone"))
         return
-    await query.answer()
+    await answer_quietly(query)  # the duel is saved and shown: a failed answer changes nothing
 
 
 async def on_unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

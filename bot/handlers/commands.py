@@ -19,8 +19,9 @@ from bot.game import Refusal, act
 from bot.handlers.common import chat_language, refusal_text, reply, user_translator
 from bot.jobs import schedule_expiry
 from bot.present import present, repost
-from bot.services import services
-from bot.storage import ChallengeStatus
+from bot.services import Services, services
+from bot.storage import ChallengeRecord, ChallengeStatus
+from bot.storage.challenges import AlreadyPending
 from rules.actions import Surrender
 
 log = logging.getLogger(__name__)
@@ -98,27 +99,53 @@ async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if target_id is not None and await storage.duels.live_for_user_in_chat(chat.id, target_id):
         await reply(context, update, tr.t("error.target_busy"))
         return
-    if await storage.challenges.pending_by_challenger(chat.id, user.id):
-        await reply(context, update, tr.t("error.pending_exists"))
-        return
     settings = await storage.chats.get_settings(chat.id)
     now = svc.clock()
-    challenge = await storage.challenges.create(
+    created = await storage.challenges.create(  # one transaction with the one-pending check
         chat_id=chat.id, thread_id=message.message_thread_id if message.is_topic_message
         else None, challenger_id=user.id, target_id=target_id,
         target_username=None if target_id is not None else request.target_username,
         stack=request.stack or settings.default_stack, created_at=now,
         expires_at=now + svc.challenge_ttl,
     )
-    ctr = await chat_language(svc, chat.id, user.language_code)
-    text = await render_challenge(svc, ctr, challenge)
-    sent = await tg.send_text(context.bot, chat.id, challenge.thread_id, text,
-                              keyboards.challenge(ctr, challenge))
-    if sent is not None:
-        await storage.challenges.set_message(challenge.id, sent.message_id)
-    schedule_expiry(context.application, challenge.id, svc.challenge_ttl)
-    log.info("challenge %d in chat %d by user %d (target %s, stack %d)", challenge.id, chat.id,
-             user.id, target_id or request.target_username or "open", challenge.stack)
+    if isinstance(created, AlreadyPending):
+        await reply(context, update, tr.t("error.pending_exists"))
+        return
+    log.info("challenge %d in chat %d by user %d (target %s, stack %d)", created.id, chat.id,
+             user.id, target_id or request.target_username or "open", created.stack)
+    await _post_challenge(context, svc, created, user.language_code)
+
+
+async def _post_challenge(context: ContextTypes.DEFAULT_TYPE, svc: Services,
+                          c: ChallengeRecord, language_code: str | None) -> None:
+    """Send a saved challenge's message (its buttons carry the challenge's id and version)
+    and record it. A send that failed undoes the challenge, so nobody is blocked by a
+    challenge that no one can see."""
+    storage = svc.storage
+    ctr = await chat_language(svc, c.chat_id, language_code)
+    text = await render_challenge(svc, ctr, c)
+    sent = None
+    try:
+        sent = await tg.send_text(context.bot, c.chat_id, c.thread_id, text,
+                                  keyboards.challenge(ctr, c))
+    finally:
+        if sent is None:
+            await storage.challenges.discard_unsent(c.id)
+            log.warning("challenge %d in chat %d: its message was not sent, so it is undone",
+                        c.id, c.chat_id)
+    if sent is None:
+        return
+    await storage.challenges.set_message(c.id, sent.message_id)
+    schedule_expiry(context.application, c.id, svc.challenge_ttl)
+    fresh = await storage.challenges.get(c.id)
+    if fresh is not None and not fresh.is_pending:
+        # Settled while its message was on its way (accepted at once, or closed as never
+        # sent): the message must not keep live buttons.
+        if fresh.status is ChallengeStatus.ACCEPTED:
+            await tg.drop_keyboard(context.bot, c.chat_id, sent.message_id)
+        else:
+            settled = await render_challenge(svc, ctr, fresh, fresh.status)
+            await tg.edit_text(context.bot, c.chat_id, sent.message_id, settled, None)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

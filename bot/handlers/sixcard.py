@@ -6,6 +6,7 @@ once the action is saved (then the message is brought up to date).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import Update
@@ -13,6 +14,7 @@ from telegram.ext import ContextTypes
 
 from bot import codec, tg
 from bot.handlers.common import pressed, toast, user_translator
+from bot.handlers.errors import answer_quietly
 from bot.i18n import mention_html
 from bot.present import display_name
 from bot.services import services
@@ -139,5 +141,9 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                      user.id, outcome.value)
             await toast(query, tr.t(_REFUSALS[outcome]))
             return
-        await query.answer()
-        await present(svc, context.bot, outcome.record)
+        # Saved: show it whether or not the answer gets through, without waiting for it.
+        answering = asyncio.ensure_future(answer_quietly(query))
+        try:
+            await present(svc, context.bot, outcome.record)
+        finally:
+            await answering

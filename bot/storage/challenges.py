@@ -2,6 +2,13 @@
 
 A challenge starts `pending` at version 0. Accept, decline, withdraw (cancel) and expiry all
 race for it through `transition`, a compare-and-swap on the version: exactly one wins.
+
+A player has at most one pending challenge per chat: `create` checks and inserts in one
+transaction (and the unique index `challenges_one_pending` backs it), returning
+`AlreadyPending` instead of a second one. The row is saved before its message is sent (the
+buttons carry its id and version); a send that failed is undone with `discard_unsent`, and a
+challenge whose message was never recorded (a crash between the insert and the send) stops
+blocking its player after `UNSENT_GRACE` seconds (`expire_unsent`).
 """
 
 from __future__ import annotations
@@ -10,8 +17,13 @@ import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.storage.db import Database
+from bot.storage.db import ConstraintError, Database
 from bot.storage.users import normalize_username
+
+# Seconds after which a pending challenge with no message recorded counts as never sent: more
+# than a send to Telegram takes with its retries when all goes well, so a challenge whose
+# message is on its way is left alone.
+UNSENT_GRACE = 10
 
 
 class ChallengeStatus(StrEnum):
@@ -43,6 +55,14 @@ class ChallengeRecord:
         return self.status is ChallengeStatus.PENDING
 
 
+@dataclass(frozen=True, slots=True)
+class AlreadyPending:
+    """Why `create` made nothing: the challenger already has a pending challenge in the chat
+    (`existing`; None when it was inserted concurrently and could not be read back)."""
+
+    existing: ChallengeRecord | None
+
+
 def _challenge(row: sqlite3.Row) -> ChallengeRecord:
     return ChallengeRecord(
         id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
@@ -68,16 +88,37 @@ class ChallengeRepo:
         stack: int,
         created_at: int,
         expires_at: int,
-    ) -> ChallengeRecord:
+    ) -> ChallengeRecord | AlreadyPending:
+        """A new pending challenge, unless the challenger has one in this chat already.
+
+        One transaction: a never-sent challenge of theirs older than `UNSENT_GRACE` is expired
+        first (it must not block them), then the check, then the insert.
+        """
         if stack <= 0:
             raise ValueError("a challenge needs a positive stack")
         target_username = normalize_username(target_username)
-        challenge_id = await self.db.insert(
-            "INSERT INTO challenges (chat_id, thread_id, challenger_id, target_id,"
-            " target_username, stack, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (chat_id, thread_id, challenger_id, target_id, target_username, stack, created_at,
-             expires_at),
-        )
+        async with self.db.transaction():
+            await self.db.execute(
+                "UPDATE challenges SET status = 'expired', version = version + 1"
+                " WHERE chat_id = ? AND challenger_id = ? AND status = 'pending'"
+                " AND message_id IS NULL AND created_at <= ?",
+                (chat_id, challenger_id, created_at - UNSENT_GRACE),
+            )
+            pending = await self.pending_by_challenger(chat_id, challenger_id)
+            if pending:
+                return AlreadyPending(pending[0])
+            try:
+                challenge_id = await self.db.insert(
+                    "INSERT INTO challenges (chat_id, thread_id, challenger_id, target_id,"
+                    " target_username, stack, created_at, expires_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (chat_id, thread_id, challenger_id, target_id, target_username, stack,
+                     created_at, expires_at),
+                )
+            except ConstraintError as e:
+                if "UNIQUE" not in str(e):
+                    raise
+                return AlreadyPending(None)  # challenges_one_pending: another insert won
         return ChallengeRecord(
             challenge_id, chat_id, thread_id, challenger_id, target_id, target_username, stack,
             ChallengeStatus.PENDING, 0, None, None, created_at, expires_at,
@@ -93,6 +134,24 @@ class ChallengeRepo:
             "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
         )
         return changed > 0
+
+    async def discard_unsent(self, challenge_id: int) -> bool:
+        """Undo a challenge whose message could not be sent (still pending, no message
+        recorded): it never existed for anyone. False if it was settled or shown meanwhile."""
+        changed = await self.db.execute(
+            "DELETE FROM challenges WHERE id = ? AND status = 'pending' AND message_id IS NULL",
+            (challenge_id,),
+        )
+        return changed == 1
+
+    async def expire_unsent(self, before: int) -> int:
+        """Expire every pending challenge created at or before `before` whose message was
+        never recorded (the bot stopped between saving and sending). Returns how many."""
+        return await self.db.execute(
+            "UPDATE challenges SET status = 'expired', version = version + 1"
+            " WHERE status = 'pending' AND message_id IS NULL AND created_at <= ?",
+            (before,),
+        )
 
     async def transition(
         self,

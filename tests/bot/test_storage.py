@@ -10,6 +10,7 @@ import pytest
 
 from bot.storage import (
     MIGRATIONS,
+    ChallengeRecord,
     ChallengeStatus,
     ChatSettings,
     Database,
@@ -20,6 +21,7 @@ from bot.storage import (
     Storage,
     StorageError,
 )
+from bot.storage.challenges import UNSENT_GRACE, AlreadyPending
 
 T0 = 1_700_000_000
 ALICE, BOB, CAROL = 101, 202, 303
@@ -264,13 +266,21 @@ async def test_users_upsert_get_and_find_by_username(store: Storage) -> None:
 # --- challenges --------------------------------------------------------------------------------
 
 
+async def create_challenge(store: Storage, challenger: int = ALICE, target: int | None = BOB,
+                           *, now: int = T0, ttl: int = 300) -> ChallengeRecord:
+    created = await store.challenges.create(CHAT, None, challenger, target, None, 50, now,
+                                            now + ttl)
+    assert isinstance(created, ChallengeRecord), created
+    return created
+
+
 async def new_challenge(store: Storage, target: int | None = BOB) -> int:
-    challenge = await store.challenges.create(CHAT, None, ALICE, target, None, 50, T0, T0 + 300)
-    return challenge.id
+    return (await create_challenge(store, target=target)).id
 
 
 async def test_challenge_lifecycle(store: Storage) -> None:
     created = await store.challenges.create(CHAT, 9, ALICE, None, "@bob", 40, T0, T0 + 300)
+    assert isinstance(created, ChallengeRecord)
     assert created.status is ChallengeStatus.PENDING and created.version == 0
     assert created.target_username == "bob"
     assert await store.challenges.get(created.id) == created
@@ -320,11 +330,83 @@ async def test_accepting_creates_the_duel_atomically(store: Storage) -> None:
 async def test_pending_challenges_are_listed_by_expiry_and_expire_with_the_chat(
     store: Storage,
 ) -> None:
-    late = await store.challenges.create(CHAT, None, ALICE, BOB, None, 50, T0, T0 + 900)
-    soon = await store.challenges.create(CHAT, None, CAROL, None, None, 50, T0, T0 + 60)
+    late = await create_challenge(store, ALICE, BOB, ttl=900)
+    soon = await create_challenge(store, CAROL, None, ttl=60)
     assert [c.id for c in await store.challenges.list_pending()] == [soon.id, late.id]
     assert await store.challenges.expire_chat(CHAT) == 2
     assert await store.challenges.list_pending() == []
+
+
+async def test_one_pending_challenge_per_player_per_chat_even_when_created_at_once(
+    store: Storage,
+) -> None:
+    outcomes = await asyncio.gather(*(
+        store.challenges.create(CHAT, None, ALICE, None, None, 50 + i, T0, T0 + 300)
+        for i in range(5)))
+    made = [o for o in outcomes if isinstance(o, ChallengeRecord)]
+    refused = [o for o in outcomes if isinstance(o, AlreadyPending)]
+    assert len(made) == 1 and len(refused) == 4
+    assert all(r.existing == made[0] for r in refused)
+    assert [c.id for c in await store.challenges.pending_by_challenger(CHAT, ALICE)] == [
+        made[0].id]
+    # Someone else, or the same player in another chat, may still challenge.
+    assert isinstance(await store.challenges.create(CHAT, None, BOB, None, None, 50, T0,
+                                                    T0 + 300), ChallengeRecord)
+    assert isinstance(await store.challenges.create(-5, None, ALICE, None, None, 50, T0,
+                                                    T0 + 300), ChallengeRecord)
+    # Once settled, a new one may be made.
+    assert await store.challenges.transition(made[0].id, 0, ChallengeStatus.CANCELLED)
+    await create_challenge(store, ALICE, None)
+
+
+async def test_the_unique_index_refusing_a_second_pending_challenge_is_already_pending(
+    store: Storage, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Should the check ever miss (another writer of the file), the index refuses the row and
+    `create` says so instead of raising."""
+    first = await create_challenge(store, ALICE, None)
+
+    async def nothing_pending(chat_id: int, challenger_id: int) -> list[ChallengeRecord]:
+        return []
+
+    monkeypatch.setattr(store.challenges, "pending_by_challenger", nothing_pending)
+    assert await store.challenges.create(CHAT, None, ALICE, BOB, None, 50, T0, T0 + 300) == (
+        AlreadyPending(None))
+    monkeypatch.undo()
+    assert [c.id for c in await store.challenges.pending_by_challenger(CHAT, ALICE)] == [
+        first.id]
+
+
+async def test_a_challenge_that_could_not_be_sent_is_undone(store: Storage) -> None:
+    c = await create_challenge(store, ALICE, None)
+    assert await store.challenges.discard_unsent(c.id)
+    assert await store.challenges.get(c.id) is None
+    assert not await store.challenges.discard_unsent(c.id)
+    shown = await create_challenge(store, ALICE, None)
+    await store.challenges.set_message(shown.id, 77)
+    assert not await store.challenges.discard_unsent(shown.id)  # it has a message: kept
+    assert (await store.challenges.get(shown.id)) is not None
+
+
+async def test_a_challenge_never_sent_stops_blocking_its_player(store: Storage) -> None:
+    """A crash between the insert and the send leaves a pending challenge without message."""
+    stuck = await create_challenge(store, ALICE, None, now=T0)
+    refused = await store.challenges.create(CHAT, None, ALICE, None, None, 50,
+                                            T0 + UNSENT_GRACE - 1, T0 + 900)
+    assert refused == AlreadyPending(stuck)  # its message may still be on its way
+    again = await create_challenge(store, ALICE, None, now=T0 + UNSENT_GRACE)
+    gone = await store.challenges.get(stuck.id)
+    assert gone is not None and (gone.status, gone.version) == (ChallengeStatus.EXPIRED, 1)
+    assert [c.id for c in await store.challenges.pending_by_challenger(CHAT, ALICE)] == [
+        again.id]
+    # At start-up: every challenge left without a message long enough is expired.
+    shown = await create_challenge(store, BOB, None, now=T0)
+    await store.challenges.set_message(shown.id, 5)
+    unsent = await create_challenge(store, CAROL, None, now=T0)
+    assert await store.challenges.expire_unsent(T0 + UNSENT_GRACE) == 2  # Carol's and again
+    assert [c.id for c in await store.challenges.list_pending()] == [shown.id]
+    expired = await store.challenges.get(unsent.id)
+    assert expired is not None and expired.status is ChallengeStatus.EXPIRED
 
 
 async def test_transition_arguments_are_checked(store: Storage) -> None:
