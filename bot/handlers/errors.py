@@ -17,6 +17,7 @@ from telegram.ext import ContextTypes
 
 from bot import tg
 from bot.i18n import pick_language, translator
+from bot.storage import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         error = context.error
         if isinstance(error, TelegramError):
             log.warning("Telegram error while handling an update: %s", error)
+        elif isinstance(error, StorageError):  # the database busy or failing: no bug here
+            log.warning("storage error while handling an update: %s", error)
         else:
             log.error("unexpected error while handling an update", exc_info=error)
         if isinstance(update, Update) and _first_time(context, update):
