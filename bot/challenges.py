@@ -166,12 +166,13 @@ async def settle(svc: Services, bot: Bot, tr: Translator, c: ChallengeRecord,
     settled already."""
     if status is ChallengeStatus.DECLINED and by is None:
         raise ValueError("a declined challenge says who declined it")
-    if not await svc.storage.challenges.transition(c.id, c.version, status):
+    settled = await svc.storage.challenges.transition(c.id, c.version, status)
+    if settled is None:
         return False
     log.info("challenge %d in chat %d: %s", c.id, c.chat_id, status.value)
-    if c.message_id is not None:
+    if settled.message_id is not None:
         text = await render_challenge(svc, tr, c, status, by)
-        await tg.edit_text(bot, c.chat_id, c.message_id, text, None)
+        await tg.edit_text(bot, c.chat_id, settled.message_id, text, None)
     return True
 
 
@@ -183,11 +184,13 @@ async def accept(svc: Services, bot: Bot, tr: Translator, c: ChallengeRecord,
         return None
     state = DuelState.from_json(record.state_json)
     t = await table_for(svc, record)
-    if c.message_id is not None:
+    # The message as recorded when it was accepted (not yet known: its sender edits it).
+    shown = await svc.storage.challenges.get(c.id)
+    if shown is not None and shown.message_id is not None:
         dealer = t.seats[state.dealer].mention
         text = tr.t("challenge.accepted", p0=t.seats[0].mention, p1=t.seats[1].mention,
                     dealer=dealer)
-        await tg.edit_text(bot, c.chat_id, c.message_id, text, None)
+        await tg.edit_text(bot, c.chat_id, shown.message_id, text, None)
     async with svc.lock(f"duel:{record.id}"):  # the sync job must not send it a second time
         await present(svc, bot, record)
     return record

@@ -135,12 +135,14 @@ async def _post_challenge(context: ContextTypes.DEFAULT_TYPE, svc: Services,
                         c.id, c.chat_id)
     if sent is None:
         return
-    await storage.challenges.set_message(c.id, sent.message_id)
-    schedule_expiry(context.application, c.id, svc.challenge_ttl)
+    if await storage.challenges.set_message(c.id, sent.message_id):
+        schedule_expiry(context.application, c.id, svc.challenge_ttl)
+        return  # from now on, whoever settles it edits this message
     fresh = await storage.challenges.get(c.id)
     if fresh is not None and not fresh.is_pending:
-        # Settled while its message was on its way (accepted at once, or closed as never
-        # sent): the message must not keep live buttons.
+        # Settled while its message was on its way (accepted at once, withdrawn, or closed
+        # as never sent), by someone who could not know the message: it must not keep live
+        # buttons.
         if fresh.status is ChallengeStatus.ACCEPTED:
             await tg.drop_keyboard(context.bot, c.chat_id, sent.message_id)
         else:

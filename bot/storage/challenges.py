@@ -63,6 +63,14 @@ class AlreadyPending:
     existing: ChallengeRecord | None
 
 
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A challenge this call settled, and the message showing it when it was settled (None:
+    not known yet; its sender then finds the challenge settled and edits the message)."""
+
+    message_id: int | None
+
+
 def _challenge(row: sqlite3.Row) -> ChallengeRecord:
     return ChallengeRecord(
         id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
@@ -129,9 +137,13 @@ class ChallengeRepo:
         return _challenge(row) if row else None
 
     async def set_message(self, challenge_id: int, message_id: int) -> bool:
-        """Remember the message that shows the challenge (to edit it when it is settled)."""
+        """Remember the message that shows a pending challenge; False if it was settled
+        before its message was known (then whoever settled it could not edit the message:
+        the caller must). With `transition` reporting the message id it saw, exactly one of
+        the two edits a settled challenge's message."""
         changed = await self.db.execute(
-            "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            "UPDATE challenges SET message_id = ? WHERE id = ? AND status = 'pending'",
+            (message_id, challenge_id),
         )
         return changed > 0
 
@@ -159,8 +171,10 @@ class ChallengeRepo:
         expected_version: int,
         new_status: ChallengeStatus,
         duel_id: int | None = None,
-    ) -> bool:
-        """Settle a pending challenge if it is still at `expected_version`; True if this won.
+    ) -> Settled | None:
+        """Settle a pending challenge if it is still at `expected_version`: what it settled
+        (with the message id recorded at that moment, the one to edit), or None if another
+        settlement won.
 
         Accepting inside `db.transaction()` together with `DuelRepo.create` (passing the new
         duel's id) makes the duel exist exactly when the challenge is accepted.
@@ -169,12 +183,17 @@ class ChallengeRepo:
             raise ValueError("a challenge can only leave 'pending'")
         if duel_id is not None and new_status is not ChallengeStatus.ACCEPTED:
             raise ValueError("only an accepted challenge has a duel")
-        changed = await self.db.execute(
-            "UPDATE challenges SET status = ?, duel_id = ?, version = version + 1"
-            " WHERE id = ? AND version = ? AND status = 'pending'",
-            (new_status.value, duel_id, challenge_id, expected_version),
-        )
-        return changed == 1
+        async with self.db.transaction():
+            changed = await self.db.execute(
+                "UPDATE challenges SET status = ?, duel_id = ?, version = version + 1"
+                " WHERE id = ? AND version = ? AND status = 'pending'",
+                (new_status.value, duel_id, challenge_id, expected_version),
+            )
+            if changed != 1:
+                return None
+            row = await self.db.fetchone("SELECT message_id FROM challenges WHERE id = ?",
+                                         (challenge_id,))
+        return Settled(row["message_id"] if row else None)
 
     async def list_pending(self) -> list[ChallengeRecord]:
         """Every pending challenge, soonest expiry first (to restore expiry timers)."""

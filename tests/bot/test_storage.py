@@ -302,7 +302,20 @@ async def test_only_one_challenge_transition_wins_a_race(store: Storage) -> None
         for status in (ChallengeStatus.DECLINED, ChallengeStatus.CANCELLED,
                        ChallengeStatus.EXPIRED, ChallengeStatus.DECLINED)
     ))
-    assert sum(outcomes) == 1
+    assert sum(o is not None for o in outcomes) == 1
+
+
+async def test_a_settlement_reports_the_message_it_must_edit_and_set_message_the_rest(
+        store: Storage) -> None:
+    # Recorded first: the settlement edits the message. Settled first: the sender must.
+    first = await new_challenge(store)
+    assert await store.challenges.set_message(first, 77)
+    settled = await store.challenges.transition(first, 0, ChallengeStatus.CANCELLED)
+    assert settled is not None and settled.message_id == 77
+    second = await new_challenge(store)
+    settled = await store.challenges.transition(second, 0, ChallengeStatus.CANCELLED)
+    assert settled is not None and settled.message_id is None
+    assert not await store.challenges.set_message(second, 78)
 
 
 async def test_accepting_creates_the_duel_atomically(store: Storage) -> None:
