@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.i18n import LANGUAGES
 from rules import actions as duel_actions
 from rules.actions import Bet, Surrender, TiebreakAnswer
 from rules.sixcard_actions import Replace, SixAction, SixCardError, parse_action
@@ -52,7 +53,7 @@ class Setting(StrEnum):
     CLOSE = "x"
 
 
-LANGUAGE_CHOICES = ("auto", "en", "ru")  # auto: each user's own language
+LANGUAGE_CHOICES = ("auto", *LANGUAGES)  # auto: each user's own language
 
 
 class ChallengeOp(StrEnum):

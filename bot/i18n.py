@@ -9,6 +9,9 @@ format). They are read with Babel and compiled in memory at start, so there is n
 
 Texts are Telegram HTML. Arguments are HTML-escaped unless they are `Html` (`mention_html()`,
 `html_escape()`, or the result of `t()`/`tn()`); numbers are formatted as they are.
+Pictures take plain text instead: `tr.text(key, ...)` and `tr.plural(key, n, ...)` fill the same
+catalog texts with nothing escaped (a Translator is the `render.text.Labels` the pictures take);
+the texts drawn in pictures (`pic.*`, `hand.*`) hold no markup.
 A key missing from a language falls back to English, then to the key itself, with a warning;
 `Texts.load(strict=True)` raises `MissingText` instead (for tests).
 """
@@ -119,37 +122,49 @@ class Translator:
         return key in self._entries.plural
 
     def t(self, key: str, **kwargs: object) -> Html:
-        """The text for `key`, with `{placeholders}` filled from kwargs."""
-        if key not in self._entries.singular:
-            return self._missing(key, None, kwargs)
-        return self._format(key, self._gettext.gettext(key), kwargs)
+        """The text for `key`, with `{placeholders}` filled from kwargs (HTML-escaped)."""
+        return Html(self._text(key, None, kwargs, html=True))
 
     def tn(self, key: str, n: int, **kwargs: object) -> Html:
         """The plural form of `key` for the number `n` (also available as `{n}`)."""
-        if key not in self._entries.plural:
-            return self._missing(key, n, kwargs)
-        return self._format(key, self._gettext.ngettext(key, key, n), {"n": n, **kwargs})
+        return Html(self._text(key, n, kwargs, html=True))
 
-    def _missing(self, key: str, n: int | None, kwargs: dict[str, object]) -> Html:
+    def text(self, key: str, /, **values: object) -> str:
+        """The plain text for `key` (for a picture): like `t`, with nothing HTML-escaped."""
+        return self._text(key, None, values, html=False)
+
+    def plural(self, key: str, n: int, /, **values: object) -> str:
+        """The plain plural form of `key` for `n` (for a picture): like `tn`, not escaped."""
+        return self._text(key, n, values, html=False)
+
+    def _text(self, key: str, n: int | None, values: dict[str, object], *, html: bool) -> str:
+        if n is None:
+            if key not in self._entries.singular:
+                return self._missing(key, n, values, html)
+            return self._format(key, self._gettext.gettext(key), values, html)
+        if key not in self._entries.plural:
+            return self._missing(key, n, values, html)
+        return self._format(key, self._gettext.ngettext(key, key, n), {"n": n, **values}, html)
+
+    def _missing(self, key: str, n: int | None, values: dict[str, object], html: bool) -> str:
         kind = "text" if n is None else "plural text"
         if self._strict:
             raise MissingText(f"no {kind} {key!r} in the {self.lang} catalog")
         log.warning("no %s %r in the %s catalog", kind, key, self.lang)
         if self._fallback is not None:
-            if n is None:
-                return self._fallback.t(key, **kwargs)
-            return self._fallback.tn(key, n, **kwargs)
-        return html_escape(key)
+            return self._fallback._text(key, n, values, html=html)
+        return html_escape(key) if html else key
 
-    def _format(self, key: str, template: str, kwargs: dict[str, object]) -> Html:
-        safe = {k: html_escape(v) if isinstance(v, str) else v for k, v in kwargs.items()}
+    def _format(self, key: str, template: str, values: dict[str, object], html: bool) -> str:
+        if html:
+            values = {k: html_escape(v) if isinstance(v, str) else v for k, v in values.items()}
         try:
-            return Html(template.format(**safe))
+            return template.format(**values)
         except (KeyError, IndexError, ValueError, AttributeError) as e:
             if self._strict:
                 raise
             log.error("text %r in %s cannot be formatted: %r", key, self.lang, e)
-            return Html(template)
+            return template
 
 
 class Texts:

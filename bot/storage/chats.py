@@ -8,12 +8,12 @@ import sqlite3
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from bot.i18n import LANGUAGES
 from bot.storage.db import Database
 from rules.duel import DEFAULT_STACK, MAX_STACK, MIN_STACK
 
 log = logging.getLogger(__name__)
 
-LANGUAGES = ("en", "ru")
 # Seconds a player has for a move: 0 turns the timer off, else TURN_TIMER_MIN..TURN_TIMER_MAX.
 TURN_TIMER_OFF, TURN_TIMER_MIN, TURN_TIMER_MAX, TURN_TIMER_DEFAULT = 0, 30, 24 * 3600, 300
 

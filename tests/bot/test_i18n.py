@@ -158,6 +158,21 @@ def test_arguments_are_escaped_unless_already_html() -> None:
     assert tr.t("hi", name=out, link="", count=0).count("<b>Hi</b>") == 2  # Html nests as is
 
 
+def test_plain_text_for_pictures_escapes_nothing() -> None:
+    tr = po('msgid "hi"\nmsgstr "Hi, {name}: {n}"\n\n'
+            'msgid "bet"\nmsgid_plural "bet"\nmsgstr[0] "{name} bets one chip"\n'
+            'msgstr[1] "{name} bets {n} chips"\n', "en")
+    assert tr.text("hi", name="<b>&amp;</b>", n=3) == "Hi, <b>&amp;</b>: 3"
+    assert type(tr.text("hi", name="x", n=1)) is str  # not Html: never put into a caption
+    assert tr.plural("bet", 1, name="A&B") == "A&B bets one chip"
+    assert tr.plural("bet", 7, name="<i>") == "<i> bets 7 chips"
+    english = po('msgid "only.en"\nmsgstr "<{x}>"\n', "en")
+    russian = Translator("ru", load_catalog("ru"), fallback=english)
+    assert russian.text("only.en", x="&") == "<&>"
+    assert russian.text("no.such.key") == "no.such.key"
+    assert russian.plural("chips", 5) == "5 фишек"
+
+
 def test_tn_passes_n_and_other_arguments() -> None:
     tr = po('msgid "bet"\nmsgid_plural "bet"\nmsgstr[0] "{name} bets one chip"\n'
             'msgstr[1] "{name} bets {n} chips"\n', "en")
