@@ -192,7 +192,7 @@ def random_game(seed: int, steps: int) -> tuple[tuple[int, ...], int, tuple[Card
                                                    list[str]]:
     rng = random.Random(seed)
     antes = tuple(rng.randint(1, 100) for _ in range(rng.randint(1, 3)))
-    need = sum(antes) + (2 * antes[2] if len(antes) == 3 else 0)
+    need = SixCardGame.cover(antes)  # every box's ANTE and BET
     balance = rng.choice((need, need + rng.randint(0, 3 * max(antes)), 1000, 100_000))
     deck = shuffled_deck(rng)
     g = SixCardGame.new(antes, balance)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rules.cards import Card, shuffled_deck
 from rules.fairness import new_salt
-from rules.sixcard import BLIND_BOX, HAND, SixCardGame
+from rules.sixcard import HAND, SixCardGame
 from rules.sixcard_actions import BoxSettled, GameOver, SixEvent
 from rules.sixcard_view import Accounting, BoxState, SixCardView, SixPhase, view_json
 
@@ -19,10 +19,10 @@ from rules.sixcard_view import Accounting, BoxState, SixCardView, SixPhase, view
 @st.composite
 def setups(draw: st.DrawFn) -> tuple[tuple[int, ...], int]:
     """1-3 antes (1..100, often small so fees and bets bite) and a balance from the least that
-    can start up to a little more than the whole game could need."""
+    can start (every box's ANTE and BET) up to a little more than the whole game could need."""
     ante = st.one_of(st.integers(1, 5), st.integers(1, 100))
     antes = tuple(draw(st.lists(ante, min_size=1, max_size=3)))
-    least = sum(antes) + (2 * antes[BLIND_BOX] if len(antes) > BLIND_BOX else 0)
+    least = SixCardGame.cover(antes)
     return antes, least + draw(st.integers(0, 6 * max(antes)))
 
 
