@@ -13,8 +13,8 @@ import json
 import random
 import re
 
-from .conftest import BotProcess, LaunchBot
-from .driver import (
+from tests.support.botprocess import BotProcess, LaunchBot
+from tests.support.driver import (
     TIMEOUT,
     Held,
     Table,
@@ -45,7 +45,7 @@ from .driver import (
     text_of,
     version_of,
 )
-from .fakeapi import BOT_USERNAME, FakeChat, FakeMessage, FakeTelegramAPI, FakeUser
+from tests.support.fakeapi import BOT_USERNAME, FakeChat, FakeMessage, FakeTelegramAPI, FakeUser
 
 CARD_DISPLAY = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
 
@@ -642,7 +642,7 @@ async def test_duel_command_validations(fake_api: FakeTelegramAPI,
     cases = [
         ("9", hello, stack_error),
         ("501", hello, stack_error),
-        ("-20", hello, stack_error),
+        ("-20", hello, "Write the stack with the digits 0–9"),  # no sign: digits only
         ("fifty", hello, "I did not get that."),
         ("", mine, "You cannot duel yourself."),
         ("@alice", None, "You cannot duel yourself."),
