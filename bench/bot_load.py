@@ -30,8 +30,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.conftest import BotProcess  # noqa: E402
-from tests.e2e.driver import (  # noqa: E402
+from tests.support.botprocess import BotProcess  # noqa: E402
+from tests.support.driver import (  # noqa: E402
     TIMEOUT,
     Table,
     actor,
@@ -40,7 +40,7 @@ from tests.e2e.driver import (  # noqa: E402
     moves_on,
     open_duel,
 )
-from tests.e2e.fakeapi import BOT_TOKEN, FakeTelegramAPI  # noqa: E402
+from tests.support.fakeapi import BOT_TOKEN, FakeTelegramAPI  # noqa: E402
 
 
 class TimedFake(FakeTelegramAPI):

@@ -1,4 +1,5 @@
-"""End-to-end fixtures: the fake Telegram Bot API server and the bot as a real subprocess.
+"""End-to-end fixtures: the fake Telegram Bot API server and the bot as a real subprocess
+(both from ``tests/support``, which bench/ uses too).
 
 * ``fake_api``: a started :class:`FakeTelegramAPI` on 127.0.0.1 (free port), stopped after
   the test. ``fake_api.base_url`` is what the bot gets as TELEGRAM_API_BASE_URL.
@@ -11,167 +12,16 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import os
-import signal
-import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-import telegram
-from telegram.request import HTTPXRequest
 
-from .fakeapi import BOT_TOKEN, FakeTelegramAPI, RecordedRequest
+from tests.support.botprocess import REPO_ROOT, BotProcess, LaunchBot
+from tests.support.fakeapi import BOT_TOKEN, FakeTelegramAPI
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 BOT_MAIN = REPO_ROOT / "bot" / "__main__.py"
-# Variables of the outer environment that would change how the bot runs.
-_SCRUBBED_ENV = ("SIXSHOOTER_WEBHOOK_URL", "SIXSHOOTER_WEBHOOK_PORT", "SIXSHOOTER_WEBHOOK_LISTEN",
-                 "SIXSHOOTER_WEBHOOK_SECRET", "TELEGRAM_API_BASE_URL")
-
-
-def bot_command() -> list[str]:
-    """The installed ``sixshooter`` script next to this interpreter, else ``python -m bot``."""
-    script = Path(sys.executable).parent / "sixshooter"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-m", "bot"]
-
-
-def plain_http_request(**kwargs: Any) -> HTTPXRequest:
-    """An HTTPXRequest for the fake's plain-HTTP URL.
-
-    It skips loading the CA bundle (``verify=False``), which costs ~0.1 s per client.
-    """
-    return HTTPXRequest(httpx_kwargs={"verify": False}, **kwargs)
-
-
-def fake_bot(api: FakeTelegramAPI) -> telegram.Bot:
-    """A python-telegram-bot client for the fake (use as ``async with fake_bot(api) as bot``)."""
-    return telegram.Bot(
-        api.token,
-        base_url=api.base_url,
-        request=plain_http_request(),
-        get_updates_request=plain_http_request(),
-    )
-
-
-class BotProcess:
-    """The bot running as a separate process against the fake API."""
-
-    def __init__(
-        self,
-        api: FakeTelegramAPI,
-        db_path: Path,
-        log_path: Path,
-        *,
-        command: Sequence[str] | None = None,
-        env: dict[str, str] | None = None,
-    ) -> None:
-        self.api = api
-        self.db_path = db_path
-        self.log_path = log_path
-        self.command = list(command) if command is not None else bot_command()
-        self.extra_env = dict(env or {})
-        self.process: asyncio.subprocess.Process | None = None
-        self.starts = 0
-
-    def environment(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED_ENV}
-        env |= {
-            "TELEGRAM_BOT_TOKEN": self.api.token,
-            "TELEGRAM_API_BASE_URL": self.api.base_url,
-            "SIXSHOOTER_DB": str(self.db_path),
-            "PYTHONUNBUFFERED": "1",
-        }
-        return env | self.extra_env
-
-    @property
-    def running(self) -> bool:
-        return self.process is not None and self.process.returncode is None
-
-    @property
-    def pid(self) -> int | None:
-        return None if self.process is None else self.process.pid
-
-    def log(self) -> str:
-        """Everything the bot printed (stdout and stderr) over all its runs."""
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    async def start(self, *, wait_polling: bool = True, timeout: float = 30.0) -> None:
-        """Start the process; with ``wait_polling`` return once it calls getUpdates."""
-        if self.running:
-            raise RuntimeError("the bot is already running")
-        since = self.api.last_seq
-        self.starts += 1
-        with self.log_path.open("ab") as log:
-            log.write(f"---- start #{self.starts}: {' '.join(self.command)}\n".encode())
-            log.flush()
-            self.process = await asyncio.create_subprocess_exec(
-                *self.command,
-                cwd=REPO_ROOT,
-                env=self.environment(),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log,
-                stderr=asyncio.subprocess.STDOUT,
-            )
-        if wait_polling:
-            await self.wait_polling(since=since, timeout=timeout)
-
-    async def wait_polling(self, *, since: int = 0, timeout: float = 30.0) -> RecordedRequest:
-        """Wait for a getUpdates call after ``since``; fail early if the process exits."""
-        assert self.process is not None
-        polled = asyncio.ensure_future(
-            self.api.wait_for_request("getUpdates", since=since, timeout=timeout, completed=False)
-        )
-        exited = asyncio.ensure_future(self.process.wait())
-        try:
-            done, _ = await asyncio.wait({polled, exited}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in (polled, exited):
-                if not task.done():
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
-        if polled in done:
-            return polled.result()
-        raise RuntimeError(
-            f"the bot exited with code {self.process.returncode} before polling; log:\n"
-            f"{self.log()[-4000:]}"
-        )
-
-    async def kill(self) -> int:
-        """kill -9, as a crash or an OOM kill would; returns the exit code."""
-        if self.process is None:
-            return 0
-        if self.process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.process.send_signal(signal.SIGKILL)
-        return await self.process.wait()
-
-    async def stop(self, timeout: float = 15.0) -> int:
-        """SIGTERM and wait for a graceful exit (kill -9 after ``timeout``)."""
-        if self.process is None:
-            return 0
-        if self.process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.process.send_signal(signal.SIGTERM)
-            try:
-                return await asyncio.wait_for(self.process.wait(), timeout)
-            except TimeoutError:
-                return await self.kill()
-        return self.process.returncode
-
-    async def restart(self, *, hard: bool = True, timeout: float = 30.0) -> None:
-        """Kill (``hard``: SIGKILL, else SIGTERM) and start again on the same database."""
-        await (self.kill() if hard else self.stop())
-        await self.start(timeout=timeout)
-
-
-LaunchBot = Callable[..., Awaitable[BotProcess]]
 
 
 _BOTS = pytest.StashKey[list[BotProcess]]()

@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from .conftest import LaunchBot
-from .driver import (
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import (
     TIMEOUT,
     accept,
     button,
@@ -24,7 +24,7 @@ from .driver import (
     reply_to,
     text_of,
 )
-from .fakeapi import ApiError, FakeChat, FakeMessage, FakeTelegramAPI, FakeUser
+from tests.support.fakeapi import ApiError, FakeChat, FakeMessage, FakeTelegramAPI, FakeUser
 
 Handler = Callable[[Any, Any], Awaitable[Any]]
 

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import random
 
-from .conftest import LaunchBot
-from .driver import Table, actor, duel_keyboard, live_duel_message, open_duel, play_to_the_end
-from .fakeapi import FakeTelegramAPI
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import (
+    Table,
+    actor,
+    duel_keyboard,
+    live_duel_message,
+    open_duel,
+    play_to_the_end,
+)
+from tests.support.fakeapi import FakeTelegramAPI
 
 
 def _table(api: FakeTelegramAPI, *, lang: str = "en") -> Table:

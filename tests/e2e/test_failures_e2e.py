@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from .conftest import LaunchBot
-from .driver import (
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import (
     TIMEOUT,
     Table,
     actor,
@@ -32,7 +32,7 @@ from .driver import (
     text_of,
     version_of,
 )
-from .fakeapi import FakeChat, FakeMessage, FakeTelegramAPI
+from tests.support.fakeapi import FakeChat, FakeMessage, FakeTelegramAPI
 
 QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}  # these tests are about failures, not flood pacing
 SYNC_WAIT = 50.0  # the sync job runs every 20 s and leaves a save alone for its first 5 s

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 import time
 
-from .conftest import LaunchBot
-from .driver import Table, actor, duel_keyboard, open_duel, tap
-from .fakeapi import FakeTelegramAPI
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import Table, actor, duel_keyboard, open_duel, tap
+from tests.support.fakeapi import FakeTelegramAPI
 
 FLOOD = 300  # more commands than python-telegram-bot's default 256 concurrent updates
 

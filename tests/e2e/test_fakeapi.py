@@ -21,9 +21,16 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from .conftest import LaunchBot, fake_bot, plain_http_request
-from .fakeapi import BOT_ID, BOT_USERNAME, FakeChat, FakeTelegramAPI, FakeUser, format_text
-from .fakeapi.formatting import ParseError
+from tests.support.botprocess import LaunchBot, fake_bot, plain_http_request
+from tests.support.fakeapi import (
+    BOT_ID,
+    BOT_USERNAME,
+    FakeChat,
+    FakeTelegramAPI,
+    FakeUser,
+    format_text,
+)
+from tests.support.fakeapi.formatting import ParseError
 
 
 def fails(error: type[Exception], text: str) -> pytest.RaisesExc[Exception]:

@@ -12,8 +12,8 @@ import random
 import re
 from pathlib import Path
 
-from .conftest import LaunchBot
-from .driver import (
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import (
     TIMEOUT,
     Table,
     actor,
@@ -31,7 +31,8 @@ from .driver import (
     text_of,
     version_of,
 )
-from .fakeapi import FakeChat, FakeMessage, FakeTelegramAPI, FakeUser
+from tests.support.fakeapi import FakeChat, FakeMessage, FakeTelegramAPI, FakeUser
+
 from .test_sixcard_e2e import Hand, Player
 
 QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}

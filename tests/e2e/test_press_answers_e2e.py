@@ -8,8 +8,8 @@ import asyncio
 import contextlib
 from functools import partial
 
-from .conftest import LaunchBot
-from .driver import (
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import (
     Table,
     actor,
     command,
@@ -20,7 +20,8 @@ from .driver import (
     settled,
     text_of,
 )
-from .fakeapi import FakeMessage, FakeTelegramAPI
+from tests.support.fakeapi import FakeMessage, FakeTelegramAPI
+
 from .test_challenges_e2e import Refused
 
 PROMPTLY = 6.0  # seconds: well before the sync job's first round (20 s after the start)

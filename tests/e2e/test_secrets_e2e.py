@@ -13,9 +13,10 @@ import json
 import random
 from urllib.parse import quote
 
-from .conftest import LaunchBot
-from .driver import db_rows, open_duel
-from .fakeapi import FakeTelegramAPI
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import db_rows, open_duel
+from tests.support.fakeapi import FakeTelegramAPI
+
 from .test_duel_scenarios import _finish, _table
 
 PUBLISHING = "Calling Bot API endpoint"  # python-telegram-bot's DEBUG line for a call

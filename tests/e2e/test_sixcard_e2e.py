@@ -10,10 +10,19 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .conftest import LaunchBot
-from .driver import TIMEOUT, Held, command, db_rows, eventually, press, reply_to, text_of
-from .fakeapi import FakeTelegramAPI
-from .fakeapi.model import FakeChat, FakeMessage, FakeUser
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import (
+    TIMEOUT,
+    Held,
+    command,
+    db_rows,
+    eventually,
+    press,
+    reply_to,
+    text_of,
+)
+from tests.support.fakeapi import FakeTelegramAPI
+from tests.support.fakeapi.model import FakeChat, FakeMessage, FakeUser
 
 MAX_HANDS = 14
 NET = re.compile(r"^Result: ([+−]?\d+) · balance (\d+)$", re.MULTILINE)

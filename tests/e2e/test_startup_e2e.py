@@ -9,8 +9,8 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from .conftest import BotProcess, LaunchBot
-from .fakeapi import FakeTelegramAPI
+from tests.support.botprocess import BotProcess, LaunchBot
+from tests.support.fakeapi import FakeTelegramAPI
 
 TIMEOUT = 30.0
 ATTEMPT = re.compile(

@@ -4,7 +4,7 @@ Three friends play in one group: a random duel, a surrender, a draw (level stack
 declined), a tiebreak (level stacks, tiebreak accepted and won) and a timeout forfeit (the bot
 restarted with turn timers sped up; nobody moves). What each duel did is read from the messages
 the players saw (reveals, bonuses, the result); /stats must report the same figures. The level
-stacks are forced by tests/e2e/forcing.py, which reads the deck from the bot's database to
+stacks are forced by tests/support/forcing.py, which reads the deck from the bot's database to
 choose the moves.
 """
 
@@ -16,12 +16,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rules.hands import Category
-
-from .conftest import LaunchBot
-from .driver import Table, actor, live_duel_message, open_duel, play_to_the_end
-from .fakeapi import FakeTelegramAPI
-from .fakeapi.model import FakeChat, FakeMessage, FakeUser
-from .forcing import force
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import Table, actor, live_duel_message, open_duel, play_to_the_end
+from tests.support.fakeapi import FakeTelegramAPI
+from tests.support.fakeapi.model import FakeChat, FakeMessage, FakeUser
+from tests.support.forcing import force
 
 TIMEOUT = 20.0
 START = 50

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from .conftest import LaunchBot
-from .driver import (
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import (
     TIMEOUT,
     Table,
     actor,
@@ -23,7 +23,7 @@ from .driver import (
     tap,
     text_of,
 )
-from .fakeapi import FakeTelegramAPI
+from tests.support.fakeapi import FakeTelegramAPI
 
 BUSY_TIMEOUT = 5.0  # the bot's (bot.storage.db.BUSY_TIMEOUT)
 

@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import asyncio
 
-from .conftest import LaunchBot
-from .driver import Table, actor, duel_keyboard, live_duel_message, mentioned_ids, open_duel
-from .fakeapi import FakeTelegramAPI
-from .fakeapi.model import FakeMessage, FakeUser
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import (
+    Table,
+    actor,
+    duel_keyboard,
+    live_duel_message,
+    mentioned_ids,
+    open_duel,
+)
+from tests.support.fakeapi import FakeTelegramAPI
+from tests.support.fakeapi.model import FakeMessage, FakeUser
 
 FAST = {"SIXSHOOTER_TIME_SCALE": "0.01"}
 WAIT = 20.0

@@ -21,10 +21,10 @@ import httpx
 import pytest
 from telegram.error import BadRequest, Conflict
 
-from .conftest import BotProcess, LaunchBot, fake_bot
-from .fakeapi import FakeTelegramAPI, RecordedRequest
-from .fakeapi.core import member_dict
-from .fakeapi.model import JSON, FakeChat, FakeMessage, FakeUser, bot_user_dict
+from tests.support.botprocess import BotProcess, LaunchBot, fake_bot
+from tests.support.fakeapi import FakeTelegramAPI, RecordedRequest
+from tests.support.fakeapi.core import member_dict
+from tests.support.fakeapi.model import JSON, FakeChat, FakeMessage, FakeUser, bot_user_dict
 
 HOOK_URL = "https://bot.example.org/hook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"

@@ -15,7 +15,7 @@ Typical e2e test (fixtures from ``tests/e2e/conftest.py``)::
 Modules: ``server`` (HTTP, failure injection), ``methods`` (the Bot API methods and their
 checks), ``core`` (state, control and query API, waiting), ``formatting`` (HTML/MarkdownV2
 parsing like tdlib), ``model`` (users, chats, messages, records), ``spec`` (limits from
-``tests/e2e/api_limits.json``, made by ``extract_limits``).
+``api_limits.json`` beside it, made by ``extract_limits``).
 """
 
 from .core import DEFAULT_ALLOWED_UPDATES, Injection

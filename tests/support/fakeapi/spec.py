@@ -1,4 +1,4 @@
-"""The Bot API facts the fake checks, from the committed ``tests/e2e/api_limits.json``.
+"""The Bot API facts the fake checks, from the committed ``api_limits.json`` beside it.
 
 Decodes request parameters the way the Bot API server does: every value of a form-encoded or
 multipart request is a string, and the field's declared type says how to read it (integers,
@@ -16,7 +16,7 @@ from typing import Any
 
 from .model import ApiError
 
-LIMITS_PATH = Path(__file__).resolve().parent.parent / "api_limits.json"
+LIMITS_PATH = Path(__file__).resolve().parent / "api_limits.json"
 
 
 @cache

@@ -1,7 +1,7 @@
 """HTTP test-control endpoints (POST /_test/<action> with a JSON body) for manual runs.
 
 Tests use the Python methods directly; these exist so that a fake started with
-``python -m tests.e2e.fakeapi`` can be driven with curl. Users and chats are named by id,
+``python -m tests.support.fakeapi`` can be driven with curl. Users and chats are named by id,
 messages by chat_id + message_id.
 """
 

@@ -1,4 +1,4 @@
-"""Run the fake standalone: ``python -m tests.e2e.fakeapi [--port N]``.
+"""Run the fake standalone: ``python -m tests.support.fakeapi [--port N]``.
 
 Prints the base_url for the bot and serves until interrupted. Control it with
 ``curl -X POST http://127.0.0.1:N/_test/<action> -d '{...}'``; actions: state, add_user,
