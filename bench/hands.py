@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from rules.cards import CARDS  # noqa: E402
-from rules.hands import evaluate, evaluate6_batch, evaluate_batch  # noqa: E402
+from rules.hand_batch import evaluate6_batch, evaluate_batch  # noqa: E402
+from rules.hands import evaluate  # noqa: E402
 
 BATCH_ROWS = 2_000_000
 
@@ -76,7 +77,7 @@ print(time.perf_counter() - t)
 """
 BATCH_BUILD = """
 import time, rules.hands, numpy
-from rules import _handbatch as hb
+from rules import hand_batch as hb
 t = time.perf_counter(); t5 = hb.tables5(); b5 = time.perf_counter() - t
 t = time.perf_counter(); t6 = hb.tables6(); b6 = time.perf_counter() - t
 print(b5, t5.nbytes, b6, t6.nbytes)

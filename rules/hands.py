@@ -13,50 +13,34 @@ API (stable; the internals are free to change for speed):
   from the weakest (7-5-4-3-2 high card) to the royal flush.
 - `evaluate(cards)`: 5 or 6 distinct cards -> HandValue (6 cards: the best five).
 - `best_five(cards)`: the five cards that make the value.
-- `evaluate_batch(array)` / `evaluate6_batch(array)`: numpy, (N, 5) / (N, 6) card indices ->
-  (N,) uint16 strengths (see `rules._handbatch`; numpy is imported only when these are used).
+- Many hands at once, with numpy: `rules.hand_batch` (this module never imports numpy).
 
-How it is fast. Every `Card` carries `prime` (its rank's prime), `rank_bit`, `suit_nibble` and
-`index`. Five cards are a flush iff their five suit nibbles are equal; then the OR of their rank
-bits keys `_FLUSH5` (1,287 entries). Otherwise the product of their rank primes, unique per
-rank multiset, keys `_SPREAD5` (1,287 hands of five different ranks) or `_PAIRED5` (4,888). A
-repeated card is caught by the OR of `1 << card.index` (fewer bits than cards), a check only
-paired hands need: five different ranks cannot hold a card twice. Six cards are summed instead
-(`_CARD6[card.index]`: rank key + suit nibble + card bit, one int per card, see `RANK_KEYS6`):
-the sum's card-bit field has six bits iff no card repeats; its suit field plus 0x3333 has bit 3
-of a nibble set iff that suit holds five or more cards; its key field names the rank multiset.
-With six cards a flush beats anything else the same cards can make (five suited cards leave
-room for at most a pair), so such a hand is `_FLUSH6[OR of the suited rank bits]` (5- or 6-bit
-masks, 3,003 entries) and any other is `ALL_VALUES[_PLAIN6[key sum]]` (a 2,159,609-entry
-uint16 array, 4.3 MB, holding the strength of the best five of the six for each of the 18,395
-rank multisets, each rank at most four times).
-
-All tables are built at import from rank patterns only (the 7,462 values in order, each with
-its rank multiset; the 6-card tables by taking, for each 5-card multiset and each rank that can
-be added, the strongest), never by enumerating hands. Measured on the development machine
-(2 shared, noisy cores, Python 3.11): importing this module takes 55-105 ms, typically ~75
-(numpy is not imported: that alone would be about 140 ms); the 7,462 HandValue objects and the
-tables hold 8.9 MB (tracemalloc), 4.3 MB of it the 6-card array. There, single calls ran at
-1.0-2.0 M/s for 5 cards (1.5-2.5x treys) and 1.0-1.5 M/s best-of-6 (5-7x treys), depending on
-the load from other jobs. `python bench/hands.py` prints current figures side by side with
-treys and phevaluator.
+How it is fast: every card carries precomputed keys, and one or two table lookups on a sum,
+product or OR of them give the interned value; `rules.hand_tables` builds those tables (once,
+here, at import) and explains the keys. Measured on the development machine (2 shared, noisy
+cores, Python 3.11): importing this module takes 55-105 ms, typically ~75 (numpy is not
+imported: that alone would be about 140 ms); the 7,462 HandValue objects and the tables hold
+8.9 MB (tracemalloc), 4.3 MB of it the 6-card array. There, single calls ran at 1.0-2.0 M/s
+for 5 cards (1.5-2.5x treys) and 1.0-1.5 M/s best-of-6 (5-7x treys), depending on the load
+from other jobs. `python bench/hands.py` prints current figures side by side with treys and
+phevaluator.
 """
 
 from __future__ import annotations
 
 import operator
-from array import array
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from itertools import combinations
-from math import prod
-from typing import TYPE_CHECKING, Any, NoReturn, SupportsIndex
+from typing import Any, NoReturn, SupportsIndex
 
-from rules.cards import CARDS, Card, Rank
+from rules import hand_tables
+from rules.cards import Card, Rank
+from rules.hand_tables import CARD6, CARD_BIT, CARDS_AT, KEY6_MASK, STRENGTH_COUNT, SUITS_AT
 
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+__all__ = [
+    "ALL_VALUES", "STRENGTH_COUNT", "Category", "HandSizeError", "HandValue", "best_five",
+    "evaluate",
+]
 
 
 class HandSizeError(ValueError):
@@ -98,9 +82,6 @@ _NAMES_RU = (
     "Старшая карта", "Пара", "Две пары", "Сет", "Стрит", "Флеш",
     "Фулл-хаус", "Каре", "Стрит-флеш", "Роял-флеш",
 )
-
-STRENGTH_COUNT = 7462
-"""The number of distinct hand values (strengths 0..7461)."""
 
 
 class HandValue:
@@ -223,51 +204,6 @@ def _labels(ranks: Sequence[int]) -> str:
     return " ".join(Rank(r).label for r in ranks)
 
 
-# --- the 7,462 values in order, each with the rank multiset that makes it ------------------
-
-def _value_patterns() -> list[tuple[Category, tuple[int, ...], tuple[int, ...]]]:
-    """(category, deciding ranks, rank multiset) for every value, weakest first."""
-    desc = tuple(range(14, 1, -1))
-    wheel = (14, 5, 4, 3, 2)
-    straights = [wheel] + [tuple(range(top, top - 5, -1)) for top in range(6, 15)]
-    straight_set = set(straights)
-    distinct = sorted(c for c in combinations(desc, 5) if c not in straight_set)
-
-    def others(*used: int) -> tuple[int, ...]:
-        return tuple(r for r in desc if r not in used)
-
-    high: list[tuple[Category, tuple[int, ...], tuple[int, ...]]] = [
-        (Category.HIGH_CARD, c, c) for c in distinct
-    ]
-    pair = sorted(
-        (Category.ONE_PAIR, (p, *k), (p, p, *k))
-        for p in desc for k in combinations(others(p), 3)
-    )
-    two_pair = sorted(
-        (Category.TWO_PAIR, (h, lo, k), (h, h, lo, lo, k))
-        for h, lo in combinations(desc, 2) for k in others(h, lo)
-    )
-    trips = sorted(
-        (Category.THREE_OF_A_KIND, (t, *k), (t, t, t, *k))
-        for t in desc for k in combinations(others(t), 2)
-    )
-    straight = [(Category.STRAIGHT, (5 if s is wheel else s[0],), s) for s in straights]
-    flush = [(Category.FLUSH, c, c) for c in distinct]
-    full = sorted(
-        (Category.FULL_HOUSE, (t, p), (t, t, t, p, p)) for t in desc for p in others(t)
-    )
-    quads = sorted(
-        (Category.FOUR_OF_A_KIND, (q, k), (q, q, q, q, k)) for q in desc for k in others(q)
-    )
-    straight_flush = [
-        (Category.ROYAL_FLUSH if top == 14 else Category.STRAIGHT_FLUSH, (top,), s)
-        for (_, (top,), s) in straight
-    ]
-    out = high + pair + two_pair + trips + straight + flush + full + quads + straight_flush
-    assert len(out) == STRENGTH_COUNT
-    return out
-
-
 # The slots' own setters (HandValue.__setattr__ refuses all writes).
 _set_strength = vars(HandValue)["strength"].__set__
 _set_category = vars(HandValue)["category"].__set__
@@ -282,86 +218,22 @@ def _new_value(strength: int, category: Category, ranks: tuple[int, ...]) -> Han
     return value
 
 
-_PRIME = {int(c.rank): c.prime for c in CARDS}
-_RANK_BIT = {int(c.rank): c.rank_bit for c in CARDS}
+# --- the 7,462 values in order, and the tables that find them ------------------------------
 
-_PATTERNS = _value_patterns()
+PATTERNS = hand_tables.value_patterns()
+"""(category number, deciding ranks, rank multiset) of every value, weakest first."""
 ALL_VALUES: tuple[HandValue, ...] = tuple(
-    _new_value(i, cat, ranks) for i, (cat, ranks, _) in enumerate(_PATTERNS)
+    _new_value(i, Category(cat), ranks) for i, (cat, ranks, _) in enumerate(PATTERNS)
 )
 """The 7,462 values, weakest first: `ALL_VALUES[n].strength == n`."""
 _BY_KEY: dict[tuple[Category, tuple[int, ...]], HandValue] = {
     (v.category, v.ranks): v for v in ALL_VALUES
 }
 
-
-_Table = dict[int, HandValue]
-
-# Six cards are summed, not multiplied: each card adds its rank's key, its suit nibble and its
-# own bit, in three fields of one int. The rank keys have distinct sums over every 6-card rank
-# multiset (each rank at most four times; sums below 2,159,609 < 2**22: found by a greedy
-# search, checked below); the suit nibbles count each suit; the card bits carry into each other
-# iff a card is repeated. One sum answers all three questions. (For five cards, the product of
-# rank primes and the equal-nibbles test measured faster; `rules._handbatch` reuses these keys.)
-RANK_KEYS6 = (0, 1, 5, 22, 98, 422, 1734, 5760, 14270, 37951, 90838, 206930, 436437)
-_SUITS_AT = 22
-_CARDS_AT = _SUITS_AT + 16
-_KEY6_MASK = (1 << _SUITS_AT) - 1
-_CARD6 = tuple(
-    RANK_KEYS6[c.rank - 2] + (c.suit_nibble << _SUITS_AT) + (1 << (c.index + _CARDS_AT))
-    for c in CARDS
-)
-
-
-def _build_tables() -> tuple[_Table, _Table, _Table, _Table, array[int]]:
-    prime = (0, 0, *(_PRIME[r] for r in range(2, 15))).__getitem__  # rank -> its prime
-    bit = (0, 0, *(_RANK_BIT[r] for r in range(2, 15))).__getitem__  # rank -> its bit
-    key6 = (0, 0, *RANK_KEYS6).__getitem__  # rank -> its key
-    flushes = (Category.FLUSH, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
-    spread = (Category.HIGH_CARD, Category.STRAIGHT)
-    flush5: _Table = {}
-    spread5: _Table = {}
-    paired5: _Table = {}
-    flush5_strength: dict[int, int] = {}
-    grow: list[tuple[int, HandValue, tuple[int, ...]]] = []
-    for value, (cat, _, ranks) in zip(ALL_VALUES, _PATTERNS, strict=True):
-        if cat in flushes:
-            key = sum(map(bit, ranks))  # distinct ranks: the sum is the OR
-            flush5[key] = value
-            flush5_strength[key] = value.strength
-            continue
-        (spread5 if cat in spread else paired5)[prod(map(prime, ranks))] = value
-        # the ranks that can be added to make six cards: any but a rank held four times
-        addable = RANK_KEYS6 if cat is not Category.FOUR_OF_A_KIND else tuple(
-            k for k in RANK_KEYS6 if k != key6(ranks[0])
-        )
-        grow.append((sum(map(key6, ranks)), value, addable))
-    # Six cards, no flush: the best of the 5-card multisets inside each 6-card multiset. Every
-    # 6-card multiset is a 5-card one plus one rank; `grow` is weakest first, so in this
-    # comprehension the last (strongest) five written for a key wins.
-    best6 = {k5 + k: value.strength for k5, value, addable in grow for k in addable}
-    if len(best6) != 18_395:  # the number of 6-card rank multisets: the key sums are distinct
-        raise AssertionError("6-card rank keys collide")
-    # A flat uint16 array indexed by the key sum measured ~20% faster than a dict of 18,395
-    # int keys (one memory read instead of three), and numpy can share it as is.
-    plain6 = array("H", bytes(2 * (max(best6) + 1)))
-    for key, strength in best6.items():
-        plain6[key] = strength
-    # Six cards, flush: 5 suited cards (the 5-card table) or 6 (the best of its six fives).
-    flush6 = dict(flush5)
-    get5 = flush5_strength.__getitem__
-    for six in combinations(range(2, 15), 6):
-        bits = tuple(map(bit, six))
-        mask = sum(bits)
-        flush6[mask] = ALL_VALUES[max(get5(mask ^ b) for b in bits)]
-    return flush5, spread5, paired5, flush6, plain6
-
-
-# Five cards: keyed by the OR of rank bits (flushes) or the product of rank primes, "spread" for
-# hands of five different ranks (no repeated card possible), "paired" for the others. Six
-# cards: keyed by the OR of the suited rank bits (flushes), or indexed by the sum of rank keys.
-_FLUSH5, _SPREAD5, _PAIRED5, _FLUSH6, _PLAIN6 = _build_tables()
-_CARD_BIT = tuple(1 << i for i in range(52))  # card index -> its bit, to spot a repeated card
+TABLES = hand_tables.build_tables(ALL_VALUES, PATTERNS)
+"""The lookup tables (shared read-only with `rules.hand_batch`)."""
+_FLUSH5, _SPREAD5, _PAIRED5 = TABLES.flush5, TABLES.spread5, TABLES.paired5
+_FLUSH6, _PLAIN6 = TABLES.flush6, TABLES.plain6
 
 
 # --- evaluation ----------------------------------------------------------------------------
@@ -388,19 +260,19 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
             v = _SPREAD5.get(p)
             if v is not None:  # five different ranks: no card can be repeated
                 return v
-            bit = _CARD_BIT
+            bit = CARD_BIT
             if (bit[a.index] | bit[b.index] | bit[c.index] | bit[d.index]
                     | bit[e.index]).bit_count() == 5:
                 return _PAIRED5[p]
     elif n == 6:
         a, b, c, d, e, f = cards
-        key = _CARD6
+        key = CARD6
         x = key[a.index] + key[b.index] + key[c.index] + key[d.index] + key[e.index] \
             + key[f.index]
-        if (x >> _CARDS_AT).bit_count() == 6:  # no card bit carried: six different cards
-            s = ((x >> _SUITS_AT) + 0x3333) & 0x8888
+        if (x >> CARDS_AT).bit_count() == 6:  # no card bit carried: six different cards
+            s = ((x >> SUITS_AT) + 0x3333) & 0x8888
             if not s:
-                return ALL_VALUES[_PLAIN6[x & _KEY6_MASK]]
+                return ALL_VALUES[_PLAIN6[x & KEY6_MASK]]
             # five or six of one suit (bit 3 of its nibble): a flush, better than anything
             # else six such cards can make
             s >>= 3  # that suit's nibble
@@ -423,19 +295,3 @@ def best_five(cards: Sequence[Card]) -> tuple[Card, ...]:
         if evaluate(five) is value:
             return five
     raise AssertionError("unreachable")
-
-
-def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
-    """Strengths of many 5-card hands at once: an (N, 5) integer array of `Card.index` values
-    (0..51, any order within a row, distinct within a row: not checked) -> (N,) uint16.
-    uint8 input is the fastest. `HandValue.from_strength` turns a strength into a value."""
-    import rules._handbatch as _handbatch  # numpy only when asked for
-
-    return _handbatch.evaluate_batch(cards)
-
-
-def evaluate6_batch(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
-    """Strengths of many best-five-of-6 hands at once: (N, 6) card indices -> (N,) uint16."""
-    import rules._handbatch as _handbatch  # numpy only when asked for
-
-    return _handbatch.evaluate6_batch(cards)

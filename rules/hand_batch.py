@@ -1,8 +1,11 @@
-"""Vectorised hand evaluation with numpy (behind `rules.hands.evaluate_batch`).
+"""Many hands at once, with numpy: `evaluate_batch` (N, 5) and `evaluate6_batch` (N, 6) card
+indices -> (N,) uint16 strengths; `HandValue.from_strength` turns a strength into a value.
+Importing this module imports numpy (`rules.hands` never does); it depends on `rules.hands`
+and `rules.hand_tables`, never the other way round.
 
 Design (no sort, no per-hand Python). Each rank r gets a key K[r] such that the sums of keys
 over all rank multisets of one hand size are distinct (5 cards: `_KEYS5`, sums below 360,919;
-6 cards: `rules.hands.RANK_KEYS6`, sums below 2,159,609; found once by a greedy search and
+6 cards: `rules.hand_tables.RANK_KEYS6`, sums below 2,159,609; found once by a greedy search and
 checked when the tables are built). So the key sum of a hand names its rank multiset, in any
 card order, and a table indexed by it gives the strength of the hand as if it had no flush.
 (The suggested alternative, a 2,598,960-entry table indexed by the combinatorial number of the
@@ -24,7 +27,7 @@ make, so those rows take `flush6[OR of the suited rank bits]` (8,192 entries).
 Tables, built once, lazily, on the first call of each function (measured on the development
 machine, 2 shared and noisy cores): 5 cards 0.75 MB (the 360,919-entry uint16 strength table,
 a 16 KB pair table, a 15 KB flush map), built in 20-30 ms; 6 cards 4.4 MB, but the 2,159,609-
-entry uint16 strength table is `rules.hands._PLAIN6` itself, shared read-only, so only two
+entry uint16 strength table is `rules.hands.TABLES.plain6` itself, shared read-only, so only two
 32 KB uint64 pair tables and a 16 KB flush table are new (built in a few ms).
 
 Throughput there: 5 cards 55-95 M hands/s from uint8 input, 45-65 M/s from int64 (five times
@@ -41,10 +44,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rules import hands
+from rules import hand_tables
+from rules.hands import TABLES, HandSizeError
+
+__all__ = ["evaluate6_batch", "evaluate_batch"]
 
 _KEYS5 = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
-_KEYS6 = hands.RANK_KEYS6
+_KEYS6 = hand_tables.RANK_KEYS6
 _CHUNK = 1 << 14  # rows per pass: the temporaries stay in the CPU caches
 _SUIT_SHIFT = 32  # 6-card pair table: suit-count nibbles above the key sum
 
@@ -57,16 +63,14 @@ class _Tables5:
         self.pair = (card_key[:, None] + card_key[None, :]).reshape(-1)
         multisets: list[tuple[int, ...]] = []
         strengths: list[int] = []
-        fix = np.arange(hands.STRENGTH_COUNT, dtype=np.uint16)
-        flushes = (hands.Category.FLUSH, hands.Category.STRAIGHT_FLUSH,
-                   hands.Category.ROYAL_FLUSH)
-        prime = hands._PRIME.__getitem__
-        for value, (cat, _, ranks) in zip(hands.ALL_VALUES, hands._PATTERNS, strict=True):
-            if cat in flushes:  # the same ranks without the flush: high card or straight
-                fix[hands._SPREAD5[prod(map(prime, ranks))].strength] = value.strength
+        fix = np.arange(hand_tables.STRENGTH_COUNT, dtype=np.uint16)
+        prime = hand_tables.PRIME.__getitem__
+        for strength, (cat, _, ranks) in enumerate(hand_tables.value_patterns()):
+            if cat in hand_tables.FLUSHES:  # the same ranks without the flush: high card, straight
+                fix[TABLES.spread5[prod(map(prime, ranks))].strength] = strength
             else:
                 multisets.append(ranks)
-                strengths.append(value.strength)
+                strengths.append(strength)
         keys = np.array(_KEYS5, np.int64)[np.array(multisets, np.int64) - 2].sum(axis=1)
         if len(np.unique(keys)) != len(keys):
             raise AssertionError("5-card rank keys collide")
@@ -89,10 +93,10 @@ class _Tables6:
         self.first_pair = self.pair + np.uint64(0x3333 << _SUIT_SHIFT)
         self.flush_mask = np.uint64(0x8888 << _SUIT_SHIFT)
         # the single-call table, indexed by the same rank-key sums, shared (not copied)
-        self.plain = np.frombuffer(hands._PLAIN6, dtype=np.uint16)
+        self.plain = np.frombuffer(TABLES.plain6, dtype=np.uint16)
         self.plain.flags.writeable = False
         self.flush = np.zeros(1 << 13, np.uint16)
-        for mask, value in hands._FLUSH6.items():
+        for mask, value in TABLES.flush6.items():
             self.flush[mask] = value.strength
 
     @property
@@ -123,7 +127,7 @@ def _card_rows(cards: npt.ArrayLike, width: int) -> npt.NDArray[np.unsignedinteg
     a huge one), so that one `max()` per chunk checks the range."""
     x = np.asarray(cards)
     if x.ndim != 2 or x.shape[1] != width:
-        raise hands.HandSizeError(
+        raise HandSizeError(
             f"expected an (N, {width}) array of card indices, got shape {x.shape}"
         )
     if x.dtype.kind not in "iu":
@@ -139,6 +143,9 @@ def _check_range(rows: npt.NDArray[np.unsignedinteger[Any]]) -> None:
 
 
 def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
+    """Strengths of many 5-card hands at once: an (N, 5) integer array of `Card.index` values
+    (0..51, any order within a row, distinct within a row: not checked) -> (N,) uint16.
+    uint8 input is the fastest."""
     x = _card_rows(cards, 5)
     t = tables5()
     n = len(x)
@@ -161,6 +168,7 @@ def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
 
 
 def evaluate6_batch(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
+    """Strengths of many best-five-of-6 hands at once: (N, 6) card indices -> (N,) uint16."""
     x = _card_rows(cards, 6)
     t = tables6()
     n = len(x)
