@@ -76,11 +76,14 @@ async def tap(api: FakeTelegramAPI, user: FakeUser, m: FakeMessage, data: str,
     When the press is accepted, also waits for the message to move on."""
     version = m.content_key()
     count = len(api.bot_messages(m.chat))
+    # Judged from the message as pressed: the bot answers and redraws at once, so by the
+    # time the answer is seen the message may already show the press.
+    moving_on = moves_on(m, data)
     query = api.press_button(user, m, data, force=force)
     answered = await api.wait_for_answer(query, timeout=TIMEOUT)
     if answered.text:
         return answered.text
-    if data.startswith("d:") and moves_on(m, data):
+    if data.startswith("d:") and moving_on:
         await api.wait_for(lambda: len(api.bot_messages(m.chat)) > count, TIMEOUT,
                            "the next message")
     elif data.startswith("d:"):
