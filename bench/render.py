@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import render
+from bot.i18n import translator
 from rules.cards import shuffled_deck
 from rules.duel import DuelState
 from rules.sixcard import SixCardGame
@@ -30,6 +31,7 @@ from rules.sixcard_view import SixCardView
 from rules.view import PublicView
 
 NAMES = ("Алиса Селезнёва", "Bob 🤠 the Builder")
+EN, RU = translator("en"), translator("ru")  # the pictures' words, as the bot passes them
 
 
 def views(duels: int) -> list[PublicView]:
@@ -87,16 +89,16 @@ def main() -> None:
     args = ap.parse_args()
     all_views = views(args.duels)
     tables = [
-        (lambda v=v, i=i: render.table(v, names=NAMES, lang="ru" if i % 2 else "en",
+        (lambda v=v, i=i: render.table(v, names=NAMES, labels=RU if i % 2 else EN,
                                        fmt=args.fmt))
         for i, v in enumerate(all_views) if v.hands
     ]
     reveals = [
-        (lambda v=v, r=r: render.reveal(v, r, names=NAMES, lang="en", fmt=args.fmt))
+        (lambda v=v, r=r: render.reveal(v, r, names=NAMES, labels=EN, fmt=args.fmt))
         for v in all_views[:: max(1, len(all_views) // 60)] for r in v.results[-1:]
     ]
     results = [
-        (lambda v=v: render.result(v, names=NAMES, lang="en", fmt=args.fmt))
+        (lambda v=v: render.result(v, names=NAMES, labels=EN, fmt=args.fmt))
         for v in all_views if v.is_over
     ]
     print(f"Render figures ({args.fmt}, {len(all_views)} views from {args.duels} duels)")
@@ -104,7 +106,7 @@ def main() -> None:
     measure("table", tables)
     measure("reveal", reveals)
     measure("result", results)
-    sixes = [(lambda v=v, i=i: render.sixcard(v, name=NAMES[0], lang="ru" if i % 2 else "en",
+    sixes = [(lambda v=v, i=i: render.sixcard(v, name=NAMES[0], labels=RU if i % 2 else EN,
                                              fmt=args.fmt))
              for i, v in enumerate(six_views(4 * args.duels))]
     measure("sixcard", sixes)

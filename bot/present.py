@@ -113,10 +113,10 @@ async def live_content(t: Table, state: DuelState) -> Content:
     view = state.public_view()
     words = live_words(t, state)
     if view.phase is Phase.BULLET:
-        photo = await draw(partial(render.table, view, names=t.names, lang=t.lang,
+        photo = await draw(partial(render.table, view, names=t.names, labels=t.tr,
                                     show_cards_out=t.show_cards_out))
     else:
-        photo = await draw(partial(render.result, view, names=t.names, lang=t.lang))
+        photo = await draw(partial(render.result, view, names=t.names, labels=t.tr))
     return Content(photo, words.caption, words.markup)
 
 
@@ -137,7 +137,7 @@ async def _close(bot: Bot, t: Table, shown: DuelState, state: DuelState, message
         result = next((r for r in view.results if r.number == shown.bullet), None)
         if result is not None:
             photo = await draw(partial(render.reveal, view, result, names=t.names,
-                                        lang=t.lang))
+                                        labels=t.tr))
             caption = reveal_caption(t.tr, view, result, t.seats)
             await tg.edit_photo(bot, chat, message_id, photo, caption, None)
             return

@@ -13,7 +13,8 @@ from bot.i18n import Html, Translator
 from bot.mentions import clean_name
 from bot.standings import Standing
 from bot.storage import DuelResult, ResultReason
-from render.standings import Figures, signed
+from render.standings import Figures
+from render.text import signed
 
 NAME_CHARS = 32  # names are cut in texts, so ten lines stay short
 CAPTION_LIMIT = 1024  # Telegram's limit for a photo caption, in UTF-16 code units

@@ -8,8 +8,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render import labels, sprites, text
 from render import layout as L
+from render import sprites, text
+from render.text import Labels
 from rules.view import Phase, PublicView
 
 FORMATS = ("jpeg", "png")
@@ -32,13 +33,13 @@ def canvas(height: int) -> Image.Image:
     return _felt(height).copy()
 
 
-def names_of(names: tuple[str, str] | list[str], lang: str) -> tuple[str, str]:
+def names_of(names: tuple[str, str] | list[str], labels: Labels) -> tuple[str, str]:
     """Player names made safe to draw: undrawable characters dropped, empty ones replaced."""
     out: list[str] = []
     for i in range(2):
         raw = names[i] if i < len(names) else ""
         name = text.clean(str(raw))
-        out.append(name or labels.label(lang, "player", n=i + 1))
+        out.append(name or labels.text("pic.duel.player", n=i + 1))
     return (out[0], out[1])
 
 
@@ -47,7 +48,7 @@ def short(name: str, size: int, max_width: int = 220) -> str:
     return text.fit(name, size, max_width)
 
 
-def panels(im: Image.Image, view: PublicView, names: tuple[str, str], lang: str, *,
+def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels, *,
            stacks: tuple[int, int] | None = None, dealer: int | None = None,
            to_act: tuple[int, ...] = (), crown: int | None = None) -> None:
     """Both players: token, name, stack (and its change since the start), the dealer button
@@ -55,7 +56,7 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], lang: str,
     d = ImageDraw.Draw(im)
     stacks = stacks if stacks is not None else view.stacks
     dealer = view.dealer if dealer is None else dealer
-    letter = "Д" if labels.lang_of(lang) == "ru" else "D"
+    letter = labels.text("pic.dealer_letter")
     for p in (0, 1):
         x0, y0, x1, y1 = L.PANELS[p]
         lit = p in to_act
@@ -68,7 +69,7 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], lang: str,
             btn = sprites.dealer_button(letter)
             bx = x1 - 14 - btn.width
             im.paste(btn, (bx, y0 + 10))
-            text.draw(im, (bx + btn.width // 2, y0 + 52), labels.label(lang, "dealer"), 16, L.DIM,
+            text.draw(im, (bx + btn.width // 2, y0 + 52), labels.text("pic.dealer"), 16, L.DIM,
                       anchor="m")
             right = bx - 10
         text.draw(im, (x0 + 70, y0 + 12), names[p], 30, L.TEXT, max_width=right - x0 - 70)
@@ -76,15 +77,14 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], lang: str,
         box = text.draw(im, (x0 + 70, y0 + 56), str(stack), 38, L.TEXT)
         delta = stack - view.start_stack
         if delta:
-            sign = "+" if delta > 0 else "−"
-            text.draw(im, (box[2] + 10, y0 + 70), f"{sign}{abs(delta)}", 22,
+            text.draw(im, (box[2] + 10, y0 + 70), text.signed(delta), 22,
                       L.PLUS if delta > 0 else L.MINUS)
         if lit:
-            tag = "▶ " + labels.label(lang, "to_act")
+            tag = "▶ " + labels.text("pic.duel.to_act")
             text.draw(im, (x1 - 16, y0 + 80), tag, 20, L.PLAYER[p], anchor="r")
 
 
-def revolver(im: Image.Image, view: PublicView, lang: str, *, bullet: int | None = None,
+def revolver(im: Image.Image, view: PublicView, labels: Labels, *, bullet: int | None = None,
              round_: int | None = None, live: bool = True) -> None:
     """The cylinder (spent, lit and loaded chambers) and the round and bullet under it.
     `live=False` draws a finished bullet `bullet` as spent (for a reveal)."""
@@ -100,9 +100,9 @@ def revolver(im: Image.Image, view: PublicView, lang: str, *, bullet: int | None
     if bullet < 1:
         return
     if bullet > view.max_bullets or round_ > 2:
-        caption = labels.label(lang, "tiebreak_bullet", bullet=bullet)
+        caption = labels.text("pic.duel.tiebreak_bullet", bullet=bullet)
     else:
-        caption = labels.label(lang, "round_bullet", round=round_, bullet=bullet)
+        caption = labels.text("pic.duel.round_bullet", round=round_, bullet=bullet)
     text.draw(im, (L.W // 2, L.ROUND_LABEL_Y), caption, 22, L.TEXT, anchor="m",
               max_width=L.W - 2 * (L.MARGIN + L.PANEL_W) - 16)
     if bullet > 6:  # a tiebreak bullet: its number on the cylinder's axis

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import render
+from render.text import Labels
 from rules.actions import Bet, TiebreakAnswer
 from rules.cards import CARDS, Card, parse_cards
 from rules.duel import DuelState
@@ -41,20 +42,21 @@ def deck(hands: tuple[str, ...]) -> tuple[Card, ...]:
 
 
 Shot = tuple[str, str, Callable[[], bytes]]  # file stem, what it shows, the picture
+LabelsFor = Callable[[str], Labels]  # a language's words (bot.i18n.translator)
 
 
-def shots(fmt: str) -> list[Shot]:
+def shots(fmt: str, labels_for: LabelsFor) -> list[Shot]:
     out: list[Shot] = []
     s = DuelState.new(50, first_dealer=0)
 
     def table(stem: str, what: str, lang: str, names: tuple[str, str] = NAMES) -> None:
-        v = s.public_view()
-        out.append((stem, what, lambda: render.table(v, names=names, lang=lang, fmt=fmt)))
+        v, labels = s.public_view(), labels_for(lang)
+        out.append((stem, what, lambda: render.table(v, names=names, labels=labels, fmt=fmt)))
 
     def reveal(stem: str, what: str, lang: str, view: PublicView | None = None,
                names: tuple[str, str] = NAMES) -> None:
-        v = view or s.public_view()
-        out.append((stem, what, lambda: render.reveal(v, names=names, lang=lang, fmt=fmt)))
+        v, labels = view or s.public_view(), labels_for(lang)
+        out.append((stem, what, lambda: render.reveal(v, names=names, labels=labels, fmt=fmt)))
 
     def bet(pos: int, chips: int) -> None:
         s.apply(Bet(pos, chips), s.players_to_act[0])
@@ -102,19 +104,19 @@ def shots(fmt: str) -> list[Shot]:
            "en")
     final = s.public_view()
     out.append(("17_result_win", "the duel is over: Bob wins, stacks over the bullets",
-                lambda: render.result(final, names=NAMES, lang="en", fmt=fmt)))
+                lambda: render.result(final, names=NAMES, labels=labels_for("en"), fmt=fmt)))
     out.append(("17_result_win_ru", "the same in Russian",
-                lambda: render.result(final, names=NAMES, lang="ru", fmt=fmt)))
+                lambda: render.result(final, names=NAMES, labels=labels_for("ru"), fmt=fmt)))
     table("18_table_over", "the table when the duel is over", "en")
     draw.apply(TiebreakAnswer(False), 0)
     drawn = draw.public_view()
     out.append(("19_result_draw", "a declined tiebreak: the duel is a draw",
-                lambda: render.result(drawn, names=NAMES, lang="ru", fmt=fmt)))
-    _long_names(out, fmt)
+                lambda: render.result(drawn, names=NAMES, labels=labels_for("ru"), fmt=fmt)))
+    _long_names(out, fmt, labels_for)
     return out
 
 
-def _long_names(out: list[Shot], fmt: str) -> None:
+def _long_names(out: list[Shot], fmt: str, labels_for: LabelsFor) -> None:
     s = DuelState.new(50, first_dealer=1)
     s.deal(deck(DEAL_1), b"preview-long")
     s.apply(Bet(1, 2), 0)
@@ -122,9 +124,9 @@ def _long_names(out: list[Shot], fmt: str) -> None:
     s.apply(Bet(2, 1), 0)
     v = s.public_view()
     out.append(("20_long_names", "a long Cyrillic name and an emoji-only one (ru)",
-                lambda: render.table(v, names=LONG, lang="ru", fmt=fmt)))
+                lambda: render.table(v, names=LONG, labels=labels_for("ru"), fmt=fmt)))
     out.append(("21_long_names_reveal", "the same names in a reveal (en)",
-                lambda: render.reveal(v, names=LONG, lang="en", fmt=fmt)))
+                lambda: render.reveal(v, names=LONG, labels=labels_for("en"), fmt=fmt)))
     while not s.is_over:
         p = s.players_to_act[0] if s.players_to_act else 0
         if s.needs_deal:
@@ -133,7 +135,7 @@ def _long_names(out: list[Shot], fmt: str) -> None:
             s.apply(s.legal_actions(p)[-1], p)
     end = s.public_view()
     out.append(("22_long_names_result", "the same names in a result (ru)",
-                lambda: render.result(end, names=LONG, lang="ru", fmt=fmt)))
+                lambda: render.result(end, names=LONG, labels=labels_for("ru"), fmt=fmt)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,9 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     args.outdir.mkdir(parents=True, exist_ok=True)
     ext = "jpg" if args.fmt == "jpeg" else "png"
+    from bot.i18n import translator  # the bot's catalogs: the words the pictures are shown with
     from render import preview_sixcard
 
-    for stem, what, make in [*shots(args.fmt), *preview_sixcard.shots(args.fmt)]:
+    shown = [*shots(args.fmt, translator), *preview_sixcard.shots(args.fmt, translator)]
+    for stem, what, make in shown:
         data = make()
         path = args.outdir / f"{stem}.{ext}"
         path.write_bytes(data)

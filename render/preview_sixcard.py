@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import render
+from render.text import Labels
 from rules.cards import CARDS, Card, parse_cards
 from rules.sixcard import SixCardGame
 from rules.sixcard_actions import parse_action
@@ -90,8 +91,8 @@ def scenes() -> list[Scene]:
     return out
 
 
-def shots(fmt: str) -> list[Shot]:
+def shots(fmt: str, labels_for: Callable[[str], Labels]) -> list[Shot]:
     def make(v: SixCardView, lang: str, name: str) -> Callable[[], bytes]:
-        return lambda: render.sixcard(v, name=name, lang=lang, fmt=fmt)
+        return lambda: render.sixcard(v, name=name, labels=labels_for(lang), fmt=fmt)
 
     return [(stem, what, make(v, lang, name)) for stem, what, v, lang, name in scenes()]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from render import frame, labels, sprites, text
+from render import frame, sprites, text
 from render import layout as L
+from render.text import Labels
 from rules.view import PublicView
 
 SS = 2  # the chart's lines are drawn at twice the size and scaled down (smooth edges)
@@ -20,7 +21,7 @@ def _nice_step(span: int) -> int:
     return max(1, span // 6)
 
 
-def chart(im: Image.Image, view: PublicView, lang: str) -> None:
+def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
     """Both stacks at the start and after every bullet, in the players' colours."""
     history = view.stack_history
     x0, y0, x1, y1 = L.CHART
@@ -39,14 +40,14 @@ def chart(im: Image.Image, view: PublicView, lang: str) -> None:
         return y1 - (y1 - y0) * (v - lo) / max(1, hi - lo)
 
     d = ImageDraw.Draw(im)
-    text.draw(im, (L.MARGIN + 20, y0 - 52), labels.label(lang, "chart_title"), 22, L.TEXT)
+    text.draw(im, (L.MARGIN + 20, y0 - 52), labels.text("pic.duel.chart_title"), 22, L.TEXT)
     for v in range(lo, hi + 1, step):
         y = int(py(v))
         d.line((x0, y, x1, y), fill=GRID if v != view.start_stack else L.PANEL_EDGE,
                width=1 if v != view.start_stack else 2)
         text.draw(im, (x0 - 10, y - 11), str(v), 17, L.DIM, anchor="r")
     for i in range(len(history)):
-        label = labels.label(lang, "start") if i == 0 else str(i)
+        label = labels.text("pic.duel.start") if i == 0 else str(i)
         text.draw(im, (int(px(i)), y1 + 8), label, 16, L.DIM, anchor="m")
     for r in view.results[1:]:  # a line where a new deal began
         prev = view.results[view.results.index(r) - 1]
@@ -58,7 +59,8 @@ def chart(im: Image.Image, view: PublicView, lang: str) -> None:
     for r in view.results:
         rounds.setdefault(r.round, r.number)
     for rnd, first in rounds.items():
-        key = labels.label(lang, "round_n", n=rnd) if rnd <= 2 else labels.label(lang, "tiebreak")
+        key = (labels.text("pic.duel.round_n", n=rnd) if rnd <= 2
+               else labels.text("pic.duel.tiebreak"))
         text.draw(im, (int(px(first - 1)) + 6, y0 - 24), key, 16, L.DIM)
     layer = Image.new("RGBA", ((x1 - x0 + 40) * SS, (y1 - y0 + 40) * SS), (0, 0, 0, 0))
     ld = ImageDraw.Draw(layer)
@@ -82,18 +84,18 @@ def chart(im: Image.Image, view: PublicView, lang: str) -> None:
         text.draw(im, (x1 + 18, int(ly) - 13), str(v), 24, L.PLAYER[p])
 
 
-def compose(view: PublicView, names: tuple[str, str], lang: str = "en") -> Image.Image:
+def compose(view: PublicView, names: tuple[str, str], labels: Labels) -> Image.Image:
     """The end of the duel as an RGB image (see `render.result` for the bytes)."""
-    names = frame.names_of(names, lang)
+    names = frame.names_of(names, labels)
     im = frame.canvas(L.RESULT_H)
-    frame.panels(im, view, names, lang, dealer=-1, crown=view.winner)
-    frame.revolver(im, view, lang, live=False,
+    frame.panels(im, view, names, labels, dealer=-1, crown=view.winner)
+    frame.revolver(im, view, labels, live=False,
                    bullet=view.last_result.number if view.last_result else 0)
     y = L.HEADER_H + 10
     if view.winner is None:
-        banner, colour = labels.label(lang, "over_draw"), L.TEXT
+        banner, colour = labels.text("pic.duel.over_draw"), L.TEXT
     else:
-        banner = labels.label(lang, "over_win", name=frame.short(names[view.winner], 40, 560))
+        banner = labels.text("pic.duel.over_win", name=frame.short(names[view.winner], 40, 560))
         colour = L.PLAYER[view.winner]
     line, size = text.fit_shrink(banner, (40, 34, 28), L.W - 2 * L.MARGIN - 140)
     w = text.width(line, size)
@@ -105,13 +107,13 @@ def compose(view: PublicView, names: tuple[str, str], lang: str = "en") -> Image
     text.draw(im, (x, y), line, size, colour)
     for p in (0, 1):
         if view.stacks[p] == 0:
-            msg = labels.label(lang, "out_of_chips", name=frame.short(names[p], 22))
+            msg = labels.text("pic.duel.out_of_chips", name=frame.short(names[p], 22))
             text.draw(im, (L.W // 2, y + 52), msg, 22, L.MINUS, anchor="m")
-    chart(im, view, lang)
+    chart(im, view, labels)
     return im
 
 
-def result(view: PublicView, *, names: tuple[str, str], lang: str = "en",
+def result(view: PublicView, *, names: tuple[str, str], labels: Labels,
            fmt: str = "jpeg") -> bytes:
     """The end of the duel: winner or draw, final stacks, the stacks over the bullets."""
-    return frame.encode(compose(view, names, lang), fmt)
+    return frame.encode(compose(view, names, labels), fmt)

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from render import frame, labels, sprites, text
+from render import frame, sprites, text
 from render import layout as L
 from render.table import arrange, stake_label
+from render.text import Labels
 from rules.view import BulletResult, Outcome, PublicView
 
 RGBT = tuple[int, int, int]
 
 
-def outcome_lines(result: BulletResult, names: tuple[str, str], lang: str) -> list[
+def outcome_lines(result: BulletResult, names: tuple[str, str], labels: Labels) -> list[
     tuple[str, int, RGBT]
 ]:
     """The outcome of `result` in words: (text, size, colour) lines."""
@@ -22,38 +23,39 @@ def outcome_lines(result: BulletResult, names: tuple[str, str], lang: str) -> li
     out: list[tuple[str, int, RGBT]] = []
     w = result.winner
     if result.outcome is Outcome.BOTH_PASS:
-        out.append((labels.label(lang, "both_pass"), 26, L.TEXT))
+        out.append((labels.text("pic.duel.both_pass"), 26, L.TEXT))
     elif result.outcome is Outcome.SPLIT:
-        out.append((labels.label(lang, "split_pot"), 26, L.TEXT))
+        out.append((labels.text("pic.duel.split_pot"), 26, L.TEXT))
         if result.bonus_duel:
-            out.append((labels.label(lang, "bonus_none"), 24, L.DIM))
+            out.append((labels.text("pic.duel.bonus_none"), 24, L.DIM))
     elif w is not None:
         l_ = 1 - w
         taken = result.stakes[0] + result.stakes[1]
-        key = "uncontested" if result.outcome is Outcome.UNCONTESTED else "showdown"
-        out.append((labels.label(lang, key, w=who[w], l=who[l_], n=taken), 26, L.TEXT))
+        key = ("pic.duel.uncontested" if result.outcome is Outcome.UNCONTESTED
+               else "pic.duel.showdown")
+        out.append((labels.plural(key, taken, w=who[w], l=who[l_]), 26, L.TEXT))
         if result.bonus_duel and result.bonus_category is not None:
             cat = result.bonus_category
-            key = "bonus" if result.bonus >= cat.multiplier else "bonus_capped"
+            key = "pic.duel.bonus" if result.bonus >= cat.multiplier else "pic.duel.bonus_capped"
             if cat.multiplier == 0:
-                key = "bonus_zero"
-            out.append((labels.label(lang, key, cat=labels.category(lang, cat),
+                key = "pic.duel.bonus_zero"
+            out.append((labels.text(key, cat=text.hand_name(labels, cat),
                                      mult=cat.multiplier, l=who[l_], n=result.bonus), 26, L.GOLD))
     for p in (0, 1):
         if result.stacks_after[p] == 0:
-            out.append((labels.label(lang, "out_of_chips", name=who[p]), 24, L.MINUS))
+            out.append((labels.text("pic.duel.out_of_chips", name=who[p]), 24, L.MINUS))
     return out
 
 
 def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
-          lang: str) -> None:
+          labels: Labels) -> None:
     x0, y0, x1, y1 = L.reveal_hand_box(p)
     mid = (x0 + x1) // 2
     won = result.winner == p
     stake = result.stakes[p]
     chip = sprites.chip(p, stake)
-    number = labels.label(lang, "hand_no", n=result.positions[p] + 1)
-    caption = f"{number} · {stake_label(lang, stake, result.bonus_duel)}"
+    number = labels.text("pic.duel.hand_no", n=result.positions[p] + 1)
+    caption = f"{number} · {stake_label(labels, stake, result.bonus_duel)}"
     cw = chip.width + 10 + text.width(caption, 24)
     im.paste(chip, (mid - cw // 2, y0 - 66))
     text.draw(im, (mid - cw // 2 + chip.width + 10, y0 - 52), caption, 24, L.PLAYER[p])
@@ -65,39 +67,38 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
     if won:
         badge = sprites.star(48)
         im.paste(badge, (x1 - 30, y0 - 24), badge)
-    cat = labels.category(lang, result.values[p].category)
+    cat = text.hand_name(labels, result.values[p].category)
     y = y1 + 16
     text.draw(im, (mid, y), cat, 32, L.GOLD if won else L.TEXT, anchor="m",
               max_width=x1 - x0)
     delta = result.deltas[p]
-    sign = "+" if delta > 0 else "−" if delta < 0 else "±"
     colour = L.PLUS if delta > 0 else L.MINUS if delta < 0 else L.DIM
-    tag = f"{sign}{abs(delta)}"
+    tag = text.signed(delta, change=True)
     if won:
-        tag = f"{labels.label(lang, 'winner')}  {tag}"
+        tag = f"{labels.text('pic.duel.winner')}  {tag}"
     elif result.outcome is Outcome.SPLIT:
-        tag = f"{labels.label(lang, 'split')}  {tag}"
+        tag = f"{labels.text('pic.duel.split')}  {tag}"
     text.draw(im, (mid, y + 46), tag, 30, colour, anchor="m", max_width=x1 - x0)
 
 
 def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str],
-            lang: str = "en") -> Image.Image:
+            labels: Labels) -> Image.Image:
     """The reveal of `result` (default: the view's last finished bullet) as an RGB image."""
     result = result if result is not None else view.last_result
     if result is None:
         raise ValueError("no bullet has been turned over yet: there is nothing to reveal")
-    names = frame.names_of(names, lang)
+    names = frame.names_of(names, labels)
     im = frame.canvas(L.REVEAL_H)
-    frame.panels(im, view, names, lang, stacks=result.stacks_after, dealer=result.dealer)
-    frame.revolver(im, view, lang, bullet=result.number, round_=result.round, live=False)
+    frame.panels(im, view, names, labels, stacks=result.stacks_after, dealer=result.dealer)
+    frame.revolver(im, view, labels, bullet=result.number, round_=result.round, live=False)
     if result.bonus_duel:
-        text.draw(im, (L.W // 2, L.HEADER_H + 4), labels.label(lang, "bonus_duel"), 26, L.GOLD,
+        text.draw(im, (L.W // 2, L.HEADER_H + 4), labels.text("pic.duel.bonus_duel"), 26, L.GOLD,
                   anchor="m")
     d = ImageDraw.Draw(im)
     for p in (0, 1):
-        _side(im, d, result, p, lang)
+        _side(im, d, result, p, labels)
     y = L.reveal_hand_box(0)[3] + 112
-    for line, size, colour in outcome_lines(result, names, lang):  # three lines at most
+    for line, size, colour in outcome_lines(result, names, labels):  # three lines at most
         text.draw(im, (L.W // 2, y), line, size, colour, anchor="m",
                   max_width=L.W - 2 * L.MARGIN - 40)
         y += text.line_height(size) + 4
@@ -105,6 +106,6 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
 
 
 def reveal(view: PublicView, result: BulletResult | None = None, *, names: tuple[str, str],
-           lang: str = "en", fmt: str = "jpeg") -> bytes:
+           labels: Labels, fmt: str = "jpeg") -> bytes:
     """A finished bullet turned over, as JPEG (default) or PNG bytes."""
-    return frame.encode(compose(view, result, names, lang), fmt)
+    return frame.encode(compose(view, result, names, labels), fmt)

@@ -24,8 +24,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageOps
 
-from render import frame, labels, sprites, text
+from render import frame, sprites, text
 from render import layout as L
+from render.text import Labels
 from rules.cards import Card
 from rules.hands import evaluate
 from rules.sixcard_view import (
@@ -139,10 +140,6 @@ def _tag(im: Image.Image, d: ImageDraw.ImageDraw, cx: int, y: int, caption: str,
     text.draw(im, (cx, y + 2), caption, size, ink, anchor="m", face="narrow")
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "±0"
-
-
 def _net_colour(n: int) -> RGB:
     return L.PLUS if n > 0 else L.MINUS if n < 0 else L.DIM
 
@@ -202,7 +199,7 @@ def fan(cards: tuple[Card, ...], new: int | None = None) -> Image.Image:
 
 
 def _cards(im: Image.Image, d: ImageDraw.ImageDraw, row: int, cards: tuple[Card, ...], *,
-           new: int | None = None, sixth: bool = False, lang: str = "en") -> None:
+           new: int | None = None, sixth: bool = False, labels: Labels) -> None:
     """A lane's cards face up, left to right; `new` is rimmed and tagged, a bought sixth card
     tagged."""
     x0, y0, _, _ = card_box(row, 0)
@@ -212,9 +209,9 @@ def _cards(im: Image.Image, d: ImageDraw.ImageDraw, row: int, cards: tuple[Card,
         room = STEP if k < len(cards) - 1 else x1 - x0
         cx = x0 + room // 2
         if k == new:
-            _tag(im, d, cx, y0 - 29, labels.label(lang, "sc_new"), L.GOLD, L.BLACK, room)
+            _tag(im, d, cx, y0 - 29, labels.text("pic.sixcard.new"), L.GOLD, L.BLACK, room)
         elif k == 5 and sixth:
-            _tag(im, d, cx, y0 - 29, labels.label(lang, "sc_sixth"), None, L.GOLD, room)
+            _tag(im, d, cx, y0 - 29, labels.text("pic.sixcard.sixth"), None, L.GOLD, room)
 
 
 @lru_cache(maxsize=64)
@@ -239,10 +236,10 @@ def _stack(im: Image.Image, row: int, backs: int, up: Card | None) -> None:
     im.paste(sprite, (x0, y0 + L.CARD_H - sprite.height))
 
 
-def _dropped(im: Image.Image, d: ImageDraw.ImageDraw, row: int, card: Card, lang: str) -> None:
+def _dropped(im: Image.Image, d: ImageDraw.ImageDraw, row: int, card: Card, labels: Labels) -> None:
     x0, y0, x1, _ = dropped_box(row)
     im.paste(greyed(card), (x0, y0))
-    _tag(im, d, (x0 + x1) // 2, y0 - 29, labels.label(lang, "sc_out"), None, L.MINUS,
+    _tag(im, d, (x0 + x1) // 2, y0 - 29, labels.text("pic.sixcard.out"), None, L.MINUS,
          x1 - x0 + 16)
 
 
@@ -270,99 +267,100 @@ def _column(im: Image.Image, row: int, lines: list[Line], star: bool = False) ->
             y += 4
 
 
-def _dealer(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, lang: str) -> None:
+def _dealer(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, labels: Labels) -> None:
     _, y, _, _ = lane_box(0)
-    text.draw(im, (TITLE_X, y + 12), labels.label(lang, "dealer"), 28, L.TEXT,
+    text.draw(im, (TITLE_X, y + 12), labels.text("pic.dealer"), 28, L.TEXT,
               max_width=CARDS_X - TITLE_X - 16)
     lines: list[Line] = []
     rep = view.dealer_replacement
     if view.dealer_cards is not None:
-        _cards(im, d, 0, tuple(view.dealer_cards), new=rep.index if rep else None, lang=lang)
+        _cards(im, d, 0, tuple(view.dealer_cards), new=rep.index if rep else None, labels=labels)
         if rep is not None:
-            _dropped(im, d, 0, rep.dropped, lang)
+            _dropped(im, d, 0, rep.dropped, labels)
         if view.dealer_value is not None:
-            lines.append((labels.category(lang, view.dealer_value.category), 30, L.TEXT))
+            lines.append((text.hand_name(labels, view.dealer_value.category), 30, L.TEXT))
         if view.dealer_qualifies is not None:
-            lines.append((labels.label(lang, "sc_qualifies" if view.dealer_qualifies
-                                       else "sc_no_game"), 26,
+            lines.append((labels.text("pic.sixcard.qualifies" if view.dealer_qualifies
+                                       else "pic.sixcard.no_game"), 26,
                           L.PLUS if view.dealer_qualifies else L.MINUS))
         if rep is not None and view.dealer_first_cards is not None:
             first = evaluate(view.dealer_first_cards).category
             if view.dealer_value is None or first is not view.dealer_value.category:
-                lines.append((labels.label(lang, "sc_was", cat=labels.category(lang, first)),
+                lines.append((labels.text("pic.sixcard.was", cat=text.hand_name(labels, first)),
                               20, L.DIM))
-            lines.append((labels.label(lang, "sc_chance", outs=rep.outs[rep.index],
+            lines.append((labels.text("pic.sixcard.chance", outs=rep.outs[rep.index],
                                        unseen=rep.unseen), 20, L.DIM))
     elif view.dealer_up is not None:
         _stack(im, 0, view.dealer_backs, view.dealer_up)
-        lines.append((labels.label(lang, "sc_dealer_hint"), 20, L.DIM))
+        lines.append((labels.text("pic.sixcard.dealer_hint"), 20, L.DIM))
     _column(im, 0, lines)
 
 
-def _box_lines(view: SixCardView, box: SixBoxView, lang: str) -> tuple[list[Line], bool]:
+def _box_lines(view: SixCardView, box: SixBoxView, labels: Labels) -> tuple[list[Line], bool]:
     """The right-hand column of a box, and whether it won (a star)."""
     lines: list[Line] = []
     if box.value is not None:
-        lines.append((labels.category(lang, box.value.category), 26, L.TEXT))
+        lines.append((text.hand_name(labels, box.value.category), 26, L.TEXT))
     s = box.settlement
     if s is not None:
         o = s.outcome
         if o is BoxOutcome.WON:
-            word, colour = labels.label(lang, "sc_won", mult=s.value.category.multiplier), L.GOLD
+            word, colour = labels.text("pic.sixcard.won", mult=s.value.category.multiplier), L.GOLD
         elif o is BoxOutcome.LOST:
-            word, colour = labels.label(lang, "sc_lost"), L.MINUS
+            word, colour = labels.text("pic.sixcard.lost"), L.MINUS
         elif o is BoxOutcome.PUSH:
-            word, colour = labels.label(lang, "sc_push"), L.TEXT
+            word, colour = labels.text("pic.sixcard.push"), L.TEXT
         elif o is BoxOutcome.NO_GAME:
-            word, colour = labels.label(lang, "sc_paid_no_game"), L.PLUS
+            word, colour = labels.text("pic.sixcard.paid_no_game"), L.PLUS
         elif o is BoxOutcome.STAKES_RETURNED:
-            word, colour = labels.label(lang, "sc_stakes_back"), L.TEXT
+            word, colour = labels.text("pic.sixcard.stakes_back"), L.TEXT
         else:
-            word, colour = labels.label(lang, "sc_folded"), L.MINUS
+            word, colour = labels.text("pic.sixcard.folded"), L.MINUS
         lines.append((word, 22, colour))
-        lines.append((_signed(s.net), 34, _net_colour(s.net)))
+        lines.append((text.signed(s.net, change=True), 34, _net_colour(s.net)))
         if s.bought_dealer_game:
-            lines.append((labels.label(lang, "sc_game_bought"), 18, L.DIM))
+            lines.append((labels.text("pic.sixcard.game_bought"), 18, L.DIM))
         return lines, o is BoxOutcome.WON
     live = box.box == view.to_act
     if box.state is BoxState.HIDDEN:
-        key = "sc_blind_wait" if box.blind else "sc_hidden"  # box 2: shown after box 1
-        lines.append((labels.label(lang, key, n=box.box), 20, L.DIM))
+        # box 2: shown after box 1
+        key = "pic.sixcard.blind_wait" if box.blind else "pic.sixcard.hidden"
+        lines.append((labels.text(key, n=box.box), 20, L.DIM))
     elif box.state is BoxState.DECIDING:
-        lines.append((labels.label(lang, "sc_deciding"), 22, LIT))
+        lines.append((labels.text("pic.sixcard.deciding"), 22, LIT))
     elif box.state is BoxState.FOLDED:
-        lines.append((labels.label(lang, "sc_folded"), 22, L.MINUS))
-        lines.append((_signed(-(box.ante + box.fees)), 34, L.MINUS))
+        lines.append((labels.text("pic.sixcard.folded"), 22, L.MINUS))
+        lines.append((text.signed(-(box.ante + box.fees), change=True), 34, L.MINUS))
     elif live and view.phase is SixPhase.DEALER_GAME:
-        lines.append((labels.label(lang, "sc_offer_box"), 22, LIT))
+        lines.append((labels.text("pic.sixcard.offer_box"), 22, LIT))
     else:
-        lines.append((labels.label(lang, "sc_playing"), 22, L.DIM))
+        lines.append((labels.text("pic.sixcard.playing"), 22, L.DIM))
         if box.dealer_game is not None:
-            key = "sc_game_bought" if box.dealer_game else "sc_game_declined"
-            lines.append((labels.label(lang, key), 18, L.DIM))
+            key = "pic.sixcard.game_bought" if box.dealer_game else "pic.sixcard.game_declined"
+            lines.append((labels.text(key), 18, L.DIM))
     return lines, False
 
 
-def _chip(im: Image.Image, row: int, which: int, amount: int, lang: str) -> None:
+def _chip(im: Image.Image, row: int, which: int, amount: int, labels: Labels) -> None:
     x0, y0, x1, _ = chip_box(row, which)
     sprite = sprites.chip(which, 0, LANE_FILL)
     im.paste(sprite, (x0, y0))
-    caption = labels.label(lang, "sc_ante" if which == 0 else "sc_bet", n=amount)
+    caption = labels.text("pic.sixcard.ante" if which == 0 else "pic.sixcard.bet", n=amount)
     text.draw(im, (x0 + sprite.width + 10, y0 + 16), caption, 22, L.TEXT, face="narrow",
               max_width=x1 - x0 - sprite.width - 10)
 
 
 def _box(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, box: SixBoxView,
-         lang: str) -> None:
+         labels: Labels) -> None:
     row = box.box + 1
-    lines, won = _box_lines(view, box, lang)
+    lines, won = _box_lines(view, box, labels)
     live = _live(view, box)
     _, y, _, _ = lane_box(row)
-    title = text.draw(im, (TITLE_X, y + 12), labels.label(lang, "sc_box", n=box.box + 1), 28,
+    title = text.draw(im, (TITLE_X, y + 12), labels.text("pic.sixcard.box", n=box.box + 1), 28,
                       LIT if live else L.TEXT, max_width=CARDS_X - 16 - TITLE_X)
     x = TITLE_X
     if box.blind:  # on the title's line if it fits there, else on the fees' line
-        blind = labels.label(lang, "sc_blind")
+        blind = labels.text("pic.sixcard.blind")
         w = text.width(blind, 16, "narrow") + 14
         if title[2] + 10 + w <= CARDS_X - 12:
             _tag(im, d, title[2] + 10 + w // 2, y + 19, blind, L.GOLD, L.BLACK, w)
@@ -370,19 +368,19 @@ def _box(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, box: SixBox
             _tag(im, d, x + w // 2, y + 46, blind, L.GOLD, L.BLACK, CARDS_X - 16 - x)
             x += w + 10
     if box.fees:
-        text.draw(im, (x, y + 48), labels.label(lang, "sc_fees", n=box.fees), 18, L.DIM,
+        text.draw(im, (x, y + 48), labels.text("pic.sixcard.fees", n=box.fees), 18, L.DIM,
                   max_width=CARDS_X - 16 - x)
-    _chip(im, row, 0, box.ante, lang)
+    _chip(im, row, 0, box.ante, labels)
     if box.bet:
-        _chip(im, row, 1, box.bet, lang)
+        _chip(im, row, 1, box.bet, labels)
     if box.cards is None:
         _stack(im, row, 5, None)
     else:
         # The view keeps the six in place and the dropped card aside, but does not say which
         # position the drawn card took: the dropped card is what marks a replace.
-        _cards(im, d, row, tuple(box.cards), sixth=box.bought, lang=lang)
+        _cards(im, d, row, tuple(box.cards), sixth=box.bought, labels=labels)
         for card in box.discards[-1:]:
-            _dropped(im, d, row, card, lang)
+            _dropped(im, d, row, card, labels)
     _column(im, row, lines, star=won)
 
 
@@ -394,7 +392,7 @@ def _on_table(view: SixCardView) -> int:
                if b.settlement is None and b.state is not BoxState.FOLDED)
 
 
-def _panel(im: Image.Image, view: SixCardView, name: str, lang: str) -> None:
+def _panel(im: Image.Image, view: SixCardView, name: str, labels: Labels) -> None:
     x0, y0, x1, _ = L.PANELS[0]
     over = view.is_over
     im.paste(sprites.chip(0, 0, L.PANEL), (x0 + 12, y0 + 10))
@@ -403,49 +401,50 @@ def _panel(im: Image.Image, view: SixCardView, name: str, lang: str) -> None:
     box = text.draw(im, (x0 + 70, y0 + 56), str(view.balance), 38, L.TEXT)
     if over:
         if view.net:
-            text.draw(im, (box[2] + 10, y0 + 70), _signed(view.net), 22, _net_colour(view.net))
+            text.draw(im, (box[2] + 10, y0 + 70), text.signed(view.net, change=True), 22,
+                      _net_colour(view.net))
     elif view.boxes:
-        text.draw(im, (x1 - 16, y0 + 80), labels.label(lang, "sc_on_table", n=_on_table(view)),
+        text.draw(im, (x1 - 16, y0 + 80), labels.text("pic.sixcard.on_table", n=_on_table(view)),
                   20, L.DIM, anchor="r", max_width=x1 - box[2] - 30)
 
 
-def status_lines(view: SixCardView, lang: str) -> list[Line]:
+def status_lines(view: SixCardView, labels: Labels) -> list[Line]:
     """What happens now, in words: (text, size, colour) lines."""
     out: list[Line] = []
     box = view.boxes[view.to_act] if view.to_act is not None and view.boxes else None
     if not view.boxes:
         pass  # the empty table says so
     elif view.phase is SixPhase.DECIDING and box is not None:
-        out.append((labels.label(lang, "sc_move", n=box.box + 1), 24, LIT))
+        out.append((labels.text("pic.sixcard.move", n=box.box + 1), 24, LIT))
         legal = set(view.legal)
-        opts = [labels.label(lang, "sc_opt_fold")] if "f" in legal else []
+        opts = [labels.text("pic.sixcard.opt_fold")] if "f" in legal else []
         if "p" in legal:
-            opts.append(labels.label(lang, "sc_opt_play", n=BET * box.ante))
+            opts.append(labels.text("pic.sixcard.opt_play", n=BET * box.ante))
         if "b" in legal:
-            opts.append(labels.label(lang, "sc_opt_buy", n=BUY_FEE * box.ante))
+            opts.append(labels.text("pic.sixcard.opt_buy", n=BUY_FEE * box.ante))
         if any(c.startswith("r") for c in legal):
-            opts.append(labels.label(lang, "sc_opt_replace", n=REPLACE_FEE * box.ante))
+            opts.append(labels.text("pic.sixcard.opt_replace", n=REPLACE_FEE * box.ante))
         if legal == {"f"}:
-            out.append((labels.label(lang, "sc_fold_only"), 20, L.MINUS))
+            out.append((labels.text("pic.sixcard.fold_only"), 20, L.MINUS))
         else:
             out.append((" · ".join(opts), 20, L.TEXT))
     elif view.phase is SixPhase.DEALER_GAME and box is not None:
-        out.append((labels.label(lang, "sc_dealer_none"), 24, L.GOLD))
-        out.append((labels.label(lang, "sc_offer", n=box.box + 1, fee=GAME_FEE * box.ante), 22,
+        out.append((labels.text("pic.sixcard.dealer_none"), 24, L.GOLD))
+        out.append((labels.text("pic.sixcard.offer", n=box.box + 1, fee=GAME_FEE * box.ante), 22,
                     LIT))
-        out.append((labels.label(lang, "sc_offer_rule"), 18, L.DIM))
+        out.append((labels.text("pic.sixcard.offer_rule"), 18, L.DIM))
     elif view.is_over:
-        out.append((labels.label(lang, "sc_over"), 26, L.GOLD))
-        out.append((labels.label(lang, "sc_net", net=_signed(view.net)), 26,
+        out.append((labels.text("pic.sixcard.over"), 26, L.GOLD))
+        out.append((labels.text("pic.sixcard.net", net=text.signed(view.net, change=True)), 26,
                     _net_colour(view.net)))
     return out
 
 
-def _status(im: Image.Image, view: SixCardView, lang: str) -> None:
+def _status(im: Image.Image, view: SixCardView, labels: Labels) -> None:
     x, x1 = STATUS_X, LANE_X1 - 8
-    text.draw(im, (x, 18), labels.label(lang, "sc_title"), 22, L.DIM, max_width=x1 - x)
+    text.draw(im, (x, 18), labels.text("pic.sixcard.title"), 22, L.DIM, max_width=x1 - x)
     y = 50
-    for line, size, colour in status_lines(view, lang):
+    for line, size, colour in status_lines(view, labels):
         for part in text.wrap(line, size, x1 - x, 2):
             if y + text.line_height(size) > HEADER_H - 4:
                 return
@@ -457,21 +456,21 @@ def _status(im: Image.Image, view: SixCardView, lang: str) -> None:
 # --- the picture -------------------------------------------------------------------------------
 
 
-def compose(view: SixCardView, name: str, lang: str = "en") -> Image.Image:
+def compose(view: SixCardView, name: str, labels: Labels) -> Image.Image:
     """The table picture as an RGB image (see `render.sixcard` for the bytes)."""
-    name = text.clean(str(name)) or labels.label(lang, "sc_you")
+    name = text.clean(str(name)) or labels.text("pic.sixcard.you")
     lanes = (PLAIN, *(_edge(view, b) for b in view.boxes)) if view.boxes else (PLAIN, PLAIN)
     panel = (L.GOLD, 4) if view.is_over and view.net > 0 else PLAIN
     im = base(lanes, panel).copy()
     d = ImageDraw.Draw(im)
-    _panel(im, view, name, lang)
-    _status(im, view, lang)
-    _dealer(im, d, view, lang)
+    _panel(im, view, name, labels)
+    _status(im, view, labels)
+    _dealer(im, d, view, labels)
     for box in view.boxes:
-        _box(im, d, view, box, lang)
+        _box(im, d, view, box, labels)
     if not view.boxes:
         _, y0, _, y1 = lane_box(1)
-        text.draw(im, (L.W // 2, (y0 + y1) // 2 - 20), labels.label(lang, "shuffling"), 34,
+        text.draw(im, (L.W // 2, (y0 + y1) // 2 - 20), labels.text("pic.shuffling"), 34,
                   L.DIM, anchor="m")
     return im
 
@@ -490,9 +489,9 @@ def encode_jpeg(im: Image.Image) -> bytes:
     return data
 
 
-def sixcard(view: SixCardView, *, name: str, lang: str = "en", fmt: str = "jpeg") -> bytes:
+def sixcard(view: SixCardView, *, name: str, labels: Labels, fmt: str = "jpeg") -> bytes:
     """The six-card poker table at this moment of the game, as JPEG (default) or PNG bytes."""
-    im = compose(view, name, lang)
+    im = compose(view, name, labels)
     if fmt.lower() in ("jpeg", "jpg"):
         return encode_jpeg(im)
     return frame.encode(im, fmt)

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render import frame, labels, sprites, text
+from render import frame, sprites, text
 from render import layout as L
+from render.text import Labels
 from rules.hands import Category
 
 Box = tuple[int, int, int, int]
@@ -81,9 +82,11 @@ WIN: RGB = (140, 230, 150)
 
 # (label key, x, anchor, width): x is the left edge for "l", the centre for "m"
 COLUMNS: tuple[tuple[str, int, str, int], ...] = (
-    ("col_rank", 66, "m", 60), ("col_player", 104, "l", 300), ("col_duels", 452, "m", 90),
-    ("col_wld", 560, "m", 120), ("col_rate", 662, "m", 90), ("col_net", 768, "m", 100),
-    ("col_best", 826, "l", 190), ("col_bonus", 1062, "m", 84), ("col_streak", 1140, "m", 68),
+    ("pic.standings.col_rank", 66, "m", 60), ("pic.standings.col_player", 104, "l", 300),
+    ("pic.standings.col_duels", 452, "m", 90), ("pic.standings.col_wld", 560, "m", 120),
+    ("pic.standings.col_rate", 662, "m", 90), ("pic.standings.col_net", 768, "m", 100),
+    ("pic.standings.col_best", 826, "l", 190), ("pic.standings.col_bonus", 1062, "m", 84),
+    ("pic.standings.col_streak", 1140, "m", 68),
 )
 
 
@@ -99,15 +102,11 @@ def row_box(board: Board, i: int) -> Box:
     return (L.MARGIN + 8, y + 3, L.W - L.MARGIN - 8, y + ROW_H - 3)
 
 
-def signed(n: int) -> str:
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
-
-
-def streak_text(lang: str, streak: int) -> str:
+def streak_text(labels: Labels, streak: int) -> str:
     if streak > 0:
-        return labels.label(lang, "streak_w", n=streak)
+        return labels.text("pic.standings.streak_w", n=streak)
     if streak < 0:
-        return labels.label(lang, "streak_l", n=-streak)
+        return labels.text("pic.standings.streak_l", n=-streak)
     return "—"
 
 
@@ -119,8 +118,8 @@ def _streak_colour(n: int) -> RGB:
     return WIN if n > 0 else L.MINUS if n < 0 else L.DIM
 
 
-def _best(lang: str, best: Category | None) -> str:
-    return labels.category(lang, best) if best is not None else "—"
+def _best(labels: Labels, best: Category | None) -> str:
+    return text.hand_name(labels, best) if best is not None else "—"
 
 
 def _title(im: Image.Image, heading: str, sub: str, right: str) -> None:
@@ -149,7 +148,7 @@ def _rank(im: Image.Image, rank: int, y: int) -> None:
         text.draw(im, (cx, cy - text.line_height(size) // 2), line, size, L.DIM, anchor="m")
 
 
-def _row(im: Image.Image, row: Row, box: Box, band: bool, lang: str) -> None:
+def _row(im: Image.Image, row: Row, box: Box, band: bool, labels: Labels) -> None:
     d = ImageDraw.Draw(im)
     if row.you:
         d.rounded_rectangle(box, 12, fill=L.PANEL, outline=L.GOLD, width=3)
@@ -163,33 +162,33 @@ def _row(im: Image.Image, row: Row, box: Box, band: bool, lang: str) -> None:
     text.draw(im, (COLUMNS[1][1], ty), name, 26, L.TEXT, max_width=COLUMNS[1][3])
     cells: tuple[tuple[str, RGB], ...] = (
         (str(f.played), L.TEXT), (f"{f.wins}–{f.losses}–{f.draws}", L.TEXT),
-        (f"{f.win_rate}%", L.TEXT), (signed(f.net), _net_colour(f.net)),
+        (f"{f.win_rate}%", L.TEXT), (text.signed(f.net), _net_colour(f.net)),
     )
     for (_, x, anchor, w), (value, colour) in zip(COLUMNS[2:6], cells, strict=True):
         text.draw(im, (x, ty), value, 26, colour, anchor=anchor, max_width=w, face="narrow")
     by = y + (ROW_H - text.line_height(22)) // 2
-    text.draw(im, (COLUMNS[6][1], by), _best(lang, f.best), 22,
+    text.draw(im, (COLUMNS[6][1], by), _best(labels, f.best), 22,
               L.GOLD if f.best is not None else L.DIM, max_width=COLUMNS[6][3], face="narrow")
     text.draw(im, (COLUMNS[7][1], ty), str(f.top_bonus) if f.top_bonus else "—", 26,
               L.TEXT if f.top_bonus else L.DIM, anchor="m", max_width=COLUMNS[7][3], face="narrow")
-    text.draw(im, (COLUMNS[8][1], ty), streak_text(lang, f.streak), 26,
+    text.draw(im, (COLUMNS[8][1], ty), streak_text(labels, f.streak), 26,
               _streak_colour(f.streak), anchor="m", max_width=COLUMNS[8][3], face="narrow")
 
 
-def compose_board(board: Board, lang: str = "en") -> Image.Image:
+def compose_board(board: Board, labels: Labels) -> Image.Image:
     """A chat's standings as an RGB image (see `leaderboard` for the bytes)."""
     im = frame.canvas(board_height(board))
-    count = labels.label(lang, "duels_count", n=board.duels)
-    _title(im, labels.label(lang, "standings"), text.clean(board.title), count)
+    count = labels.text("pic.standings.duels_count", n=board.duels)
+    _title(im, labels.text("pic.standings.title"), text.clean(board.title), count)
     for key, x, anchor, w in COLUMNS:
-        text.draw(im, (x, HEAD_Y), labels.label(lang, key), 18, L.DIM, anchor=anchor,
+        text.draw(im, (x, HEAD_Y), labels.text(key), 18, L.DIM, anchor=anchor,
                   face="narrow", max_width=w)
     d = ImageDraw.Draw(im)
     d.line((L.MARGIN + 8, ROWS_Y - 4, L.W - L.MARGIN - 8, ROWS_Y - 4), fill=L.PANEL_EDGE,
            width=2)
     rows = list(board.rows) + ([board.you] if board.you is not None else [])
     for i, row in enumerate(rows):
-        _row(im, row, row_box(board, i), i % 2 == 0, lang)
+        _row(im, row, row_box(board, i), i % 2 == 0, labels)
     if board.you is not None:
         y = ROWS_Y + len(board.rows) * ROW_H
         for k in range(3):
@@ -198,10 +197,10 @@ def compose_board(board: Board, lang: str = "en") -> Image.Image:
     return im
 
 
-def leaderboard(board: Board, *, lang: str = "en", fmt: str = "jpeg") -> bytes:
+def leaderboard(board: Board, *, labels: Labels, fmt: str = "jpeg") -> bytes:
     """A chat's standings: rank, name, duels, wins–losses–draws, win rate, net chips, best hand,
     biggest bonus and current streak, the asker's row framed (after a gap if below the top)."""
-    return frame.encode(compose_board(board, lang), fmt)
+    return frame.encode(compose_board(board, labels), fmt)
 
 
 # --- one player's card ------------------------------------------------------------------------
@@ -238,41 +237,43 @@ def versus_box(card: PlayerCard) -> Box:
     return (L.MARGIN + 16, y, L.W - L.MARGIN - 16, y + VERSUS_H)
 
 
-def compose_card(card: PlayerCard, lang: str = "en") -> Image.Image:
+def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
     """One player's figures as an RGB image (see `player_card` for the bytes)."""
     im = frame.canvas(card_height(card))
     f = card.figures
-    scope = text.clean(card.scope) if card.scope else labels.label(lang, "all_chats")
-    rank = labels.label(lang, "card_rank", rank=card.rank, players=card.players) if (
+    scope = text.clean(card.scope) if card.scope else labels.text("pic.standings.all_chats")
+    rank = labels.text("pic.standings.card_rank", rank=card.rank, players=card.players) if (
         card.rank is not None) else ""
     _title(im, text.clean(card.name) or "?", scope, rank)
     tiles: tuple[tuple[int, int, int, str, str, RGB], ...] = (
-        (0, 0, 1, "col_duels", str(f.played), L.TEXT),
-        (1, 0, 1, "col_wld", f"{f.wins}–{f.losses}–{f.draws}", L.TEXT),
-        (2, 0, 1, "win_rate", f"{f.win_rate}%", L.TEXT),
-        (3, 0, 1, "net_chips", signed(f.net), _net_colour(f.net)),
-        (0, 1, 2, "col_best", _best(lang, f.best), L.GOLD if f.best is not None else L.DIM),
-        (2, 1, 1, "top_bonus", str(f.top_bonus), L.TEXT),
-        (3, 1, 1, "col_streak", streak_text(lang, f.streak), _streak_colour(f.streak)),
+        (0, 0, 1, "pic.standings.col_duels", str(f.played), L.TEXT),
+        (1, 0, 1, "pic.standings.col_wld", f"{f.wins}–{f.losses}–{f.draws}", L.TEXT),
+        (2, 0, 1, "pic.standings.win_rate", f"{f.win_rate}%", L.TEXT),
+        (3, 0, 1, "pic.standings.net_chips", text.signed(f.net), _net_colour(f.net)),
+        (0, 1, 2, "pic.standings.col_best", _best(labels, f.best),
+         L.GOLD if f.best is not None else L.DIM),
+        (2, 1, 1, "pic.standings.top_bonus", str(f.top_bonus), L.TEXT),
+        (3, 1, 1, "pic.standings.col_streak", streak_text(labels, f.streak),
+         _streak_colour(f.streak)),
     )
     for col, row, span, key, value, colour in tiles:
-        _tile(im, tile_box(col, row, span), labels.label(lang, key), value, colour)
+        _tile(im, tile_box(col, row, span), labels.text(key), value, colour)
     if card.opponent is not None:
         box = versus_box(card)
         ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=L.PANEL, outline=L.GOLD, width=2)
         who = frame.short(text.clean(card.opponent) or "?", 22, 700)
-        text.draw(im, (box[0] + 18, box[1] + 14), labels.label(lang, "versus", name=who), 22,
+        text.draw(im, (box[0] + 18, box[1] + 14), labels.text("pic.standings.versus", name=who), 22,
                   L.DIM, max_width=box[2] - box[0] - 36)
         v = card.versus or Figures()
         parts: tuple[tuple[str, RGB], ...]
         if v.played:
             parts = (
-                (labels.label(lang, "versus_duels", n=v.played), L.TEXT),
+                (labels.text("pic.standings.versus_duels", n=v.played), L.TEXT),
                 (f"{v.wins}–{v.losses}–{v.draws}", L.TEXT),
-                (signed(v.net), _net_colour(v.net)),
+                (text.signed(v.net), _net_colour(v.net)),
             )
         else:
-            parts = ((labels.label(lang, "versus_none"), L.DIM),)
+            parts = ((labels.text("pic.standings.versus_none"), L.DIM),)
         x = box[0] + 18
         for i, (part, colour) in enumerate(parts):
             drawn = text.draw(im, (x, box[1] + 52), part, 36, colour, face="narrow",
@@ -283,6 +284,6 @@ def compose_card(card: PlayerCard, lang: str = "en") -> Image.Image:
     return im
 
 
-def player_card(card: PlayerCard, *, lang: str = "en", fmt: str = "jpeg") -> bytes:
+def player_card(card: PlayerCard, *, labels: Labels, fmt: str = "jpeg") -> bytes:
     """One player's figures in tiles, and their record against the asker if there is one."""
-    return frame.encode(compose_card(card, lang), fmt)
+    return frame.encode(compose_card(card, labels), fmt)

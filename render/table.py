@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from render import frame, labels, sprites, text
+from render import frame, sprites, text
 from render import layout as L
+from render.text import Labels
 from rules.cards import Card
 from rules.view import BulletResult, HandState, HandView, Phase, PublicView
 
@@ -38,10 +39,10 @@ def _result_for(view: PublicView, hand: HandView) -> BulletResult | None:
     return None
 
 
-def stake_label(lang: str, chips: int, bonus_duel: bool) -> str:
+def stake_label(labels: Labels, chips: int, bonus_duel: bool) -> str:
     if bonus_duel:
-        return labels.label(lang, "stake")
-    return labels.label(lang, "play" if chips >= 2 else "pass")
+        return labels.text("pic.duel.stake")
+    return labels.text("pic.duel.play" if chips >= 2 else "pic.duel.pass")
 
 
 def _chips(im: Image.Image, pos: int, owner: int, chips: int, caption: str) -> None:
@@ -53,10 +54,10 @@ def _chips(im: Image.Image, pos: int, owner: int, chips: int, caption: str) -> N
 
 
 def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandView,
-          lang: str) -> None:
+          labels: Labels) -> None:
     pos = hand.position
     cx0 = L.column(pos)[0]
-    text.draw(im, (cx0 + 10, L.HANDS_Y), labels.label(lang, "hand_no", n=pos + 1), 18, L.DIM)
+    text.draw(im, (cx0 + 10, L.HANDS_Y), labels.text("pic.duel.hand_no", n=pos + 1), 18, L.DIM)
     if hand.state is not HandState.REVEALED or hand.cards is None:
         box = L.stack_box(pos)
         im.paste(sprites.stack(hand.face_up), box[:2])
@@ -64,7 +65,7 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
             x0, y0, x1, y1 = box
             d.rounded_rectangle((x0 - 7, y0 - 7, x1 + 7, y1 + 7), 14,
                                 outline=L.PLAYER[hand.owner], width=4)
-            _chips(im, pos, hand.owner, hand.chips, stake_label(lang, hand.chips,
+            _chips(im, pos, hand.owner, hand.chips, stake_label(labels, hand.chips,
                                                                 view.bonus_duel))
         return
     x0, y0, x1, y1 = L.cascade_box(pos)
@@ -76,7 +77,7 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
         wx0, wy0, _, _ = L.winner_box(pos)
         im.paste(badge, (wx0, wy0), badge)
     if hand.value is not None:
-        name = labels.category(lang, hand.value.category)
+        name = text.hand_name(labels, hand.value.category)
         nx0, ny0, nx1, _ = L.name_box(pos)
         line, size = text.fit_shrink(name, NAME_SIZES, nx1 - nx0, "narrow")
         text.draw(im, ((nx0 + nx1) // 2, ny0), line, size, L.GOLD if hand.won else L.TEXT,
@@ -84,19 +85,21 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
     if hand.owner is not None and hand.chips:
         r = _result_for(view, hand)
         _chips(im, pos, hand.owner, hand.chips,
-               stake_label(lang, hand.chips, r.bonus_duel if r else False))
+               stake_label(labels, hand.chips, r.bonus_duel if r else False))
 
 
-def cards_out(im: Image.Image, view: PublicView, lang: str) -> None:
+def cards_out(im: Image.Image, view: PublicView, labels: Labels) -> None:
     """The 52 cards as a grid, ranks across and suits down: out of play (dark, struck), face up
     on a hand still in play (gold rim), or not seen yet (white)."""
     out = set(view.cards_out)
     up = {h.face_up for h in view.hands if h.state is not HandState.REVEALED}
     x, y = L.MARGIN + 14, L.FOOTER_Y + 4
-    text.draw(im, (x, y), labels.label(lang, "cards_out", n=len(out)), 20, L.TEXT)
+    text.draw(im, (x, y), labels.text("pic.duel.cards_out", n=len(out)), 20, L.TEXT)
     lx = L.GRID_X + 13 * L.CELL_W - 4
-    for state, key in (("out", "legend_out"), ("up", "legend_up"), ("unseen", "legend_unseen")):
-        box = text.draw(im, (lx, y + 3), labels.label(lang, key), 16, L.DIM, anchor="r")
+    legend = (("out", "pic.duel.legend_out"), ("up", "pic.duel.legend_up"),
+              ("unseen", "pic.duel.legend_unseen"))
+    for state, key in legend:
+        box = text.draw(im, (lx, y + 3), labels.text(key), 16, L.DIM, anchor="r")
         sample = sprites.swatch(state)
         lx = box[0] - 6 - sample.width
         im.paste(sample, (lx, y + 6))
@@ -110,7 +113,7 @@ def cards_out(im: Image.Image, view: PublicView, lang: str) -> None:
         im.paste(sprites.cell(card, "out" if card in out else "up"), L.cell_box(card)[:2])
 
 
-def status(im: Image.Image, view: PublicView, names: tuple[str, str], lang: str,
+def status(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels,
            x: int, y: int, max_width: int) -> None:
     """What is happening now, in at most four short lines."""
     lines: list[tuple[str, int, tuple[int, int, int]]] = []
@@ -118,28 +121,29 @@ def status(im: Image.Image, view: PublicView, names: tuple[str, str], lang: str,
     if not view.hands:
         pass  # the row itself says so
     elif view.phase is Phase.DEAL:
-        lines.append((labels.label(lang, "shuffling"), 22, L.TEXT))
+        lines.append((labels.text("pic.shuffling"), 22, L.TEXT))
     elif view.phase is Phase.BULLET and view.to_act:
         p = view.to_act[0]
         free = sum(1 for h in view.hands if h.state is HandState.AVAILABLE)
-        key = "choose"
+        key = "pic.duel.choose"
         if view.bonus_duel:
-            key = "choose_last" if free == 1 else "choose_bonus"
+            key = "pic.duel.choose_last" if free == 1 else "pic.duel.choose_bonus"
         if view.bonus_duel:
-            lines.append((labels.label(lang, "bonus_duel"), 28, L.GOLD))
-            lines.append((labels.label(lang, "bonus_rule"), 20, L.DIM))
-        lines.append((labels.label(lang, key, name=who[p]), 22, L.PLAYER[p]))
+            lines.append((labels.text("pic.duel.bonus_duel"), 28, L.GOLD))
+            lines.append((labels.text("pic.duel.bonus_rule"), 20, L.DIM))
+        lines.append((labels.text(key, name=who[p]), 22, L.PLAYER[p]))
     elif view.phase is Phase.TIEBREAK_OFFER:
-        lines.append((labels.label(lang, "offer"), 24, L.GOLD))
+        lines.append((labels.text("pic.duel.offer"), 24, L.GOLD))
         for p in (0, 1):
             a = view.tiebreak_answers[p]
-            key = "answer_wait" if a is None else "answer_yes" if a else "answer_no"
-            lines.append((labels.label(lang, key, name=who[p]), 22, L.PLAYER[p]))
+            key = ("pic.duel.answer_wait" if a is None else "pic.duel.answer_yes" if a
+                   else "pic.duel.answer_no")
+            lines.append((labels.text(key, name=who[p]), 22, L.PLAYER[p]))
     elif view.phase is Phase.OVER:
         if view.winner is None:
-            lines.append((labels.label(lang, "over_draw"), 26, L.GOLD))
+            lines.append((labels.text("pic.duel.over_draw"), 26, L.GOLD))
         else:
-            lines.append((labels.label(lang, "over_win", name=who[view.winner]), 26, L.GOLD))
+            lines.append((labels.text("pic.duel.over_win", name=who[view.winner]), 26, L.GOLD))
     for line, size, colour in lines:
         for part in text.wrap(line, size, max_width, 2):
             text.draw(im, (x, y), part, size, colour)
@@ -147,30 +151,30 @@ def status(im: Image.Image, view: PublicView, names: tuple[str, str], lang: str,
         y += 6
 
 
-def compose(view: PublicView, names: tuple[str, str], lang: str = "en",
+def compose(view: PublicView, names: tuple[str, str], labels: Labels,
             show_cards_out: bool = True) -> Image.Image:
     """The table picture as an RGB image (see `render.table` for the bytes)."""
-    names = frame.names_of(names, lang)
+    names = frame.names_of(names, labels)
     im = frame.canvas(L.TABLE_H)
     live = view.phase in (Phase.BULLET, Phase.TIEBREAK_OFFER)
-    frame.panels(im, view, names, lang, to_act=view.to_act if live else ())
-    frame.revolver(im, view, lang)
+    frame.panels(im, view, names, labels, to_act=view.to_act if live else ())
+    frame.revolver(im, view, labels)
     d = ImageDraw.Draw(im)
     for hand in view.hands:
-        _hand(im, d, view, hand, lang)
+        _hand(im, d, view, hand, labels)
     if not view.hands:  # before the first deal: say so where the hands will be
         text.draw(im, (L.W // 2, (L.HANDS_Y + L.FOOTER_Y) // 2 - 20),
-                  labels.label(lang, "shuffling"), 34, L.DIM, anchor="m")
+                  labels.text("pic.shuffling"), 34, L.DIM, anchor="m")
     if show_cards_out:
-        cards_out(im, view, lang)
+        cards_out(im, view, labels)
         sx = L.STATUS_X
     else:
         sx = L.MARGIN + 14
-    status(im, view, names, lang, sx, L.FOOTER_Y + 4, L.W - L.MARGIN - 16 - sx)
+    status(im, view, names, labels, sx, L.FOOTER_Y + 4, L.W - L.MARGIN - 16 - sx)
     return im
 
 
-def table(view: PublicView, *, names: tuple[str, str], lang: str = "en",
+def table(view: PublicView, *, names: tuple[str, str], labels: Labels,
           show_cards_out: bool = True, fmt: str = "jpeg") -> bytes:
     """The table at this moment of the duel, as JPEG (default) or PNG bytes."""
-    return frame.encode(compose(view, names, lang, show_cards_out), fmt)
+    return frame.encode(compose(view, names, labels, show_cards_out), fmt)

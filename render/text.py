@@ -1,4 +1,9 @@
-"""Text: the shipped fonts, safe cleaning of untrusted text, ellipsis truncation, cached masks.
+"""Text: the words (a `Labels` lookup), signed numbers, the shipped fonts, safe cleaning of
+untrusted text, ellipsis truncation, cached masks.
+
+The words come from the caller: every picture takes a `Labels` (the bot passes its Translator,
+which reads them from the gettext catalogs, keys `pic.*` and `hand.*`), so render/ holds no
+language and never picks one.
 
 Only the fonts in `render/fonts/` are used (never the machine's), with Pillow's basic layout
 engine, so the same text gives the same pixels wherever it runs. Text from users (player names)
@@ -11,8 +16,11 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 from PIL import Image, ImageDraw, ImageFont
+
+from rules.hands import Category
 
 FONT_DIR = Path(__file__).with_name("fonts")
 _FILES = {"bold": "DejaVuSans-Bold.ttf", "narrow": "DejaVuSansCondensed-Bold.ttf"}
@@ -20,6 +28,33 @@ ELLIPSIS = "…"
 
 Font = ImageFont.FreeTypeFont
 RGB = tuple[int, int, int]
+MINUS = "\u2212"  # a true minus sign: as wide as the plus, unlike the hyphen
+
+
+class Labels(Protocol):
+    """The words of a picture by key, as plain text (nothing escaped): `text("pic.dealer")`,
+    `plural("pic.duel.showdown", 4, w="Bob")` (the form for `n`, also passed as `{n}`).
+    bot.i18n.Translator is one."""
+
+    def text(self, key: str, /, **values: object) -> str: ...
+
+    def plural(self, key: str, n: int, /, **values: object) -> str: ...
+
+
+def hand_name(labels: Labels, category: Category) -> str:
+    """The name of a hand's category ("Full house", "Фулл-хаус"): the catalogs' `hand.*`."""
+    return labels.text(f"hand.{category.name.lower()}")
+
+
+def signed(n: int, *, change: bool = False) -> str:
+    """`n` with its sign: +150, −30. Zero is "0" for a total over many games (a net in the
+    standings or the balance) and "±0" for a `change`, what one bullet, box or game did (a
+    split, a push). The one definition for pictures and captions alike."""
+    if n > 0:
+        return f"+{n}"
+    if n < 0:
+        return f"{MINUS}{-n}"
+    return "±0" if change else "0"
 
 
 @lru_cache(maxsize=64)

@@ -19,7 +19,7 @@ from bot.i18n import mention_html
 from bot.present import display_name
 from bot.services import services
 from bot.sixcard.args import BadArgs, parse_args
-from bot.sixcard.captions import duration, signed
+from bot.sixcard.captions import duration
 from bot.sixcard.game import (
     Busy,
     Contended,
@@ -32,6 +32,7 @@ from bot.sixcard.game import (
 )
 from bot.sixcard.present import present
 from bot.storage.casino import START_BALANCE, RebuyRefusal
+from render.text import signed
 from rules.sixcard import SixCardGame
 
 log = logging.getLogger(__name__)

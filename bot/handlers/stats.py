@@ -118,7 +118,7 @@ async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Servic
 
     board = pictures.Board(title, tuple(row(s) for s in top),
                            row(you) if you is not None else None, len(results))
-    photo = pictures.leaderboard(board, lang=tr.lang)
+    photo = pictures.leaderboard(board, labels=tr)
     await _send(context, update, photo, heading, [*lines, tr.t("stats.legend")])
 
 
@@ -139,7 +139,7 @@ async def _card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Service
                      opponent=opponent, versus=versus)
     card = pictures.PlayerCard(names[target], figures, title, rank, len(ranked), opponent,
                                versus)
-    await _send(context, update, pictures.player_card(card, lang=tr.lang), text)
+    await _send(context, update, pictures.player_card(card, labels=tr), text)
 
 
 async def _private_card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
@@ -151,7 +151,7 @@ async def _private_card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc:
     name = (await _names(svc, (user_id,)))[user_id]
     figures = standings.figures_for(results, user_id)
     text = card_text(tr, name, figures, in_chat=False)
-    photo = pictures.player_card(pictures.PlayerCard(name, figures), lang=tr.lang)
+    photo = pictures.player_card(pictures.PlayerCard(name, figures), labels=tr)
     await _send(context, update, photo, text)
 
 

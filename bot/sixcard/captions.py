@@ -1,12 +1,14 @@
 """The six-card game's caption, from its public view and the catalogs. HTML, escaped.
 
 Only what the view shows: the dealer's face-up card until the reveal, a box's cards once it is
-opened. Chips are plain numbers; a net is signed (+150, −30).
+opened. Chips are plain numbers; a net is signed (+150, −30, ±0: render.text.signed, as in the
+picture).
 """
 
 from __future__ import annotations
 
 from bot.i18n import Html, Translator
+from render.text import signed
 from rules.cards import Card
 from rules.hands import HandValue, evaluate
 from rules.sixcard_dealer import qualifies
@@ -19,13 +21,6 @@ from rules.sixcard_view import (
     SixCardView,
     SixPhase,
 )
-
-MINUS = "\u2212"
-
-
-def signed(n: int) -> str:
-    """+150, −30, 0."""
-    return f"+{n}" if n > 0 else f"{MINUS}{-n}" if n < 0 else "0"
 
 
 def cards_text(cards: tuple[Card, ...]) -> str:
@@ -81,12 +76,12 @@ def _settlement_lines(tr: Translator, view: SixCardView) -> list[Html]:
     lines: list[Html] = []
     for s in settled:
         running += s.money.paid_out
-        values = {"box": s.box + 1, "net": signed(s.net), "balance": running,
+        values = {"box": s.box + 1, "net": signed(s.net, change=True), "balance": running,
                   "hand": category(tr, s.value), "dealer": category(tr, s.dealer_value)}
         if s.outcome is BoxOutcome.WON:
             values["paid"] = s.value.category.multiplier
         lines.append(tr.t(f"sixcard.settled_{s.outcome.value}", **values))
-    lines.append(tr.t("sixcard.result", net=signed(view.net), balance=view.balance))
+    lines.append(tr.t("sixcard.result", net=signed(view.net, change=True), balance=view.balance))
     return lines
 
 

@@ -15,7 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec
 from bot.i18n import Translator
-from bot.sixcard.captions import MINUS
+from render.text import signed
 from rules.sixcard_actions import Replace, SixAction, parse_action
 from rules.sixcard_view import BET, BUY_FEE, GAME_FEE, REPLACE_FEE, SixCardView, SixPhase
 
@@ -42,16 +42,16 @@ def game_keyboard(tr: Translator, game_id: int, version: int,
     if view.phase is SixPhase.DEALER_GAME:
         offer = []
         if "g" in view.legal:
-            offer.append(button("sixcard.button_game_yes", "g", fee=f"{MINUS}{GAME_FEE * ante}"))
+            offer.append(button("sixcard.button_game_yes", "g", fee=signed(-GAME_FEE * ante)))
         if "n" in view.legal:
             offer.append(button("sixcard.button_game_no", "n"))
         return InlineKeyboardMarkup([offer])
     rows: list[list[InlineKeyboardButton]] = []
     if "b" in view.legal:
-        rows.append([button("sixcard.button_buy", "b", fee=f"{MINUS}{BUY_FEE * ante}")])
+        rows.append([button("sixcard.button_buy", "b", fee=signed(-BUY_FEE * ante))])
     replaces = [a for a in actions if isinstance(a, Replace)]
     if replaces and box.cards is not None:
-        fee = f"{MINUS}{REPLACE_FEE * ante}"
+        fee = signed(-REPLACE_FEE * ante)
         row: list[InlineKeyboardButton] = []
         for action in replaces:
             row.append(button("sixcard.button_replace", str(action),
@@ -63,7 +63,7 @@ def game_keyboard(tr: Translator, game_id: int, version: int,
             rows.append(row)
     last = []
     if "p" in view.legal:
-        last.append(button("sixcard.button_play", "p", bet=f"{MINUS}{BET * ante}"))
+        last.append(button("sixcard.button_play", "p", bet=signed(-BET * ante)))
     if "f" in view.legal:
         last.append(button("sixcard.button_fold", "f"))
     rows.append(last)

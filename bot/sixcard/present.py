@@ -74,7 +74,7 @@ async def _gone(svc: Services, record: GameRecord) -> None:
 async def _present(svc: Services, bot: Bot, record: GameRecord) -> None:
     view = SixCardGame.from_json(record.state_json).public_view()
     tr, name = await player_translator(svc, record)
-    photo = await draw(partial(render.sixcard, view, name=name, lang=tr.lang))
+    photo = await draw(partial(render.sixcard, view, name=name, labels=tr))
     text = caption(tr, view, mention_html(record.user_id, name))
     markup = game_keyboard(tr, record.id, record.version, view) if record.is_live else None
     repo = casino(svc)

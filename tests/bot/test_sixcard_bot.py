@@ -12,8 +12,9 @@ import pytest
 from bot import codec
 from bot.i18n import Html, mention_html, translator
 from bot.sixcard.args import BadArgs, parse_args
-from bot.sixcard.captions import caption, duration, signed
+from bot.sixcard.captions import caption, duration
 from bot.sixcard.keyboards import game_keyboard
+from render.text import signed
 from rules.cards import CARDS, Card, parse_cards, shuffled_deck
 from rules.sixcard import SixCardGame
 from rules.sixcard_actions import Buy, DealerGame, Fold, Play, Replace

@@ -18,11 +18,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import render
+from bot.i18n import translator
 from rules.cards import Card, shuffled_deck
 from rules.duel import DuelState
 from rules.view import PublicView
 
 RENDER = Path(render.__file__).parent
+EN, RU = translator("en"), translator("ru")
 NAMES = ("Алиса", "Bob")
 
 
@@ -79,12 +81,12 @@ def public_part(view: PublicView) -> PublicView:
 
 
 def pictures(view: PublicView) -> list[bytes]:
-    out = [render.table(view, names=NAMES, lang="ru"),
-           render.table(view, names=NAMES, lang="en", show_cards_out=False, fmt="png")]
+    out = [render.table(view, names=NAMES, labels=RU),
+           render.table(view, names=NAMES, labels=EN, show_cards_out=False, fmt="png")]
     if view.results:
-        out.append(render.reveal(view, names=NAMES, lang="en"))
+        out.append(render.reveal(view, names=NAMES, labels=EN))
     if view.is_over:
-        out.append(render.result(view, names=NAMES, lang="ru"))
+        out.append(render.result(view, names=NAMES, labels=RU))
     return out
 
 
@@ -124,10 +126,11 @@ def test_hidden_cards_really_differ_in_a_crafted_case() -> None:
     assert pictures(a.public_view()) == pictures(b.public_view())
 
 
-def _imports(path: Path) -> set[str]:
+def _imports(path: Path, *, nested: bool = True) -> set[str]:
+    """The modules `path` imports (`nested=False`: at module level only)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(tree) if nested else tree.body:
         if isinstance(node, ast.Import):
             names |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -135,12 +138,18 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
+def _modules() -> list[Path]:
+    modules = sorted(RENDER.rglob("*.py"))
+    assert len(modules) >= 10
+    return modules
+
+
 def test_render_draws_from_the_public_view_only() -> None:
     """Only the preview scripts (which play games to have something to draw) may touch a
     game's state; the drawing modules see the public views (rules.view, rules.sixcard_view),
     cards and hand values, nothing else."""
     allowed = {"rules.view", "rules.sixcard_view", "rules.cards", "rules.hands"}
-    for path in RENDER.glob("*.py"):
+    for path in _modules():
         rules = {m for m in _imports(path) if m.split(".")[0] == "rules"}
         if path.name.startswith("preview"):
             continue
@@ -148,10 +157,19 @@ def test_render_draws_from_the_public_view_only() -> None:
 
 
 def test_render_imports_nothing_from_bot_or_telegram() -> None:
-    for path in RENDER.glob("*.py"):
-        top = {m.split(".")[0] for m in _imports(path)}
+    """The pictures take their words as a `Labels` argument, never from bot/. The preview
+    scripts' command line alone asks bot.i18n for the catalogs' words, inside `main()`:
+    importing any module of render/ (the previews too) loads nothing of bot/ or telegram."""
+    for path in _modules():
+        top = {m.split(".")[0] for m in _imports(path, nested=False)}
         assert not top & {"bot", "telegram"}, path.name
-    code = ("import sys, render, render.preview; "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('bot', 'telegram')]; "
+        nested = {m for m in _imports(path) if m.split(".")[0] in ("bot", "telegram")}
+        if path.name.startswith("preview"):
+            assert nested <= {"bot.i18n"}, (path.name, nested)
+        else:
+            assert not nested, (path.name, nested)
+    modules = [".".join(p.relative_to(RENDER.parent).with_suffix("").parts) for p in _modules()]
+    code = (f"import sys, importlib\nfor m in {modules!r}: importlib.import_module(m)\n"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('bot', 'telegram')]\n"
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=RENDER.parent)

@@ -11,6 +11,7 @@ import pytest
 from PIL import Image, ImageChops
 
 import render
+from bot.i18n import pick_language, translator
 from render import layout as L
 from render import preview
 from rules.actions import Bet
@@ -18,6 +19,7 @@ from rules.cards import Card
 from rules.duel import DuelState
 from rules.view import HandState, HandView, Phase, PublicView
 
+EN, RU = translator("en"), translator("ru")
 NAMES = ("Алиса", "Bob")
 Box = tuple[int, int, int, int]
 
@@ -29,7 +31,7 @@ def png(data: bytes) -> Image.Image:
 
 
 def table_png(view: PublicView, **kw: object) -> Image.Image:
-    opts: dict[str, object] = {"names": NAMES, "lang": "en", "fmt": "png", **kw}
+    opts: dict[str, object] = {"names": NAMES, "labels": EN, "fmt": "png", **kw}
     return png(render.table(view, **opts))  # type: ignore[arg-type]
 
 
@@ -52,7 +54,7 @@ def grow(box: Box, by: int) -> Box:
 
 @cache
 def scripted() -> tuple[tuple[str, str, bytes], ...]:
-    return tuple((stem, what, make()) for stem, what, make in preview.shots("png"))
+    return tuple((stem, what, make()) for stem, what, make in preview.shots("png", translator))
 
 
 @cache
@@ -84,19 +86,20 @@ def test_every_phase_renders_at_its_size_and_mode() -> None:
 
 def test_jpeg_is_the_default_and_small() -> None:
     view = bullet_two()
-    data = render.table(view, names=NAMES)
+    data = render.table(view, names=NAMES, labels=EN)
     im = png(data)
     assert im.format == "JPEG" and im.mode == "RGB" and im.size == (L.W, L.TABLE_H)
     assert len(data) <= 150 * 1024
-    assert len(render.reveal(view, names=NAMES)) <= 150 * 1024
+    assert len(render.reveal(view, names=NAMES, labels=EN)) <= 150 * 1024
 
 
 def test_same_inputs_same_bytes() -> None:
     view = bullet_two()
     for fmt in ("jpeg", "png"):
-        assert render.table(view, names=NAMES, fmt=fmt) == render.table(view, names=NAMES,
-                                                                         fmt=fmt)
-    assert render.reveal(view, names=NAMES) == render.reveal(view, names=NAMES)
+        assert (render.table(view, names=NAMES, labels=EN, fmt=fmt)
+                == render.table(view, names=NAMES, labels=EN, fmt=fmt))
+    assert (render.reveal(view, names=NAMES, labels=EN)
+            == render.reveal(view, names=NAMES, labels=EN))
 
 
 def test_a_fresh_duel_before_any_deal_renders() -> None:
@@ -104,12 +107,12 @@ def test_a_fresh_duel_before_any_deal_renders() -> None:
     assert view.phase is Phase.DEAL and not view.hands
     assert table_png(view).size == (L.W, L.TABLE_H)
     with pytest.raises(ValueError, match="nothing to reveal"):
-        render.reveal(view, names=NAMES)
+        render.reveal(view, names=NAMES, labels=EN)
 
 
 def test_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError, match="format"):
-        render.table(bullet_two(), names=NAMES, fmt="gif")
+        render.table(bullet_two(), names=NAMES, fmt="gif", labels=EN)
 
 
 # --- things change pixels where they belong -------------------------------------------------
@@ -163,8 +166,8 @@ def test_the_cards_out_grid_marks_each_card_in_its_cell() -> None:
 def test_a_turned_over_hand_shows_its_name() -> None:
     view = bullet_two()
     hand = next(h for h in view.hands if h.state is HandState.REVEALED)
-    en = table_png(view, lang="en")
-    ru = table_png(view, lang="ru")
+    en = table_png(view, labels=EN)
+    ru = table_png(view, labels=RU)
     assert region_differs(en, ru, L.name_box(hand.position))
 
 
@@ -203,17 +206,22 @@ def test_awkward_names_stay_inside_their_panel(name: str) -> None:
         (0, L.FOOTER_Y, L.STATUS_X - 8, L.TABLE_H),  # the cards-out grid
     ]
     for lang in ("en", "ru"):
-        base = table_png(view, names=("A", "B"), lang=lang)
-        odd = table_png(view, names=(name, name), lang=lang)
+        base = table_png(view, names=("A", "B"), labels=translator(lang))
+        odd = table_png(view, names=(name, name), labels=translator(lang))
         for box in elsewhere:
             assert not region_differs(base, odd, box), (lang, box)
-    assert render.reveal(view, names=(name, name), lang="ru")
-    assert render.result(view, names=(name, name), lang="en")
+    assert render.reveal(view, names=(name, name), labels=RU)
+    assert render.result(view, names=(name, name), labels=EN)
 
 
-def test_an_unknown_language_falls_back_to_english() -> None:
+def test_the_words_are_the_labels_given_an_unknown_language_gets_english() -> None:
+    """render/ picks no language: it draws the words of the labels it is given (the bot's
+    translator, which falls back to English for a language it lacks)."""
     view = bullet_two()
-    assert render.table(view, names=NAMES, lang="de") == render.table(view, names=NAMES)
-    assert render.table(view, names=NAMES, lang="ru-RU") == render.table(view, names=NAMES,
-                                                                          lang="ru")
-    assert render.table(view, names=NAMES, lang="ru") != render.table(view, names=NAMES)
+
+    def table(lang: str) -> bytes:
+        return render.table(view, names=NAMES, labels=translator(lang))
+
+    assert table("de") == table("en")
+    assert table(pick_language(None, "ru-RU")) == table("ru")
+    assert table("ru") != table("en")

@@ -18,6 +18,7 @@ from PIL import Image, ImageChops, ImageStat
 
 import render
 import rules.sixcard as rules_six
+from bot.i18n import translator
 from render import layout as L
 from render import preview_sixcard as preview
 from render.sixcard import (
@@ -51,6 +52,7 @@ from rules.sixcard_view import (
     SixPhase,
 )
 
+EN, RU = translator("en"), translator("ru")
 NAME = "Алиса"
 Box = tuple[int, int, int, int]
 
@@ -62,7 +64,7 @@ def png(data: bytes) -> Image.Image:
 
 
 def draw(view: SixCardView, name: str = NAME, lang: str = "en") -> Image.Image:
-    return png(render.sixcard(view, name=name, lang=lang, fmt="png"))
+    return png(render.sixcard(view, name=name, labels=translator(lang), fmt="png"))
 
 
 def blank(im: Image.Image, boxes: list[Box]) -> Image.Image:
@@ -128,7 +130,7 @@ def test_the_preview_covers_every_moment_and_every_outcome() -> None:
 
 
 def test_every_moment_renders_at_its_size_and_mode() -> None:
-    for stem, what, make in preview.shots("png"):
+    for stem, what, make in preview.shots("png", translator):
         view = scene(stem)
         im = png(make())
         assert im.mode == "RGB", stem
@@ -143,7 +145,7 @@ def test_before_the_deal_it_renders_as_tall_as_one_box() -> None:
 
 def test_jpeg_is_the_default_and_small() -> None:
     for stem, (view, lang, name) in scenes().items():
-        data = render.sixcard(view, name=name, lang=lang)
+        data = render.sixcard(view, name=name, labels=translator(lang))
         im = png(data)
         assert im.format == "JPEG" and im.mode == "RGB", stem
         assert len(data) <= MAX_BYTES, (stem, len(data))
@@ -159,25 +161,28 @@ def test_busy_random_games_stay_under_the_size_cap() -> None:
             acts = g.legal_actions()
             busy = [a for a in acts if str(a) in "bg"] or [a for a in acts if str(a)[0] == "r"]
             g.apply(rng.choice(busy or [a for a in acts if str(a) == "p"] or acts))
-        assert len(render.sixcard(g.public_view(), name=NAME, lang="ru")) <= MAX_BYTES
+        assert len(render.sixcard(g.public_view(), name=NAME, labels=RU)) <= MAX_BYTES
 
 
 def test_same_view_same_bytes() -> None:
     view = scene("s10_dealer_replaced_misses")
     for fmt in ("jpeg", "png"):
-        assert (render.sixcard(view, name=NAME, fmt=fmt)
-                == render.sixcard(dataclasses.replace(view), name=NAME, fmt=fmt))
+        assert (render.sixcard(view, name=NAME, fmt=fmt, labels=EN)
+                == render.sixcard(dataclasses.replace(view), name=NAME, fmt=fmt, labels=EN))
 
 
 def test_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError, match="format"):
-        render.sixcard(scene("s01_fresh_one_box"), name=NAME, fmt="gif")
+        render.sixcard(scene("s01_fresh_one_box"), name=NAME, fmt="gif", labels=EN)
 
 
 def test_an_unknown_language_falls_back_to_english() -> None:
     view = scene("s07_three_settled")
-    assert render.sixcard(view, name=NAME, lang="xx") == render.sixcard(view, name=NAME)
-    assert render.sixcard(view, name=NAME, lang="ru") != render.sixcard(view, name=NAME)
+    def picture(lang: str) -> bytes:
+        return render.sixcard(view, name=NAME, labels=translator(lang))
+
+    assert picture("xx") == picture("en")
+    assert picture("ru") != picture("en")
 
 
 def test_the_fees_quoted_are_the_rules_fees() -> None:
@@ -235,8 +240,8 @@ def public_part(view: SixCardView) -> SixCardView:
 
 
 def pictures(view: SixCardView) -> list[bytes]:
-    return [render.sixcard(view, name=NAME, lang="ru"),
-            render.sixcard(view, name="Bob", lang="en", fmt="png")]
+    return [render.sixcard(view, name=NAME, labels=RU),
+            render.sixcard(view, name="Bob", labels=EN, fmt="png")]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -371,12 +376,12 @@ def test_the_lanes_sit_on_the_felt() -> None:
 
 def test_the_status_says_what_can_be_done_now() -> None:
     view = scene("s06_three_boxes_box2")
-    words = " ".join(line for line, _, _ in status_lines(view, "en"))
+    words = " ".join(line for line, _, _ in status_lines(view, EN))
     assert "Fold" in words and "Play (bet 10)" in words and "Buy" not in words
     broke = dataclasses.replace(view, legal=("f",))
-    words = " ".join(line for line, _, _ in status_lines(broke, "en"))
+    words = " ".join(line for line, _, _ in status_lines(broke, EN))
     assert "fold only" in words
-    offer = " ".join(line for line, _, _ in status_lines(scene("s08_no_game_offer"), "en"))
+    offer = " ".join(line for line, _, _ in status_lines(scene("s08_no_game_offer"), EN))
     assert "for 10" in offer
 
 

@@ -8,6 +8,7 @@ import io
 import pytest
 from PIL import Image
 
+from bot.i18n import translator
 from render import layout as L
 from render.standings import (
     Board,
@@ -34,6 +35,7 @@ HOSTILE = (
 )
 F = Figures(played=7, wins=4, losses=2, draws=1, net=-13, best=Category.STRAIGHT_FLUSH,
             top_bonus=50, streak=-2)
+EN, RU = translator("en"), translator("ru")
 
 
 def png(data: bytes) -> Image.Image:
@@ -51,9 +53,9 @@ def board(n: int, you: int | None = None, extra: bool = False, names: tuple[str,
 @pytest.mark.parametrize(("rows", "extra"), [(0, False), (1, False), (10, False), (10, True)])
 def test_the_leaderboard_grows_with_its_rows(rows: int, extra: bool) -> None:
     b = board(rows, extra=extra)
-    im = png(leaderboard(b, lang="en", fmt="png"))
+    im = png(leaderboard(b, labels=EN, fmt="png"))
     assert im.mode == "RGB" and im.size == (L.W, board_height(b))
-    jpeg = leaderboard(b)
+    jpeg = leaderboard(b, labels=EN)
     assert jpeg[:2] == b"\xff\xd8" and len(jpeg) < 200_000
 
 
@@ -61,15 +63,16 @@ def test_hostile_names_and_titles_render_in_both_languages() -> None:
     for lang in ("en", "ru", "xx"):
         b = Board(HOSTILE[2], tuple(Row(i + 1, n, F) for i, n in enumerate(HOSTILE)),
                   Row(1000, HOSTILE[0], F, True), 1)
-        assert png(leaderboard(b, lang=lang, fmt="png")).size == (L.W, board_height(b))
+        words = translator(lang)
+        assert png(leaderboard(b, labels=words, fmt="png")).size == (L.W, board_height(b))
         for name in HOSTILE:
             card = PlayerCard(name, F, name, 1000, 1000, name, F)
-            assert png(player_card(card, lang=lang, fmt="png")).size == (L.W, card_height(card))
+            assert png(player_card(card, labels=words, fmt="png")).size == (L.W, card_height(card))
 
 
 def test_the_askers_row_is_framed_in_gold() -> None:
     b = board(5, you=3, extra=False)
-    im = compose_board(b)
+    im = compose_board(b, EN)
     for i in range(5):
         x0, y0, *_ = row_box(b, i)
         edge = im.getpixel((x0 + 40, y0 + 1))
@@ -80,25 +83,25 @@ def test_the_askers_row_below_the_top_comes_after_a_gap() -> None:
     b = board(10, extra=True)
     last, extra = row_box(b, 9), row_box(b, 10)
     assert extra[1] - last[3] > 20
-    im = compose_board(b)
+    im = compose_board(b, EN)
     assert im.getpixel((extra[0] + 40, extra[1] + 1)) == L.GOLD
     assert extra[3] < im.height
 
 
 def test_the_same_rows_give_the_same_bytes() -> None:
     b = board(4, you=1, names=("Алиса", "Bob"))
-    assert leaderboard(b, lang="ru") == leaderboard(b, lang="ru")
-    assert leaderboard(b, lang="ru") != leaderboard(b, lang="en")
+    assert leaderboard(b, labels=RU) == leaderboard(b, labels=RU)
+    assert leaderboard(b, labels=RU) != leaderboard(b, labels=EN)
 
 
 def test_the_head_to_head_panel_only_with_an_opponent() -> None:
     alone = PlayerCard("Bob", F)
     versus = PlayerCard("Bob", F, "Friends", 2, 5, "Alice", Figures(played=2, wins=2, net=9))
     assert card_height(versus) > card_height(alone)
-    im = png(player_card(versus, fmt="png"))
+    im = png(player_card(versus, fmt="png", labels=EN))
     x0, y0, *_ = versus_box(versus)
     assert im.getpixel((x0 + 40, y0 + 1)) == L.GOLD
-    assert png(player_card(alone, fmt="png")).size == (L.W, card_height(alone))
+    assert png(player_card(alone, fmt="png", labels=EN)).size == (L.W, card_height(alone))
 
 
 def test_win_rate_rounds_half_up_and_survives_no_duels() -> None:
