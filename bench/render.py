@@ -25,10 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import render
 from bot.i18n import translator
 from rules.cards import shuffled_deck
-from rules.duel import DuelState
-from rules.sixcard import SixCardGame
-from rules.sixcard_view import SixCardView
-from rules.view import PublicView
+from rules.duel import DuelState, PublicView
+from rules.sixcard import SixCardGame, SixCardView
 
 NAMES = ("Алиса Селезнёва", "Bob 🤠 the Builder")
 EN, RU = translator("en"), translator("ru")  # the pictures' words, as the bot passes them

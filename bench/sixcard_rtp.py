@@ -29,10 +29,10 @@ sys.path.insert(0, str(ROOT))
 
 from rules.cards import Rank, shuffled_deck  # noqa: E402
 from rules.hands import Category, HandValue  # noqa: E402
-from rules.sixcard import SixCardGame  # noqa: E402
-from rules.sixcard_actions import (  # noqa: E402
+from rules.sixcard import (  # noqa: E402
     Bought,
     BoxOpened,
+    BoxOutcome,
     BoxSettled,
     Buy,
     DealerGame,
@@ -41,9 +41,9 @@ from rules.sixcard_actions import (  # noqa: E402
     Fold,
     Play,
     SixAction,
+    SixCardGame,
     SixEvent,
 )
-from rules.sixcard_view import BoxOutcome  # noqa: E402
 
 BALANCE = 10**9
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.i18n import Translator, mention_html
-from rules.view import BulletResult, DealProof, Outcome, Phase, PublicView
+from rules.duel import BulletResult, DealProof, Outcome, Phase, PublicView
 
 
 @dataclass(frozen=True, slots=True)

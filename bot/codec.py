@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.i18n import LANGUAGES
-from rules import actions as duel_actions
-from rules.actions import Bet, Surrender, TiebreakAnswer
-from rules.sixcard_actions import Replace, SixAction, SixCardError, parse_action
+from rules.duel import Bet, Surrender, TiebreakAnswer
+from rules.duel import actions as duel_actions
+from rules.sixcard import Replace, SixAction, SixCardError, parse_action
 
 MAX_BYTES = 64  # Telegram's limit for callback_data
 MAX_ID = 2**63 - 1  # SQLite INTEGER

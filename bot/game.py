@@ -24,18 +24,19 @@ from bot.storage import (
     Rollback,
 )
 from bot.storage.migrate import ChatMove, move_chat
-from rules.actions import (
+from rules.cards import shuffled_deck
+from rules.duel import (
     Action,
     DuelError,
     DuelFinished,
+    DuelState,
     Event,
     HandsRevealed,
     IllegalBet,
     IllegalHand,
     NotYourTurn,
+    choose_first_dealer,
 )
-from rules.cards import shuffled_deck
-from rules.duel import DuelState, choose_first_dealer
 from rules.fairness import new_salt
 
 log = logging.getLogger(__name__)

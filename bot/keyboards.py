@@ -9,8 +9,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import codec
 from bot.i18n import Translator
 from bot.storage import ChallengeRecord
-from rules.actions import Action, Bet, TiebreakAnswer
-from rules.view import PublicView
+from rules.duel import Action, Bet, PublicView, TiebreakAnswer
 
 
 def _duel_button(text: str, duel_id: int, version: int, action: Action) -> InlineKeyboardButton:

@@ -32,8 +32,7 @@ from bot.i18n import Translator, pick_language, translator
 from bot.services import Services
 from bot.storage import DuelRecord, DuelStatus
 from bot.storage.users import UserRecord
-from rules.duel import DuelState
-from rules.view import Phase
+from rules.duel import DuelState, Phase
 
 log = logging.getLogger(__name__)
 

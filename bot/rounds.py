@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 from bot.storage import DuelRecord, Storage
 from bot.verify import Parts
-from rules.duel import DuelState
-from rules.view import DealProof
+from rules.duel import DealProof, DuelState
 
 SEARCH_DUELS = 50  # a commitment alone is looked for among the chat's latest duels
 

@@ -29,16 +29,14 @@ from telegram import Bot
 from telegram.ext import Application, ContextTypes, JobQueue
 
 from bot import tg
-from bot.autoplay import Kind, TimeoutMove, timeout_move
 from bot.game import Refusal, act, forget_chat, migrate_chat
 from bot.i18n import Html, Translator
 from bot.present import Table, present, table_for
 from bot.services import Services
 from bot.storage import DuelRecord
 from bot.storage.timers import TimerRecord, TimerRepo
-from rules.actions import Bet
-from rules.duel import DuelState
-from rules.view import Phase
+from rules.duel import Bet, DuelState, Phase
+from rules.duel.policy import Kind, TimeoutMove, timeout_move
 
 log = logging.getLogger(__name__)
 

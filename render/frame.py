@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from render import layout as L
 from render import sprites, text
 from render.text import Labels
-from rules.view import Phase, PublicView
+from rules.duel.view import Phase, PublicView
 
 FORMATS = ("jpeg", "png")
 JPEG_QUALITY = 80  # with 4:2:0 chroma: ranks stay crisp, a busy table stays under 150 KB

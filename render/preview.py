@@ -19,10 +19,8 @@ from pathlib import Path
 
 import render
 from render.text import Labels
-from rules.actions import Bet, TiebreakAnswer
 from rules.cards import CARDS, Card, parse_cards
-from rules.duel import DuelState
-from rules.view import PublicView
+from rules.duel import Bet, DuelState, PublicView, TiebreakAnswer
 
 NAMES = ("Алиса", "Bob")
 LONG = ("Александра Константиновна Преображенская-Старшая 🌸", "🦔🍄🦔")

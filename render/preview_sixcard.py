@@ -16,9 +16,7 @@ from collections.abc import Callable, Sequence
 import render
 from render.text import Labels
 from rules.cards import CARDS, Card, parse_cards
-from rules.sixcard import SixCardGame
-from rules.sixcard_actions import parse_action
-from rules.sixcard_view import SixCardView
+from rules.sixcard import SixCardGame, SixCardView, parse_action
 
 NAME = "Алиса"
 LONG = "Александра Константиновна Преображенская-Старшая 🌸🎲"

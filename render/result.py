@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 from render import frame, sprites, text
 from render import layout as L
 from render.text import Labels
-from rules.view import PublicView
+from rules.duel.view import PublicView
 
 SS = 2  # the chart's lines are drawn at twice the size and scaled down (smooth edges)
 GRID: tuple[int, int, int] = (40, 118, 82)

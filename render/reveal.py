@@ -10,7 +10,7 @@ from render import frame, sprites, text
 from render import layout as L
 from render.table import arrange, stake_label
 from render.text import Labels
-from rules.view import BulletResult, Outcome, PublicView
+from rules.duel.view import BulletResult, Outcome, PublicView
 
 RGBT = tuple[int, int, int]
 

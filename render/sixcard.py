@@ -29,7 +29,7 @@ from render import layout as L
 from render.text import Labels
 from rules.cards import Card
 from rules.hands import evaluate
-from rules.sixcard_view import (
+from rules.sixcard.view import (
     BET,
     BUY_FEE,
     GAME_FEE,

@@ -14,7 +14,7 @@ from render import frame, sprites, text
 from render import layout as L
 from render.text import Labels
 from rules.cards import Card
-from rules.view import BulletResult, HandState, HandView, Phase, PublicView
+from rules.duel.view import BulletResult, HandState, HandView, Phase, PublicView
 
 NAME_SIZES = (22, 20, 18, 16)
 

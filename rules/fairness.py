@@ -16,6 +16,7 @@ import hmac
 import random
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rules.cards import CARDS, Card, CardParseError, parse_cards
 
@@ -24,6 +25,17 @@ SALT_BYTES = 16
 
 class DeckError(ValueError):
     """A deck that is not an ordering of the 52 cards, or a salt that is not hex."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealProof:
+    """A finished deal's fairness proof: anyone can check sha256(salt + deck) == commitment.
+    Both games publish one per deal (`round` is 1 for six-card poker's single deal)."""
+
+    round: int
+    commitment: str
+    salt: str  # lowercase hex
+    deck: tuple[Card, ...]
 
 
 def new_salt(rng: random.Random | None = None) -> bytes:

@@ -22,7 +22,7 @@ from bot.present import present, repost
 from bot.services import Services, services
 from bot.storage import ChallengeRecord, ChallengeStatus
 from bot.storage.challenges import AlreadyPending
-from rules.actions import Surrender
+from rules.duel import Surrender
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,7 @@ from bot.i18n import Html, Translator
 from render.text import signed
 from rules.cards import Card
 from rules.hands import HandValue, evaluate
-from rules.sixcard_dealer import qualifies
-from rules.sixcard_view import (
+from rules.sixcard import (
     GAME_FEE,
     REPLACE_FEE,
     BoxOutcome,
@@ -20,6 +19,7 @@ from rules.sixcard_view import (
     SixBoxView,
     SixCardView,
     SixPhase,
+    qualifies,
 )
 
 

@@ -17,8 +17,7 @@ from bot.services import Services
 from bot.storage.casino import CasinoRepo, Created, GameRecord, GameStatus, Rebuy
 from rules.cards import shuffled_deck
 from rules.fairness import new_salt
-from rules.sixcard import SixCardGame
-from rules.sixcard_actions import CannotAfford, SixAction, SixCardError, SixEvent
+from rules.sixcard import CannotAfford, SixAction, SixCardError, SixCardGame, SixEvent
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,17 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import codec
 from bot.i18n import Translator
 from render.text import signed
-from rules.sixcard_actions import Replace, SixAction, parse_action
-from rules.sixcard_view import BET, BUY_FEE, GAME_FEE, REPLACE_FEE, SixCardView, SixPhase
+from rules.sixcard import (
+    BET,
+    BUY_FEE,
+    GAME_FEE,
+    REPLACE_FEE,
+    Replace,
+    SixAction,
+    SixCardView,
+    SixPhase,
+    parse_action,
+)
 
 CARDS_PER_ROW = 3
 

@@ -34,8 +34,7 @@ from bot.storage.casino import (
     GameStatus,
     RebuyRefusal,
 )
-from rules.sixcard import SixCardGame
-from rules.sixcard_actions import Buy, DealerGame, Fold, Play, SixAction
+from rules.sixcard import Buy, DealerGame, Fold, Play, SixAction, SixCardGame
 
 T0 = 1_700_000_000
 CHAT, OTHER_CHAT = -100500, -100600

@@ -20,8 +20,8 @@ from bot.codec import (
     decode,
     encode,
 )
-from rules.actions import Bet, Surrender, TiebreakAnswer
-from rules.sixcard_actions import Buy, DealerGame, Fold, Play, Replace, SixAction
+from rules.duel import Bet, Surrender, TiebreakAnswer
+from rules.sixcard import Buy, DealerGame, Fold, Play, Replace, SixAction
 
 ids = st.integers(min_value=0, max_value=MAX_ID)
 actions = st.one_of(

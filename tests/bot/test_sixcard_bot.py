@@ -16,9 +16,7 @@ from bot.sixcard.captions import caption, duration
 from bot.sixcard.keyboards import game_keyboard
 from render.text import signed
 from rules.cards import CARDS, Card, parse_cards, shuffled_deck
-from rules.sixcard import SixCardGame
-from rules.sixcard_actions import Buy, DealerGame, Fold, Play, Replace
-from rules.sixcard_view import SixCardView, SixPhase
+from rules.sixcard import Buy, DealerGame, Fold, Play, Replace, SixCardGame, SixCardView, SixPhase
 
 EN, RU = translator("en"), translator("ru")
 NAME = mention_html(42, "Alice")

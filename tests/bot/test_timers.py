@@ -13,17 +13,15 @@ from typing import Any, cast
 import pytest
 from telegram import Bot
 
-from bot.autoplay import Kind, safe_bet, timeout_move
 from bot.game import Applied, act
 from bot.i18n import translator
 from bot.present import present
 from bot.services import Services
 from bot.storage import ChatSettings, DuelRecord, DuelStatus, ResultReason, Storage
 from bot.timers import Alarm, AlarmKind, TurnTimers, duration
-from rules.actions import Action, Bet, Surrender, TiebreakAnswer
-from rules.duel import DuelState
-from rules.view import Phase
-from tests.rules.duel_helpers import SALT, bets, deck_with
+from rules.duel import Action, Bet, DuelState, Phase, Surrender, TiebreakAnswer
+from rules.duel.policy import Kind, safe_bet, timeout_move
+from tests.rules.duel.helpers import SALT, bets, deck_with
 
 T0 = 1_700_000_000
 ALICE, BOB = 101, 202  # player 0 deals the first round; player 1 (Bob) acts first

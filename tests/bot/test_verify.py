@@ -19,11 +19,9 @@ from bot.i18n import Texts
 from bot.rounds import InPlay, Published, find_round
 from bot.storage import Storage
 from bot.verify import Malformed, Parts, claim, claim_from_args, proof_parts
-from rules.actions import Bet
 from rules.cards import shuffled_deck
-from rules.duel import DuelState
+from rules.duel import Bet, DealProof, DuelState
 from rules.fairness import deck_text, new_salt
-from rules.view import DealProof
 
 REPO = Path(__file__).resolve().parents[2]
 CHAT = -42

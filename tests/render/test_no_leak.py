@@ -1,6 +1,7 @@
 """No picture can show a hidden card.
 
-By construction: render/ draws from rules.view only (it never sees a DuelState or a deck).
+By construction: render/ draws from the public views only (rules.duel.view, rules.sixcard.view;
+it never sees a DuelState or a deck).
 By test: two duels that differ only in cards nobody has seen (the hidden four of each hand in
 play, the undealt rest) give byte-identical pictures at every moment.
 """
@@ -20,8 +21,7 @@ from hypothesis import strategies as st
 import render
 from bot.i18n import translator
 from rules.cards import Card, shuffled_deck
-from rules.duel import DuelState
-from rules.view import PublicView
+from rules.duel import DuelState, PublicView
 
 RENDER = Path(render.__file__).parent
 EN, RU = translator("en"), translator("ru")
@@ -30,7 +30,7 @@ NAMES = ("Алиса", "Bob")
 
 def play(decks: list[tuple[Card, ...]], salts: list[bytes], moves: list[tuple[int, str]],
          start: int, first_dealer: int) -> DuelState:
-    from rules.actions import parse_action
+    from rules.duel import parse_action
 
     s = DuelState.new(start, first_dealer)
     deals = iter(zip(decks, salts, strict=True))
@@ -146,9 +146,9 @@ def _modules() -> list[Path]:
 
 def test_render_draws_from_the_public_view_only() -> None:
     """Only the preview scripts (which play games to have something to draw) may touch a
-    game's state; the drawing modules see the public views (rules.view, rules.sixcard_view),
-    cards and hand values, nothing else."""
-    allowed = {"rules.view", "rules.sixcard_view", "rules.cards", "rules.hands"}
+    game's state; the drawing modules see the public views (rules.duel.view,
+    rules.sixcard.view), cards and hand values, nothing else."""
+    allowed = {"rules.duel.view", "rules.sixcard.view", "rules.cards", "rules.hands"}
     for path in _modules():
         rules = {m for m in _imports(path) if m.split(".")[0] == "rules"}
         if path.name.startswith("preview"):

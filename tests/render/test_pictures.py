@@ -14,10 +14,8 @@ import render
 from bot.i18n import pick_language, translator
 from render import layout as L
 from render import preview
-from rules.actions import Bet
 from rules.cards import Card
-from rules.duel import DuelState
-from rules.view import HandState, HandView, Phase, PublicView
+from rules.duel import Bet, DuelState, HandState, HandView, Phase, PublicView
 
 EN, RU = translator("en"), translator("ru")
 NAMES = ("Алиса", "Bob")

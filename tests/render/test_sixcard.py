@@ -40,16 +40,16 @@ from render.sixcard import (
 )
 from rules.cards import Card, shuffled_deck
 from rules.hands import evaluate
-from rules.sixcard import SixCardGame
-from rules.sixcard_actions import parse_action
-from rules.sixcard_view import (
+from rules.sixcard import (
     Accounting,
     BoxOutcome,
     BoxSettlement,
     BoxState,
     SixBoxView,
+    SixCardGame,
     SixCardView,
     SixPhase,
+    parse_action,
 )
 
 EN, RU = translator("en"), translator("ru")

@@ -13,8 +13,7 @@ from collections.abc import Callable, Iterator
 from itertools import permutations
 from pathlib import Path
 
-from rules.actions import Bet
-from rules.duel import DuelState
+from rules.duel import Bet, DuelState
 
 from .driver import Table, actor, duel_keyboard, live_duel_message, mentioned_ids, tap
 from .fakeapi import FakeTelegramAPI

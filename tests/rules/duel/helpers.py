@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import random
 
-from rules.actions import Action
 from rules.cards import CARDS, Card, parse_cards, shuffled_deck
-from rules.duel import DuelState
+from rules.duel import Action, DuelState
 from rules.fairness import new_salt
 
 SALT = bytes(range(16))
@@ -27,7 +26,7 @@ def deck_with(*hands: str) -> tuple[Card, ...]:
 
 def bets(state: DuelState, *moves: tuple[int, int]) -> None:
     """Play moves (position, chips) in turn order."""
-    from rules.actions import Bet
+    from rules.duel import Bet
 
     for position, chips in moves:
         player = state.players_to_act[0]

@@ -11,9 +11,18 @@ from hypothesis import strategies as st
 
 from rules.cards import Card, shuffled_deck
 from rules.fairness import new_salt
-from rules.sixcard import HAND, SixCardGame
-from rules.sixcard_actions import BoxSettled, GameOver, SixEvent
-from rules.sixcard_view import Accounting, BoxState, SixCardView, SixPhase, view_json
+from rules.sixcard import (
+    HAND,
+    Accounting,
+    BoxSettled,
+    BoxState,
+    GameOver,
+    SixCardGame,
+    SixCardView,
+    SixEvent,
+    SixPhase,
+    view_json,
+)
 
 
 @st.composite

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from rules.actions import (
+from rules.cards import CARDS, Card, parse_cards
+from rules.duel import (
     Bet,
     DuelFinished,
     DuelOver,
+    DuelState,
     HandsRevealed,
+    HandState,
     IllegalBet,
     IllegalHand,
     NotYourTurn,
+    Outcome,
+    Phase,
     RoundOver,
     Surrender,
     TiebreakAnswer,
@@ -20,11 +25,8 @@ from rules.actions import (
     WrongPhase,
     parse_action,
 )
-from rules.cards import CARDS, Card, parse_cards
-from rules.duel import DuelState
 from rules.hands import Category
-from rules.view import HandState, Outcome, Phase
-from tests.rules.duel_helpers import SALT, bets
+from tests.rules.duel.helpers import SALT, bets
 
 LOSER = "2s 3s 4c 6c 8s"  # high card, 8-6-4-3-2: loses to anything below
 

@@ -11,26 +11,23 @@ up), then every sixth card, replaced card and the dealer's replaced card as they
 The player's balance is the bot's to store; the game is told it and moves chips against it
 (`balance`), so it refuses whatever the balance could not pay. An illegal action raises a
 `SixCardError` subclass naming why and leaves the state untouched. The JSON form is the game's
-log (antes, starting balance, deck, salt, each action) and loading it replays the log.
-
-Actions, each with a short code that parses and prints round-trip: `Fold()` "f", `Play()` "p",
-`Buy()` "b" (a sixth card), `Replace(i)` "r0".."r5" (the card at position i of six),
-`DealerGame(True)` "g" / `DealerGame(False)` "n" (buy the dealer a game for the offered box).
+log (antes, starting balance, deck, salt, each action) and loading it replays the log. What
+may be played is `rules.sixcard.moves`'; a box's own rules, `rules.sixcard.box`'s; the dealer's,
+`rules.sixcard.dealer`'s; the actions and their codes, `rules.sixcard.actions`'.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from rules import fairness
 from rules.cards import Card, parse_cards
+from rules.fairness import DealProof
 from rules.hands import HandValue, evaluate
-from rules.sixcard_actions import (
-    BadAction,
-    BadCardIndex,
+from rules.sixcard import moves
+from rules.sixcard.actions import (
     BadSetup,
     Bought,
     BoxOpened,
@@ -42,64 +39,31 @@ from rules.sixcard_actions import (
     DealerReplaced,
     DealerRevealed,
     Dealt,
-    Fold,
     Folded,
-    GameFinished,
     GameOver,
-    IllegalMove,
     NoGameOffered,
     Play,
     Played,
     Replace,
     Replaced,
     SixAction,
-    SixCardError,
     SixEvent,
     WrongPhase,
     parse_action,
 )
-from rules.sixcard_dealer import UNSEEN, choose_discard, qualifies, settle_played
-from rules.sixcard_view import (
+from rules.sixcard.box import HAND, Box
+from rules.sixcard.dealer import UNSEEN, choose_discard, qualifies
+from rules.sixcard.view import (
     BET,
-    BUY_FEE,
     GAME_FEE,
-    REPLACE_FEE,
     Accounting,
-    BoxOutcome,
-    BoxSettlement,
     BoxState,
     DealerReplacement,
-    SixBoxView,
     SixCardView,
     SixPhase,
 )
-from rules.view import DealProof
 
 MIN_ANTE, MAX_ANTE, MAX_BOXES, BLIND_BOX = 1, 100, 3, 2
-HAND = 5
-
-# --- the game --------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Box:
-    ante: int
-    blind: bool
-    cards: list[Card] = field(default_factory=list)
-    state: BoxState = BoxState.HIDDEN
-    discards: list[Card] = field(default_factory=list)
-    bet: int = 0
-    fees: int = 0
-    dealer_game: bool | None = None
-    settlement: BoxSettlement | None = None
-
-    @property
-    def bought(self) -> bool:
-        return len(self.cards) > HAND
-
-    @property
-    def value(self) -> HandValue:
-        return evaluate(self.cards)
 
 
 class SixCardGame:
@@ -121,7 +85,7 @@ class SixCardGame:
         self.start_balance = self.balance = balance
         self.blind_bet = blind_bet
         self.phase = SixPhase.DEAL
-        self.boxes = [_Box(a, i == BLIND_BOX) for i, a in enumerate(antes)]
+        self.boxes = [Box(a, i == BLIND_BOX) for i, a in enumerate(antes)]
         self.current: int | None = None
         self.offers: list[int] = []  # boxes still to answer the dealer-game offer
         self.deck: tuple[Card, ...] = ()
@@ -165,61 +129,14 @@ class SixCardGame:
         return evaluate(self.dealer)
 
     def legal_actions(self) -> list[SixAction]:
-        if self.phase is SixPhase.DEALER_GAME:
-            return [a for a in (DealerGame(True), DealerGame(False)) if self.can_apply(a)]
-        if self.phase is not SixPhase.DECIDING:
-            return []
-        moves: list[SixAction] = [Fold(), Play(), Buy(), *(Replace(i) for i in range(6))]
-        return [a for a in moves if self.can_apply(a)]
-
-    # --- checks (raise) and their can_ form ----------------------------------------------
+        return moves.legal_actions(self)
 
     def check(self, action: SixAction) -> None:
         """Raise the SixCardError that `apply(action)` would raise, or return None."""
-        if not isinstance(action, Fold | Play | Buy | Replace | DealerGame):
-            raise BadAction(f"not a six-card poker action: {action!r}")
-        if self.phase is SixPhase.OVER:
-            raise GameFinished("the game is over")
-        if self.phase is SixPhase.DEAL:
-            raise WrongPhase("the cards are not dealt yet")
-        assert self.current is not None
-        box = self.boxes[self.current]
-        if isinstance(action, DealerGame):
-            if self.phase is not SixPhase.DEALER_GAME:
-                raise WrongPhase("the dealer's game is not on offer: decide the box first")
-            if action.buy and self.balance < GAME_FEE * box.ante:
-                raise CannotAfford(f"the dealer's game costs {GAME_FEE * box.ante}, the "
-                                   f"balance holds {self.balance}")
-            return
-        if self.phase is not SixPhase.DECIDING:
-            raise WrongPhase("the boxes are decided: answer the dealer-game offer")
-        fee = 0
-        if isinstance(action, Buy):
-            if box.bought:
-                raise IllegalMove(f"box {self.current + 1} already bought its sixth card")
-            fee = BUY_FEE * box.ante
-        elif isinstance(action, Replace):
-            if not box.bought:
-                raise IllegalMove("buy a sixth card before replacing one")
-            if box.discards:
-                raise IllegalMove(f"box {self.current + 1} already replaced a card")
-            if type(action.index) is not int or not 0 <= action.index < len(box.cards):
-                raise BadCardIndex(f"there is no card #{action.index} among the six")
-            fee = REPLACE_FEE * box.ante
-        elif isinstance(action, Fold):
-            return
-        bet = BET * box.ante
-        if self.balance - fee < bet:
-            what = "the BET" if fee == 0 else f"a fee of {fee} and then the BET"
-            raise CannotAfford(f"{what} of {bet} on box {self.current + 1} needs "
-                               f"{fee + bet}, the balance holds {self.balance}")
+        moves.check(self, action)
 
     def can_apply(self, action: SixAction) -> bool:
-        try:
-            self.check(action)
-        except SixCardError:
-            return False
-        return True
+        return moves.can_apply(self, action)
 
     # --- chance --------------------------------------------------------------------------
 
@@ -265,18 +182,13 @@ class SixCardGame:
         if isinstance(action, DealerGame):
             return self._answer(b, box, action.buy)
         if isinstance(action, Buy):
-            fee = BUY_FEE * box.ante
+            fee = box.buy(*self._draw(1))
             self._pay(Accounting(fees=fee))
-            box.fees += fee
-            box.cards += self._draw(1)
             return [Bought(b, box.cards[-1], box.value, fee, self.balance)]
         if isinstance(action, Replace):
-            fee = REPLACE_FEE * box.ante
+            (drawn,) = self._draw(1)
+            dropped, fee = box.replace(action.index, drawn)
             self._pay(Accounting(fees=fee))
-            box.fees += fee
-            dropped, (drawn,) = box.cards[action.index], self._draw(1)
-            box.cards[action.index] = drawn
-            box.discards.append(dropped)
             return [Replaced(b, action.index, dropped, drawn, box.value, fee, self.balance)]
         events: list[SixEvent]
         if isinstance(action, Play):
@@ -318,7 +230,7 @@ class SixCardGame:
                                     tuple(GAME_FEE * self.boxes[i].ante for i in playing)))
         return events
 
-    def _answer(self, b: int, box: _Box, buy: bool) -> list[SixEvent]:
+    def _answer(self, b: int, box: Box, buy: bool) -> list[SixEvent]:
         fee = GAME_FEE * box.ante if buy else 0
         if fee:
             self._pay(Accounting(fees=fee))
@@ -344,34 +256,16 @@ class SixCardGame:
         first, final = evaluate(self.dealer_first), self.dealer_value
         events: list[SixEvent] = []
         for b, box in enumerate(self.boxes):
-            value, bought_game = box.value, bool(box.dealer_game)
-            if box.state is BoxState.FOLDED:
-                outcome, returned, won = BoxOutcome.FOLDED, 0, 0
-            else:
-                outcome, returned, won = settle_played(
-                    box.ante, box.bet, value, final if bought_game else first, bought_game)
-            money = Accounting(box.ante + box.bet, box.fees, returned, won)
-            self._pay(Accounting(returned=returned, won=won))
-            box.settlement = BoxSettlement(b, outcome, value, final if bought_game else first,
-                                           bought_game, box.ante, box.bet, money)
-            events.append(BoxSettled(box.settlement, self.balance))
+            settlement = box.settle(b, first, final)
+            self._pay(Accounting(returned=settlement.money.returned, won=settlement.money.won))
+            events.append(BoxSettled(settlement, self.balance))
         self.phase, self.current = SixPhase.OVER, None
         return [*events, GameOver(self.start_balance, self.balance, self.money)]
 
     # --- the public view -----------------------------------------------------------------
 
     def public_view(self) -> SixCardView:
-        boxes = tuple(
-            SixBoxView(
-                box=b, ante=box.ante, blind=box.blind, state=box.state,
-                cards=None if box.state is BoxState.HIDDEN else tuple(box.cards),
-                value=None if box.state is BoxState.HIDDEN else box.value,
-                bought=box.bought, replaced=bool(box.discards), discards=tuple(box.discards),
-                bet=box.bet, fees=box.fees, dealer_game=box.dealer_game,
-                settlement=box.settlement,
-            )
-            for b, box in enumerate(self.boxes)
-        ) if self.deck else ()
+        boxes = tuple(box.view(b) for b, box in enumerate(self.boxes)) if self.deck else ()
         shown = self.dealer_revealed
         proof = None
         if self.is_over and self.salt:

@@ -2,17 +2,19 @@
 
 `DuelState.public_view()` builds it; `render/` draws it; `bot/` captions it. It never holds a
 hidden card: a hand's five cards appear only once that hand is turned over, the deck order and
-salt only once their deal is over.
+salt only once their deal is over. It also carries the duel's shape (`rounds`, `max_bullets`),
+so whoever shows it asks the view whether a deal is a tiebreak instead of counting.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.cards import Card
+from rules.fairness import DealProof
 from rules.hands import Category, HandValue
+from rules.jsonable import json_text
 
 
 class Phase(StrEnum):
@@ -68,16 +70,6 @@ class BulletResult:
 
 
 @dataclass(frozen=True, slots=True)
-class DealProof:
-    """A finished deal's fairness proof: anyone can check sha256(salt + deck) == commitment."""
-
-    round: int
-    commitment: str
-    salt: str
-    deck: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class PublicView:
     start_stack: int
     stacks: tuple[int, int]
@@ -96,11 +88,21 @@ class PublicView:
     proofs: tuple[DealProof, ...]  # every finished deal's proof, oldest first
     tiebreak_answers: tuple[bool | None, bool | None]  # during an offer: each player's answer
     winner: int | None  # when over: the winner, or None for a draw
-    max_bullets: int = 6
+    rounds: int  # the regular rounds (2); every deal after them is a tiebreak
+    max_bullets: int  # the bullets of the regular rounds (6); tiebreak bullets come after
 
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
+
+    @property
+    def is_tiebreak(self) -> bool:
+        """The deal in play (or the last one, when over) is a tiebreak."""
+        return self.is_tiebreak_round(self.round)
+
+    def is_tiebreak_round(self, round_: int) -> bool:
+        """Deal `round_` (1, 2, ...; e.g. a `BulletResult.round`) is a tiebreak."""
+        return round_ > self.rounds
 
     @property
     def last_result(self) -> BulletResult | None:
@@ -117,24 +119,5 @@ class PublicView:
         return (start, *(r.stacks_after for r in self.results))
 
 
-def to_jsonable(value: object) -> object:
-    """The public view (or any part of it) as plain JSON data: cards as their codes, hand
-    values as category, strength and deciding ranks."""
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, HandValue):
-        return {"category": value.category.name.lower(), "strength": value.strength,
-                "ranks": list(value.ranks)}
-    if isinstance(value, StrEnum):
-        return value.value
-    if isinstance(value, Category):
-        return value.name.lower()
-    if isinstance(value, tuple | list):
-        return [to_jsonable(v) for v in value]
-    if hasattr(value, "__dataclass_fields__"):
-        return {f: to_jsonable(getattr(value, f)) for f in value.__dataclass_fields__}
-    return value
-
-
 def view_json(view: PublicView) -> str:
-    return json.dumps(to_jsonable(view), ensure_ascii=False, sort_keys=True)
+    return json_text(view)

@@ -9,10 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.cards import Card
-from rules.duel import DuelState
+from rules.duel import DuelState, Phase, PublicView, view_json
 from rules.fairness import verify
-from rules.view import Phase, PublicView, view_json
-from tests.rules.duel_helpers import random_play
+from tests.rules.duel.helpers import random_play
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 stacks = st.sampled_from([2, 3, 5, 10, 50, 200])

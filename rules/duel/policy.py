@@ -1,10 +1,10 @@
-"""What the clock plays for a player who ran out of time.
+"""The duel's policy at a timeout: what is played for a player who ran out of time.
 
-Chosen only from `legal_actions` and the public view (no game rule here):
+Chosen only from `legal_actions` and the public view:
 - a bullet: pass with 1 chip on the hand with the lowest face-up card; in a bonus duel (no
   passing) the stake on the hand with the higher face-up card; ties go to the leftmost hand;
-- the second timeout in a row of the same player in a bullet: they forfeit (Surrender
-  "timeout": the other player wins);
+- the second timeout in a row of the same player in a bullet (`FORFEIT_AFTER`): they forfeit
+  (Surrender "timeout": the other player wins);
 - a tiebreak offer left unanswered: declining (the duel ends a draw).
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.actions import Action, Bet, Surrender, TiebreakAnswer
-from rules.duel import DuelState
-from rules.view import Phase
+from rules.duel.actions import Action, Bet, Surrender, TiebreakAnswer
+from rules.duel.state import DuelState
+from rules.duel.view import Phase
 
 FORFEIT_AFTER = 2  # timeouts in a row that lose the duel
 

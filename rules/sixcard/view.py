@@ -4,7 +4,7 @@
 holds the dealer's four hole cards before the dealer's reveal, a box's cards before that box
 is opened (box 2 after box 1's final decision, the blind box 3 at the dealer's reveal), or any
 card still in the deck; the deck order (and its salt, when the game has a commitment) only
-once the game is over. `view_json(view)` is the view as JSON text (`rules.view.to_jsonable`
+once the game is over. `view_json(view)` is the view as JSON text (`rules.jsonable.to_jsonable`
 turns any of these values into plain JSON data).
 
 Chips: every amount is an int. For a box, `staked` is its ANTE plus its BET, `fees` what it
@@ -16,13 +16,13 @@ paid the house (a sixth card 1 x ANTE, a replace 2 x ANTE, the dealer's game 1 x
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.cards import Card
+from rules.fairness import DealProof
 from rules.hands import Category, HandValue
-from rules.view import DealProof, to_jsonable
+from rules.jsonable import json_text
 
 # The prices of the game, in ANTEs (RULES.md): a box's BET, buying a sixth card, replacing a
 # card, buying the dealer a game. The rules charge them; the table shows them.
@@ -161,4 +161,4 @@ class SixCardView:
 
 
 def view_json(view: SixCardView) -> str:
-    return json.dumps(to_jsonable(view), ensure_ascii=False, sort_keys=True)
+    return json_text(view)

@@ -1,7 +1,7 @@
 """Actions a duelist can take, the events a duel emits, and the errors it raises.
 
 Actions are frozen values with a short code that parses and prints round-trip
-(`Action.parse("b32") == Bet(3, 2)`, `str(Bet(3, 2)) == "b32"`); callback data carries the code.
+(`parse_action("b32") == Bet(3, 2)`, `str(Bet(3, 2)) == "b32"`); callback data carries the code.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.cards import Card
-from rules.view import BulletResult, DealProof
+from rules.duel.view import BulletResult
+from rules.fairness import DealProof
 
 # --- errors: one class per kind of failure, all ValueErrors with a readable reason ----------
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rules.cards import Card
 from rules.hands import HandValue
-from rules.sixcard_view import Accounting, BoxSettlement, DealerReplacement
+from rules.sixcard.view import Accounting, BoxSettlement, DealerReplacement
 
 # --- errors: one class per kind of failure, all ValueErrors with a readable reason ----------
 

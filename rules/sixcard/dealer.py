@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from rules.cards import CARDS, Card
 from rules.hands import Category, HandValue, evaluate
-from rules.sixcard_view import BoxOutcome
+from rules.sixcard.view import BoxOutcome
 
 DEALER_CARDS = 5
 UNSEEN = len(CARDS) - DEALER_CARDS  # the cards the dealer cannot see: 47

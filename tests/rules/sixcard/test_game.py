@@ -12,14 +12,17 @@ from hypothesis import strategies as st
 from rules.cards import CARDS, Card, parse_cards, shuffled_deck
 from rules.fairness import verify
 from rules.hands import Category, evaluate
-from rules.sixcard import SixCardGame
-from rules.sixcard_actions import (
+from rules.sixcard import (
+    Accounting,
     BadAction,
     BadCardIndex,
     BadSetup,
     Bought,
     BoxOpened,
+    BoxOutcome,
     BoxSettled,
+    BoxSettlement,
+    BoxState,
     Buy,
     CannotAfford,
     DealerGame,
@@ -38,12 +41,14 @@ from rules.sixcard_actions import (
     Replaced,
     SixAction,
     SixCardError,
+    SixCardGame,
     SixEvent,
+    SixPhase,
     WrongPhase,
     parse_action,
+    view_json,
 )
-from rules.sixcard_dealer import choose_discard, replacement_outs
-from rules.sixcard_view import Accounting, BoxOutcome, BoxSettlement, BoxState, SixPhase, view_json
+from rules.sixcard.dealer import choose_discard, replacement_outs
 
 DEALER_PAIR = "2c 2d 7h 9s Jc"  # the weakest kind of qualifying hand: a pair of twos
 DEALER_NONE = "Ac Jd 8h 5s 3c"  # no game; drops the 3 (no draw: every card has 12 outs)

@@ -11,29 +11,28 @@
 Players are 0 and 1. The dealer of a deal acts second; the other player (the opponent) first.
 An illegal action raises a `DuelError` subclass naming why and leaves the state untouched.
 The JSON form is the duel's log (parameters, each deal's deck and salt, each action), and
-loading it replays the log: a loaded duel is the same duel by construction.
+loading it replays the log: a loaded duel is the same duel by construction (`rules.duel.log`).
+The log also tells the past: `at(version)` is the duel after its first `version` actions, and
+`actors_since(version)` who made each action after those. What may be played is
+`rules.duel.moves`'; how a bullet is settled, `rules.duel.bullet`'s.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from rules import fairness
-from rules.actions import (
+from rules.cards import Card, parse_cards
+from rules.duel import moves, row
+from rules.duel.actions import (
     Action,
     Bet,
     BetPlaced,
     Dealt,
-    DuelFinished,
     DuelOver,
     Event,
     HandsRevealed,
-    IllegalBet,
-    IllegalHand,
-    NotYourTurn,
     RoundOver,
     Surrender,
     TiebreakAnswer,
@@ -42,12 +41,14 @@ from rules.actions import (
     WrongPhase,
     parse_action,
 )
-from rules.cards import Card, parse_cards
-from rules.hands import evaluate
-from rules.view import BulletResult, DealProof, HandState, HandView, Outcome, Phase, PublicView
+from rules.duel.bullet import settle
+from rules.duel.log import DealEntry, DuelLog
+from rules.duel.row import HANDS
+from rules.duel.view import BulletResult, Phase, PublicView
+from rules.fairness import DealProof
 
 MIN_STACK, MAX_STACK, DEFAULT_STACK = 10, 500, 50
-HANDS, HAND_SIZE, BULLETS_PER_ROUND, ROUNDS = 6, 5, 3, 2
+BULLETS_PER_ROUND, ROUNDS = 3, 2  # then a tiebreak deal of one bullet, as long as both accept
 
 
 def choose_first_dealer(rng: random.Random) -> int:
@@ -80,7 +81,7 @@ class DuelState:
         self.answers: list[bool | None] = [None, None]
         self.winner: int | None = None
         self.end_reason: str | None = None
-        self.log: list[list[Any]] = []
+        self.log = DuelLog(start_stack, first_dealer)
 
     @classmethod
     def new(cls, start_stack: int = DEFAULT_STACK, first_dealer: int = 0) -> DuelState:
@@ -128,72 +129,15 @@ class DuelState:
 
     def hand(self, position: int) -> tuple[Card, ...]:
         """All five cards of a hand of this deal (hidden information: never show unrevealed)."""
-        return self.deck[position * HAND_SIZE : (position + 1) * HAND_SIZE]
-
-    def _free_positions(self) -> list[int]:
-        chosen = {pos for _, pos, _ in self.choices}
-        return [p for p in range(HANDS) if p not in self.revealed and p not in chosen]
+        return row.hand(self.deck, position)
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The moves of `player` (default: the current player), surrender aside."""
-        if player is None:
-            player = self.current_player
-        if player is None or player not in self.players_to_act:
-            return []
-        if self.phase is Phase.TIEBREAK_OFFER:
-            return [TiebreakAnswer(True), TiebreakAnswer(False)]
-        stack = self.stacks[player]
-        if self.bonus_duel:
-            bets = [min(2, stack)]
-        else:
-            bets = [1, 2] if stack >= 2 else [1]
-        return [Bet(pos, chips) for pos in self._free_positions() for chips in bets]
-
-    # --- checks (raise) and their can_ forms ---------------------------------------------
+        return moves.legal_actions(self, player)
 
     def check(self, action: Action, player: int) -> None:
         """Raise the DuelError that `apply(action, player)` would raise, or return None."""
-        if player not in (0, 1):
-            raise NotYourTurn(f"there is no player {player!r} in this duel")
-        if self.is_over:
-            raise DuelFinished("the duel is over")
-        if isinstance(action, Surrender):
-            return
-        if self.phase is Phase.DEAL:
-            raise WrongPhase("the cards are not dealt yet")
-        if isinstance(action, TiebreakAnswer):
-            if self.phase is not Phase.TIEBREAK_OFFER:
-                raise WrongPhase("no tiebreak is on offer")
-            if self.answers[player] is not None:
-                raise NotYourTurn("you have already answered the tiebreak offer")
-            return
-        if not isinstance(action, Bet):
-            raise WrongPhase(f"not a duel action: {action!r}")
-        if self.phase is not Phase.BULLET:
-            raise WrongPhase("no bullet is in play: answer the tiebreak offer")
-        if player not in self.players_to_act:
-            who = "the opponent" if player == self.dealer else "the dealer"
-            raise NotYourTurn(f"it is {who}'s turn")
-        self._check_bet(action, player)
-
-    def _check_bet(self, bet: Bet, player: int) -> None:
-        if not isinstance(bet.position, int) or not 0 <= bet.position < HANDS:
-            raise IllegalHand(f"there is no hand #{bet.position}")
-        if bet.position in self.revealed:
-            raise IllegalHand(f"hand #{bet.position + 1} was already played this round")
-        if any(pos == bet.position for _, pos, _ in self.choices):
-            raise IllegalHand(f"hand #{bet.position + 1} is already taken this bullet")
-        stack = self.stacks[player]
-        if self.bonus_duel:
-            if bet.chips != min(2, stack):
-                if bet.chips == 1 and stack >= 2:
-                    raise IllegalBet("no passing in a bonus duel: both players put 2 chips")
-                raise IllegalBet(f"in a bonus duel the stake is {min(2, stack)}")
-            return
-        if bet.chips not in (1, 2):
-            raise IllegalBet("a bet is 1 chip (pass) or 2 chips (play)")
-        if bet.chips > stack:
-            raise IllegalBet(f"a bet of {bet.chips} is more than the stack of {stack}")
+        moves.check(self, action, player)
 
     def can_apply(self, action: Action, player: int) -> bool:
         try:
@@ -213,7 +157,7 @@ class DuelState:
         if not salt:
             raise fairness.DeckError("a deal needs a salt")
         text = fairness.deck_text(cards)
-        self.log.append(["deal", text, salt.hex()])
+        self.log = self.log.dealt(text, salt.hex())
         self.deck, self.salt = cards, salt
         self.commitment = fairness.commitment_of(text, salt)
         self.round += 1
@@ -231,7 +175,7 @@ class DuelState:
 
     def apply(self, action: Action, player: int) -> list[Event]:
         self.check(action, player)
-        self.log.append(["act", player, str(action)])
+        self.log = self.log.acted(player, str(action))
         if isinstance(action, Surrender):
             return self._finish(1 - player, action.reason)
         if isinstance(action, TiebreakAnswer):
@@ -253,51 +197,19 @@ class DuelState:
         return events
 
     def _resolve(self) -> list[Event]:
-        (p_opp, pos_opp, c_opp), (p_dlr, pos_dlr, c_dlr) = self.choices
-        pos = {p_opp: pos_opp, p_dlr: pos_dlr}
-        cards = {p: self.hand(pos[p]) for p in (0, 1)}
-        values = {p: evaluate(cards[p]) for p in (0, 1)}
-        bonus, bonus_cat, winner = 0, None, None
-        if self.bonus_duel:
-            stake = min(c_opp, c_dlr)
-            stakes = {0: stake, 1: stake}
-        else:
-            stakes = {p_opp: c_opp, p_dlr: c_dlr}
-        if stakes[0] == 1 and stakes[1] == 1 and not self.bonus_duel:
-            outcome, gain = Outcome.BOTH_PASS, 0
-        elif stakes[0] != stakes[1]:
-            outcome = Outcome.UNCONTESTED
-            winner = 0 if stakes[0] > stakes[1] else 1
-            gain = stakes[1 - winner]
-        elif values[0] == values[1]:
-            outcome, gain = Outcome.SPLIT, 0
-        else:
-            outcome = Outcome.SHOWDOWN
-            winner = 0 if values[0] > values[1] else 1
-            gain = stakes[1 - winner]
-        if winner is not None:
-            loser = 1 - winner
-            self.stacks[winner] += gain
-            self.stacks[loser] -= gain
-            if self.bonus_duel and outcome is Outcome.SHOWDOWN:
-                bonus_cat = values[winner].category
-                bonus = min(bonus_cat.multiplier, self.stacks[loser])
-                self.stacks[winner] += bonus
-                self.stacks[loser] -= bonus
-        deltas = (0, 0) if winner is None else (
-            (gain + bonus, -(gain + bonus)) if winner == 0 else (-(gain + bonus), gain + bonus)
+        bets = {player: (pos, chips) for player, pos, chips in self.choices}
+        positions = (bets[0][0], bets[1][0])
+        result = settle(
+            number=self.bullet, round_=self.round, dealer=self.dealer,
+            bonus_duel=self.bonus_duel, positions=positions,
+            cards=(self.hand(positions[0]), self.hand(positions[1])),
+            chips=(bets[0][1], bets[1][1]), stacks=(self.stacks[0], self.stacks[1]),
         )
-        result = BulletResult(
-            number=self.bullet, round=self.round, bonus_duel=self.bonus_duel,
-            dealer=self.dealer, positions=(pos[0], pos[1]), cards=(cards[0], cards[1]),
-            values=(values[0], values[1]), stakes=(stakes[0], stakes[1]), outcome=outcome,
-            winner=winner, bonus=bonus, bonus_category=bonus_cat, deltas=deltas,
-            stacks_after=(self.stacks[0], self.stacks[1]),
-        )
+        self.stacks = list(result.stacks_after)
         self.results.append(result)
         for p in (0, 1):
-            self.revealed[pos[p]] = (p, stakes[p], winner == p)
-            self.reveal_order.append(pos[p])
+            self.revealed[positions[p]] = (p, result.stakes[p], result.winner == p)
+            self.reveal_order.append(positions[p])
         self.choices = []
         events: list[Event] = [HandsRevealed(result)]
         if 0 in self.stacks:
@@ -335,50 +247,51 @@ class DuelState:
     # --- the public view -----------------------------------------------------------------
 
     def public_view(self) -> PublicView:
-        hands: list[HandView] = []
-        if self.deck:
-            chosen = {pos: (pl, chips) for pl, pos, chips in self.choices}
-            for p in range(HANDS):
-                face_up = self.hand(p)[0]
-                if p in self.revealed:
-                    owner, chips, won = self.revealed[p]
-                    cards = self.hand(p)
-                    hands.append(HandView(p, face_up, HandState.REVEALED, owner, chips, cards,
-                                          evaluate(cards), won))
-                elif p in chosen:
-                    hands.append(HandView(p, face_up, HandState.CHOSEN, *chosen[p]))
-                else:
-                    hands.append(HandView(p, face_up, HandState.AVAILABLE))
-        cards_out = tuple(c for p in self.reveal_order for c in self.hand(p))
         return PublicView(
             start_stack=self.start_stack, stacks=(self.stacks[0], self.stacks[1]),
             first_dealer=self.first_dealer, dealer=self.dealer, phase=self.phase,
             round=self.round, bullet=self.bullet, bullet_in_round=self.bullet_in_round,
             bonus_duel=self.bonus_duel and self.phase is Phase.BULLET,
-            to_act=self.players_to_act, hands=tuple(hands), commitment=self.commitment,
-            cards_out=cards_out, results=tuple(self.results), proofs=tuple(self.proofs),
+            to_act=self.players_to_act, hands=row.view(self.deck, self.revealed, self.choices),
+            commitment=self.commitment, cards_out=row.cards_out(self.deck, self.reveal_order),
+            results=tuple(self.results), proofs=tuple(self.proofs),
             tiebreak_answers=(self.answers[0], self.answers[1]), winner=self.winner,
+            rounds=ROUNDS, max_bullets=ROUNDS * BULLETS_PER_ROUND,
         )
 
     # --- persistence: the log, replayed --------------------------------------------------
 
     def to_json(self) -> str:
-        return json.dumps(
-            {"v": 1, "start_stack": self.start_stack, "first_dealer": self.first_dealer,
-             "log": self.log},
-            separators=(",", ":"),
-        )
+        return self.log.to_json()
 
     @classmethod
     def from_json(cls, text: str) -> DuelState:
-        data = json.loads(text)
-        state = cls(int(data["start_stack"]), int(data["first_dealer"]))
-        for entry in data["log"]:
-            if entry[0] == "deal":
-                state.deal(parse_cards(entry[1]), bytes.fromhex(entry[2]))
+        return cls.replay(DuelLog.from_json(text))
+
+    @classmethod
+    def replay(cls, log: DuelLog) -> DuelState:
+        """The duel that `log` records, rebuilt by dealing and applying it again."""
+        state = cls(log.start_stack, log.first_dealer)
+        for entry in log.entries:
+            if isinstance(entry, DealEntry):
+                state.deal(parse_cards(entry.deck), bytes.fromhex(entry.salt))
             else:
-                state.apply(parse_action(entry[2]), int(entry[1]))
+                state.apply(parse_action(entry.code), entry.player)
         return state
+
+    @property
+    def version(self) -> int:
+        """The number of actions applied so far (deals are not actions)."""
+        return self.log.version
+
+    def at(self, version: int) -> DuelState:
+        """The duel as it was after its first `version` actions (0..self.version), with the
+        deal that came right after the last of them, if one was due then. A new state."""
+        return self.replay(self.log.upto(version))
+
+    def actors_since(self, version: int) -> list[int]:
+        """The player who made each action after the first `version` ones, in order."""
+        return self.log.actors_since(version)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DuelState):
