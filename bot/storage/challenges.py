@@ -195,6 +195,13 @@ class ChallengeRepo:
                                          (challenge_id,))
         return Settled(row["message_id"] if row else None)
 
+    async def in_chat(self, chat_id: int) -> list[ChallengeRecord]:
+        """Every challenge of a chat, whatever its status, oldest first."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM challenges WHERE chat_id = ? ORDER BY id", (chat_id,)
+        )
+        return [_challenge(r) for r in rows]
+
     async def list_pending(self) -> list[ChallengeRecord]:
         """Every pending challenge, soonest expiry first (to restore expiry timers)."""
         rows = await self.db.fetchall(

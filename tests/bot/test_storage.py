@@ -295,6 +295,19 @@ async def test_challenge_lifecycle(store: Storage) -> None:
     assert await store.challenges.list_pending() == []
 
 
+async def test_a_chats_challenges_whatever_their_status_oldest_first(store: Storage) -> None:
+    declined = await create_challenge(store, ALICE)
+    assert await store.challenges.transition(declined.id, 0, ChallengeStatus.DECLINED)
+    pending = await create_challenge(store, CAROL, None)
+    elsewhere = await store.challenges.create(CHAT - 1, None, BOB, None, None, 50, T0, T0 + 300)
+    assert isinstance(elsewhere, ChallengeRecord)
+    listed = await store.challenges.in_chat(CHAT)
+    assert [(c.id, c.status) for c in listed] == [
+        (declined.id, ChallengeStatus.DECLINED), (pending.id, ChallengeStatus.PENDING)]
+    assert await store.challenges.in_chat(CHAT - 1) == [elsewhere]
+    assert await store.challenges.in_chat(CHAT + 1) == []
+
+
 async def test_only_one_challenge_transition_wins_a_race(store: Storage) -> None:
     challenge_id = await new_challenge(store)
     outcomes = await asyncio.gather(*(
