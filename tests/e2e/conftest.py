@@ -6,8 +6,10 @@
 * ``launch_bot``: an async factory; ``bot = await launch_bot()`` starts the ``sixshooter``
   console script (or ``python -m bot``) against ``fake_api`` with its own SQLite file and
   returns once the bot long-polls. ``await bot.kill()`` (SIGKILL), ``await bot.stop()``
-  (SIGTERM, graceful), ``await bot.restart()`` (same database). Every process is killed at
-  teardown. Tests using it are skipped while ``bot/__main__.py`` does not exist.
+  (SIGTERM, graceful), ``await bot.restart()`` (same database); ``await bot.storage()``
+  reads its database through its repositories (``tests/support/stored.py``). Every process
+  is killed, and its database closed, at teardown. Tests using it are skipped while
+  ``bot/__main__.py`` does not exist.
 """
 
 from __future__ import annotations
@@ -93,3 +95,4 @@ async def launch_bot(
     finally:
         for proc in processes:
             await proc.kill()
+            await proc.close_storage()

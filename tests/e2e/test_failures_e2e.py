@@ -10,29 +10,27 @@ again, and an extra copy that still exists is retired when pressed.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
+from bot.storage import DuelStatus, Storage
+from bot.storage.casino import GameStatus
+from tests.support import stored
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import (
     TIMEOUT,
     Table,
     actor,
     command,
-    db_rows,
     duel_id_of,
     duel_keyboard,
-    duel_row,
-    eventually,
     open_duel,
     player,
     press,
     reply_to,
-    settled,
     tap,
     text_of,
     version_of,
 )
-from tests.support.fakeapi import FakeChat, FakeMessage, FakeTelegramAPI
+from tests.support.fakeapi import FakeChat, FakeMessage, FakeTelegramAPI, FakeUser
 
 QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}  # these tests are about failures, not flood pacing
 SYNC_WAIT = 50.0  # the sync job runs every 20 s and leaves a save alone for its first 5 s
@@ -70,8 +68,14 @@ def refused(api: FakeTelegramAPI) -> list[str]:
     return sorted({r.description or "" for r in api.failed_calls()})
 
 
-def statuses(db: Path, table: str) -> list[str]:
-    return [r["status"] for r in db_rows(db, f"SELECT status FROM {table} ORDER BY id")]
+async def statuses(storage: Storage, chat: FakeChat, sixcard: FakeUser) -> dict[str, list[str]]:
+    """The status of every duel, challenge and six-card game (of `sixcard`, the chat's one
+    six-card player) in the chat, oldest first."""
+    return {
+        "duels": [d.status for d in await stored.duels(storage, chat.id)],
+        "challenges": [c.status for c in await stored.challenges(storage, chat.id)],
+        "sixcard_games": [g.status for g in await stored.games(storage, chat.id, sixcard.id)],
+    }
 
 
 # --- failures scoped to what failed -----------------------------------------------------------
@@ -83,6 +87,7 @@ async def test_a_closed_topic_holds_back_its_own_duel_and_nothing_else(
     General. Another topic's duel goes on, nothing is abandoned, and once the topic reopens the
     sync job shows the waiting duel there."""
     bot = await launch_bot(env=QUICK)
+    storage = await bot.storage()
     alice, bob, carol, dave, eve = (fake_api.add_user(n, username=n.lower()) for n in (
         "Alice", "Bob", "Carol", "Dave", "Eve"))
     chat = fake_api.create_group("Saloon", forum=True,
@@ -101,11 +106,12 @@ async def test_a_closed_topic_holds_back_its_own_duel_and_nothing_else(
 
     fake_api.close_topic(chat, saloon)
     await end_bullet_unshown(fake_api, closed, a, rng)
-    row = await eventually(lambda: (r := duel_row(bot.db_path, a_id))["shown_version"] is not None
-                           and r["shown_version"] < r["version"] and r, "duel A saved, unshown")
+    row = await stored.until(lambda: stored.duel(storage, a_id),
+                             lambda r: r.shown_version is not None and r.shown_version < r.version,
+                             "duel A saved, unshown")
     await fake_api.wait_for(lambda: "Bad Request: TOPIC_CLOSED" in refused(fake_api), TIMEOUT,
                             "the refused send")
-    assert row["status"] == "live"
+    assert row.status is DuelStatus.LIVE
     assert not live_messages(fake_api, chat, a_id)  # its bullet is over; the next one waits
 
     # The other topic's duel goes on across the end of its bullet.
@@ -114,25 +120,26 @@ async def test_a_closed_topic_holds_back_its_own_duel_and_nothing_else(
         user = player(open_, actor(m))
         assert await tap(fake_api, user, m, rng.choice(duel_keyboard(m))) is None
         m = only_live(fake_api, chat, b_id)
-    assert m.message_thread_id == stable and version_of(m) == duel_row(bot.db_path, b_id)[
-        "version"]
+    assert m.message_thread_id == stable and version_of(m) == (
+        await stored.duel(storage, b_id)).version
     # Nothing anywhere was abandoned, expired or refunded.
-    assert statuses(bot.db_path, "duels") == ["live", "live"]
-    assert statuses(bot.db_path, "challenges") == ["accepted", "accepted", "pending"]
-    assert statuses(bot.db_path, "sixcard_games") == ["live"]
-    assert db_rows(bot.db_path, "SELECT active FROM chats WHERE id = ?", (chat.id,)) == [
-        {"active": 1}]
-    assert not db_rows(bot.db_path, "SELECT * FROM results")
+    now = await statuses(storage, chat, eve)
+    assert now["duels"] == ["live", "live"]
+    assert now["challenges"] == ["accepted", "accepted", "pending"]
+    assert now["sixcard_games"] == ["live"]
+    known = await storage.chats.get(chat.id)
+    assert known is not None and known.active
+    assert not await storage.results.for_chat(chat.id)
 
     # Reopened: the sync job shows the waiting duel in its own topic, and it plays on.
     fake_api.reopen_topic(chat, saloon)
     shown = await fake_api.wait_for_message(
         chat, lambda x: any(d.startswith(f"d:{a_id}:") for d in duel_keyboard(x)),
         after_message_id=a.message_id, timeout=SYNC_WAIT)
-    assert shown.message_thread_id == saloon and version_of(shown) == row["version"]
+    assert shown.message_thread_id == saloon and version_of(shown) == row.version
     assert await tap(fake_api, player(closed, actor(shown)), shown,
                      rng.choice(duel_keyboard(shown))) is None
-    await settled(bot.db_path, a_id)
+    await stored.settled(storage, a_id)
     assert only_live(fake_api, chat, a_id) is shown
     assert refused(fake_api) == ["Bad Request: TOPIC_CLOSED"]
     assert "Traceback" not in bot.log()
@@ -141,6 +148,7 @@ async def test_a_closed_topic_holds_back_its_own_duel_and_nothing_else(
 async def test_photos_disallowed_for_a_while_delay_the_next_picture_and_lose_nothing(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     bot = await launch_bot(env=QUICK)
+    storage = await bot.storage()
     alice, bob, carol = (fake_api.add_user(n, username=n.lower()) for n in ("Alice", "Bob",
                                                                              "Carol"))
     chat = fake_api.create_group(members=[alice, bob, carol])
@@ -149,17 +157,19 @@ async def test_photos_disallowed_for_a_while_delay_the_next_picture_and_lose_not
     duel_id = duel_id_of(first)
     game = await command(fake_api, carol, chat, "sixcard")
     assert game.photo is not None
-    balance_before = db_rows(bot.db_path, "SELECT balance FROM balances")
+    balance_before = (await stored.balance(storage, chat.id, carol.id)).balance
 
     fake_api.restrict_photos(chat)
     await end_bullet_unshown(fake_api, table, first, random.Random(5))
     await fake_api.wait_for(
         lambda: "Bad Request: not enough rights to send photos to the chat" in refused(fake_api),
         TIMEOUT, "the refused sendPhoto")
-    row = duel_row(bot.db_path, duel_id)
-    assert row["status"] == "live" and row["shown_version"] < row["version"]
-    assert statuses(bot.db_path, "sixcard_games") == ["live"]  # not refunded: still playing
-    assert db_rows(bot.db_path, "SELECT balance FROM balances") == balance_before
+    row = await stored.duel(storage, duel_id)
+    assert row.status is DuelStatus.LIVE
+    assert row.shown_version is not None and row.shown_version < row.version
+    # not refunded: still playing
+    assert (await statuses(storage, chat, carol))["sixcard_games"] == ["live"]
+    assert (await stored.balance(storage, chat.id, carol.id)).balance == balance_before
     # Commands still get their (text) answers meanwhile.
     busy = await reply_to(fake_api, alice, chat, "duel")
     assert "already have a live duel" in text_of(busy)
@@ -170,11 +180,11 @@ async def test_photos_disallowed_for_a_while_delay_the_next_picture_and_lose_not
     fake_api.restrict_photos(chat, False)  # the sync job sends the next bullet
     nxt = await fake_api.wait_for_message(chat, lambda x: bool(duel_keyboard(x)),
                                           after_message_id=first.message_id, timeout=SYNC_WAIT)
-    assert version_of(nxt) == row["version"]
+    assert version_of(nxt) == row.version
     assert await tap(fake_api, player(table, actor(nxt)), nxt,
                      duel_keyboard(nxt)[0]) is None
-    assert (await settled(bot.db_path, duel_id))["message_id"] == nxt.message_id
-    assert statuses(bot.db_path, "duels") == ["live"]
+    assert (await stored.settled(storage, duel_id)).message_id == nxt.message_id
+    assert (await statuses(storage, chat, carol))["duels"] == ["live"]
     assert "Traceback" not in bot.log()
 
 
@@ -183,6 +193,7 @@ async def test_a_send_refused_because_the_bot_was_kicked_forgets_the_chat(
     """403 "bot was kicked from the group chat" (before any my_chat_member arrives) is the one
     answer of a send that closes the chat's games."""
     bot = await launch_bot(env=QUICK)
+    storage = await bot.storage()
     alice, bob, carol = (fake_api.add_user(n, username=n.lower()) for n in ("Alice", "Bob",
                                                                              "Carol"))
     chat = fake_api.create_group(members=[alice, bob, carol])
@@ -191,11 +202,12 @@ async def test_a_send_refused_because_the_bot_was_kicked_forgets_the_chat(
     await command(fake_api, carol, chat, "sixcard")
     chat.bot_status = "kicked"  # Telegram's update about it has not come yet
     assert await press(fake_api, player(table, actor(m)), m, duel_keyboard(m)[0]) is None
-    await eventually(lambda: duel_row(bot.db_path, duel_id_of(m))["status"] == "abandoned",
-                     "the duel closed")
-    assert await eventually(lambda: statuses(bot.db_path, "sixcard_games") == ["abandoned"],
-                            "the game refunded")
-    assert db_rows(bot.db_path, "SELECT balance FROM balances") == [{"balance": 1000}]
+    await stored.until(lambda: stored.duel(storage, duel_id_of(m)),
+                       lambda d: d.status is DuelStatus.ABANDONED, "the duel closed")
+    assert await stored.until(lambda: stored.games(storage, chat.id, carol.id),
+                              lambda games: [g.status for g in games] == [GameStatus.ABANDONED],
+                              "the game refunded")
+    assert (await stored.balance(storage, chat.id, carol.id)).balance == 1000
     assert "Forbidden: bot was kicked from the group chat" in refused(fake_api)
 
 
@@ -205,6 +217,7 @@ async def test_a_send_refused_because_the_bot_was_kicked_forgets_the_chat(
 async def test_six_second_answers_give_exactly_one_live_message_per_bullet(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     bot = await launch_bot(env=QUICK)
+    storage = await bot.storage()
     alice, bob = fake_api.add_user("Alice"), fake_api.add_user("Bob")
     chat = fake_api.create_group(members=[alice, bob])
     table = Table(fake_api, chat, (alice, bob))
@@ -218,8 +231,8 @@ async def test_six_second_answers_give_exactly_one_live_message_per_bullet(
         assert await tap(fake_api, player(table, actor(m)), m, rng.choice(duel_keyboard(m))) \
             is None
         m = only_live(fake_api, chat, duel_id)
-    row = await settled(bot.db_path, duel_id, timeout=30.0)
-    assert row["message_id"] == m.message_id and version_of(m) == row["version"]
+    row = await stored.settled(storage, duel_id, timeout=30.0)
+    assert row.message_id == m.message_id and version_of(m) == row.version
     photos = [x for x in fake_api.bot_messages(chat) if x.photo is not None]
     assert [x.message_id for x in photos] == [first.message_id, m.message_id]
     assert fake_api.call_count("sendPhoto") == 2  # one per bullet, none sent twice
@@ -230,6 +243,7 @@ async def test_six_second_answers_give_exactly_one_live_message_per_bullet(
 async def test_a_send_whose_answer_was_lost_is_not_made_again_and_a_press_finds_it(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     bot = await launch_bot(env=QUICK)
+    storage = await bot.storage()
     alice, bob = fake_api.add_user("Alice"), fake_api.add_user("Bob")
     chat = fake_api.create_group(members=[alice, bob])
     table = Table(fake_api, chat, (alice, bob))
@@ -244,14 +258,14 @@ async def test_a_send_whose_answer_was_lost_is_not_made_again_and_a_press_finds_
                                               timeout=TIMEOUT)
     await fake_api.wait_for(lambda: fake_api.calls("sendPhoto")[-1].status == -1, TIMEOUT,
                             "the dropped answer")
-    row = duel_row(bot.db_path, duel_id)
-    assert row["message_id"] == first.message_id  # the bot does not know it arrived
+    row = await stored.duel(storage, duel_id)
+    assert row.message_id == first.message_id  # the bot does not know it arrived
     assert fake_api.call_count("sendPhoto") == sends + 1  # and did not send it again
     # A press on it: it is the live message now, edited in place.
     assert await tap(fake_api, player(table, actor(arrived)), arrived,
                      rng.choice(duel_keyboard(arrived))) is None
-    row = await settled(bot.db_path, duel_id)
-    assert row["message_id"] == arrived.message_id
+    row = await stored.settled(storage, duel_id)
+    assert row.message_id == arrived.message_id
     assert only_live(fake_api, chat, duel_id) is arrived or not duel_keyboard(arrived)
     assert fake_api.call_count("sendPhoto") <= sends + 2  # at most the bullet after it
     assert len([x for x in fake_api.bot_messages(chat) if x.photo is not None]) == (
@@ -263,6 +277,7 @@ async def test_an_extra_copy_of_the_live_message_is_deleted_when_pressed(
     """The lost answer again, then the duel is shown once more (as the sync job would): two
     copies with the same buttons. A press on the older one retires it."""
     bot = await launch_bot(env=QUICK)
+    storage = await bot.storage()
     alice, bob = fake_api.add_user("Alice"), fake_api.add_user("Bob")
     chat = fake_api.create_group(members=[alice, bob])
     table = Table(fake_api, chat, (alice, bob))
@@ -277,8 +292,9 @@ async def test_an_extra_copy_of_the_live_message_is_deleted_when_pressed(
     again = await reply_to(fake_api, bob, chat, "duel")
     saved = await fake_api.wait_for_message(chat, lambda x: bool(duel_keyboard(x)),
                                             after_message_id=again.message_id, timeout=TIMEOUT)
-    await eventually(lambda: duel_row(bot.db_path, duel_id)["message_id"] == saved.message_id,
-                     "the second copy saved as the live one")
+    await stored.until(lambda: stored.duel(storage, duel_id),
+                       lambda d: d.message_id == saved.message_id,
+                       "the second copy saved as the live one")
     assert version_of(extra) == version_of(saved) == 0
     assert not duel_keyboard(first)
 
@@ -286,7 +302,7 @@ async def test_an_extra_copy_of_the_live_message_is_deleted_when_pressed(
                        duel_keyboard(extra)[0]) == STALE
     await fake_api.wait_for(lambda: extra.deleted, TIMEOUT, "the extra copy deleted")
     assert only_live(fake_api, chat, duel_id) is saved
-    assert duel_row(bot.db_path, duel_id)["version"] == 0  # the press on the copy did nothing
+    assert (await stored.duel(storage, duel_id)).version == 0  # the press on the copy did nothing
     assert await tap(fake_api, player(table, actor(saved)), saved,
                      duel_keyboard(saved)[0]) is None
     assert version_of(only_live(fake_api, chat, duel_id)) == 1

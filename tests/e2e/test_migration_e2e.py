@@ -10,41 +10,47 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
+from bot.storage import ChatSettings, DuelStatus, Storage
+from tests.support import stored
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import (
     TIMEOUT,
     Table,
     actor,
     command,
-    db_rows,
     duel_id_of,
     duel_keyboard,
-    eventually,
     open_duel,
     player,
     press,
     reply_to,
-    settled,
     tap,
     text_of,
     version_of,
 )
 from tests.support.fakeapi import FakeChat, FakeMessage, FakeTelegramAPI, FakeUser
-
-from .test_sixcard_e2e import Hand, Player
+from tests.support.sixcard import Hand, Player
 
 QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}
 LINE = re.compile(r"^\d+\. (\w+) [+−]?\d+ · (\d+) duels? · (\d+)–(\d+)–(\d+)", re.M)
-TABLES = ("duels", "challenges", "results", "balances", "sixcard_games", "chat_settings")
 
 
-def rows_of(db: Path, chat_id: int) -> dict[str, int]:
-    counts = {t: len(db_rows(db, f"SELECT 1 FROM {t} WHERE chat_id = ?", (chat_id,)))
-              for t in TABLES}
-    counts["chats"] = len(db_rows(db, "SELECT 1 FROM chats WHERE id = ?", (chat_id,)))
-    return counts
+async def rows_of(storage: Storage, chat_id: int, people: list[FakeUser]) -> dict[str, int]:
+    """What the chat holds: how many duels, challenges, results, casino balances and six-card
+    games of these people, whether it is a known chat, and whether it has settings of its own
+    (anything but the defaults)."""
+    casino = stored.casino(storage)
+    balances = [await casino.get_balance(chat_id, u.id) for u in people]
+    return {
+        "duels": len(await stored.duels(storage, chat_id)),
+        "challenges": len(await stored.challenges(storage, chat_id)),
+        "results": len(await storage.results.for_chat(chat_id)),
+        "balances": sum(b is not None for b in balances),
+        "sixcard_games": sum([len(await stored.games(storage, chat_id, u.id)) for u in people]),
+        "chat_settings": int(await stored.settings(storage, chat_id) != ChatSettings()),
+        "chats": int(await storage.chats.get(chat_id) is not None),
+    }
 
 
 def live_of(api: FakeTelegramAPI, chat: FakeChat, duel_id: int) -> list[FakeMessage]:
@@ -52,7 +58,7 @@ def live_of(api: FakeTelegramAPI, chat: FakeChat, duel_id: int) -> list[FakeMess
             if any(d.startswith(f"d:{duel_id}:") for d in duel_keyboard(m))]
 
 
-async def a_group_with_a_past(api: FakeTelegramAPI, db: Path) -> tuple[
+async def a_group_with_a_past(api: FakeTelegramAPI, storage: Storage) -> tuple[
         FakeChat, list[FakeUser], FakeMessage, int]:
     """A group with a finished duel (Alice beat Bob by surrender), Carol and Dave's duel live
     one move in, its starting stack set to 100 by Alice (the creator), and Alice's six-card
@@ -73,17 +79,18 @@ async def a_group_with_a_past(api: FakeTelegramAPI, db: Path) -> tuple[
     assert await tap(api, player(table, actor(live)), live, duel_keyboard(live)[0]) is None
     hand = Hand("", [("f",)], False)
     await Player(api, alice, chat).play(hand)
-    await settled(db, duel_id_of(live))
+    await stored.settled(storage, duel_id_of(live))
     return chat, people, live, hand.balance
 
 
 async def test_an_upgraded_group_keeps_its_history_settings_balances_and_live_duel(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     bot = await launch_bot(env=QUICK)
-    group, people, live, balance = await a_group_with_a_past(fake_api, bot.db_path)
+    storage = await bot.storage()
+    group, people, live, balance = await a_group_with_a_past(fake_api, storage)
     alice, _bob, carol, dave = people
     duel_id = duel_id_of(live)
-    before = rows_of(bot.db_path, group.id)
+    before = await rows_of(storage, group.id, people)
     assert before["results"] == 1 and before["balances"] == 1 and before["chat_settings"] == 1
 
     supergroup = fake_api.upgrade_group(group)  # both service messages reach the bot
@@ -95,19 +102,19 @@ async def test_an_upgraded_group_keeps_its_history_settings_balances_and_live_du
     table = Table(fake_api, supergroup, (carol, dave))
     assert await tap(fake_api, player(table, actor(again)), again,
                      duel_keyboard(again)[0]) is None
-    row = await settled(bot.db_path, duel_id)
-    assert (row["chat_id"], row["version"], row["status"]) == (supergroup.id, 2, "live")
-    assert row["message_id"] in {m.message_id for m in live_of(fake_api, supergroup, duel_id)}
+    row = await stored.settled(storage, duel_id)
+    assert (row.chat_id, row.version, row.status) == (supergroup.id, 2, DuelStatus.LIVE)
+    assert row.message_id in {m.message_id for m in live_of(fake_api, supergroup, duel_id)}
     # Every row is under the new id, and the old id has none left.
     await fake_api.wait_updates_fetched(timeout=TIMEOUT)
-    after = await eventually(lambda: (r := rows_of(bot.db_path, supergroup.id))["chats"]
-                             and r, "the chat moved")
+    after = await stored.until(lambda: rows_of(storage, supergroup.id, people),
+                               lambda r: bool(r["chats"]), "the chat moved")
     assert {k: v for k, v in after.items() if k != "challenges"} == {
         k: v for k, v in before.items() if k != "challenges"}
     assert after["challenges"] == before["challenges"] == 2
-    assert not any(rows_of(bot.db_path, group.id).values())
-    assert db_rows(bot.db_path, "SELECT type FROM chats WHERE id = ?", (supergroup.id,)) == [
-        {"type": "supergroup"}]
+    assert not any((await rows_of(storage, group.id, people)).values())
+    moved = await storage.chats.get(supergroup.id)
+    assert moved is not None and moved.type == "supergroup"
     # The standings are the group's: Alice won the surrendered duel against Bob.
     board = await reply_to(fake_api, alice, supergroup, "stats")
     lines = {name: figures for name, *figures in LINE.findall(text_of(board))}
@@ -129,7 +136,8 @@ async def test_a_send_refused_as_upgraded_moves_the_chat_and_shows_the_duel_ther
     """No service message reached the bot (say, it was down): the first send to the old id
     answers ChatMigrated, the chat moves then, and the duel is shown in the supergroup."""
     bot = await launch_bot(env=QUICK)
-    group, people, live, balance = await a_group_with_a_past(fake_api, bot.db_path)
+    storage = await bot.storage()
+    group, people, live, balance = await a_group_with_a_past(fake_api, storage)
     _alice, _bob, carol, dave = people
     duel_id = duel_id_of(live)
     supergroup = fake_api.upgrade_group(group, announce=False)
@@ -140,10 +148,10 @@ async def test_a_send_refused_as_upgraded_moves_the_chat_and_shows_the_duel_ther
     shown = await fake_api.wait_for_message(supergroup, lambda m: bool(duel_keyboard(m)),
                                             timeout=TIMEOUT)
     assert duel_id_of(shown) == duel_id and version_of(shown) == 2
-    row = await settled(bot.db_path, duel_id)
-    assert (row["chat_id"], row["message_id"]) == (supergroup.id, shown.message_id)
-    assert rows_of(bot.db_path, supergroup.id)["results"] == 1
-    assert not any(rows_of(bot.db_path, group.id).values())
+    row = await stored.settled(storage, duel_id)
+    assert (row.chat_id, row.message_id) == (supergroup.id, shown.message_id)
+    assert (await rows_of(storage, supergroup.id, people))["results"] == 1
+    assert not any((await rows_of(storage, group.id, people)).values())
     assert [r.description for r in fake_api.failed_calls()] == [
         "Bad Request: group chat was upgraded to a supergroup chat"]
     # Telegram's service messages come late: nothing is moved twice, the duel plays on.
@@ -152,9 +160,9 @@ async def test_a_send_refused_as_upgraded_moves_the_chat_and_shows_the_duel_ther
     moved = Table(fake_api, supergroup, (carol, dave))
     assert await tap(fake_api, player(moved, actor(shown)), shown,
                      duel_keyboard(shown)[0]) is None
-    assert (await settled(bot.db_path, duel_id))["version"] == 3
-    assert rows_of(bot.db_path, supergroup.id)["balances"] == 1
+    assert (await stored.settled(storage, duel_id)).version == 3
+    assert (await rows_of(storage, supergroup.id, people))["balances"] == 1
     assert f"{balance} chips" in text_of(await reply_to(fake_api, people[0], supergroup,
                                                         "balance"))
-    assert not any(rows_of(bot.db_path, group.id).values())
+    assert not any((await rows_of(storage, group.id, people)).values())
     assert "Traceback" not in bot.log()

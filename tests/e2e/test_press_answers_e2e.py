@@ -8,8 +8,10 @@ import asyncio
 import contextlib
 from functools import partial
 
+from tests.support import stored
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import (
+    Refused,
     Table,
     actor,
     command,
@@ -17,12 +19,9 @@ from tests.support.driver import (
     duel_keyboard,
     open_duel,
     player,
-    settled,
     text_of,
 )
 from tests.support.fakeapi import FakeMessage, FakeTelegramAPI
-
-from .test_challenges_e2e import Refused
 
 PROMPTLY = 6.0  # seconds: well before the sync job's first round (20 s after the start)
 TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
@@ -51,7 +50,7 @@ async def test_a_duel_press_whose_answer_is_lost_still_moves_the_board(
             query = fake_api.press_button(player(table, actor(m)), m, duel_keyboard(m)[0])
             await fake_api.wait_for(partial(moved_on, fake_api, table, m, edits, count),
                                     PROMPTLY, "the board moved on")
-        await settled(bot.db_path, duel_id)
+        await stored.settled(await bot.storage(), duel_id)
         assert not query.answered, failure  # the answer failed; the board moved all the same
     assert "Traceback" not in bot.log()
 

@@ -9,40 +9,31 @@ Bot API call that publishes them (the round's proof) and in Telegram's echoes af
 
 from __future__ import annotations
 
-import json
 import random
 from urllib.parse import quote
 
+from tests.support import stored
 from tests.support.botprocess import LaunchBot
-from tests.support.driver import db_rows, open_duel
+from tests.support.driver import finish, new_table, open_duel
 from tests.support.fakeapi import FakeTelegramAPI
 
-from .test_duel_scenarios import _finish, _table
-
 PUBLISHING = "Calling Bot API endpoint"  # python-telegram-bot's DEBUG line for a call
-
-
-def dealt(db_path: object) -> list[tuple[str, str]]:
-    """(deck order, salt hex) of every deal, from the saved states."""
-    out = []
-    for row in db_rows(db_path, "SELECT state FROM duels"):  # type: ignore[arg-type]
-        out += [(e[1], e[2]) for e in json.loads(row["state"])["log"] if e[0] == "deal"]
-    return out
 
 
 async def test_debug_logs_of_a_whole_duel_hold_no_token_and_no_secret_before_its_reveal(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     bot = await launch_bot(env={"SIXSHOOTER_LOG_LEVEL": "DEBUG"})
-    table, _ = _table(fake_api)
+    table, _ = new_table(fake_api)
     await open_duel(fake_api, table)
-    await _finish(fake_api, table, random.Random(11))
+    await finish(fake_api, table, random.Random(11))
     await bot.stop()
     lines = bot.log().splitlines()
     assert sum(" DEBUG " in line for line in lines) > 100  # DEBUG really was on
     token = fake_api.token
     for secret in (token, quote(token, safe=""), token.split(":")[1]):
         assert not [line for line in lines if secret in line], "the token is in the log"
-    deals = dealt(bot.db_path)
+    storage = await bot.storage()
+    deals = [d for duel in await stored.duels(storage, table.chat.id) for d in stored.deals(duel)]
     assert len(deals) >= 2
     for deck, salt in deals:
         showing = [i for i, line in enumerate(lines) if deck in line or salt in line]

@@ -5,95 +5,14 @@ A stranger's tap and a stale button change nothing."""
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass, field
-from pathlib import Path
-
+from bot.storage.casino import GameStatus
+from tests.support import stored
 from tests.support.botprocess import LaunchBot
-from tests.support.driver import (
-    TIMEOUT,
-    Held,
-    command,
-    db_rows,
-    eventually,
-    press,
-    reply_to,
-    text_of,
-)
+from tests.support.driver import Held, command, eventually, press, reply_to, text_of
 from tests.support.fakeapi import FakeTelegramAPI
-from tests.support.fakeapi.model import FakeChat, FakeMessage, FakeUser
+from tests.support.sixcard import BOX_NET, NET, Hand, Player, chips, game_buttons
 
 MAX_HANDS = 14
-NET = re.compile(r"^Result: ([+−]?\d+) · balance (\d+)$", re.MULTILINE)
-BOX_NET = re.compile(r"^Box (\d) · .* · ([+−]?\d+) → (\d+)$", re.MULTILINE)
-
-
-def chips(text: str) -> int:
-    return int(text.replace("−", "-").lstrip("+"))
-
-
-def game_buttons(m: FakeMessage) -> dict[str, str]:
-    """The live game's buttons by action code: {"b": "x:3:0:b", "r0": ..., "p": ...}."""
-    return {d.rsplit(":", 1)[1]: d for d in m.callback_data() if d.startswith("x:")}
-
-
-@dataclass
-class Hand:
-    args: str
-    boxes: list[tuple[str, ...]]  # per decided box, in order: what to do ("b", "r", "p", "f")
-    buy_dealer_game: bool
-    net: int = 0
-    balance: int = 0
-    box_nets: list[int] = field(default_factory=list)
-    offered: int = 0
-    moves: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Player:
-    api: FakeTelegramAPI
-    user: FakeUser
-    chat: FakeChat
-
-    async def tap(self, m: FakeMessage, data: str) -> None:
-        """An accepted tap: silent answer, then the message is edited to the next moment."""
-        before = m.content_key()
-        toast = await press(self.api, self.user, m, data)
-        assert toast is None, f"a legal tap was refused: {toast}"
-        await self.api.wait_for(lambda: m.content_key() != before, TIMEOUT, "the game's edit")
-
-    async def play(self, hand: Hand) -> FakeMessage:
-        """Start a game and play it by the hand's plan; returns its (final) message."""
-        m = await command(self.api, self.user, self.chat, "sixcard", hand.args)
-        assert m.photo is not None, text_of(m)
-        box, step = 0, 0
-        while buttons := game_buttons(m):
-            if "g" in buttons:
-                hand.offered += 1
-                code = "g" if hand.buy_dealer_game else "n"
-            else:
-                plan = hand.boxes[box] if box < len(hand.boxes) else ("p",)
-                while step < len(plan) and ((plan[step] == "b" and "b" not in buttons)
-                                            or (plan[step] == "r" and "r0" not in buttons)):
-                    step += 1  # not on offer now (e.g. the balance would not cover the bet)
-                want = plan[step] if step < len(plan) else "p"
-                code = {"b": "b", "r": "r0"}.get(want, want)
-                if code == "p" and "p" not in buttons:
-                    code = "f"
-                step += 1
-                if code in ("p", "f"):
-                    box, step = box + 1, 0
-            hand.moves.append(code)
-            await self.tap(m, buttons[code])
-        text = text_of(m)
-        found = NET.search(text)
-        assert found, text
-        hand.net, hand.balance = chips(found[1]), int(found[2])
-        hand.box_nets = [chips(n) for _, n, _ in BOX_NET.findall(text)]
-        return m
-
-
 PLANS = [
     Hand("", [("b", "r", "p")], True),
     Hand("2 10 25", [("f",), ("b", "p")], False),
@@ -102,13 +21,6 @@ PLANS = [
     Hand("1 50", [("b", "p")], False),
     Hand("3 10 10 10", [("b", "r", "p"), ("p",)], True),
 ]
-
-
-def stored_balance(db: Path, chat_id: int, user_id: int) -> dict[str, int]:
-    rows = db_rows(db, "SELECT * FROM balances WHERE chat_id = ? AND user_id = ?",
-                   (chat_id, user_id))
-    assert rows, "no balance row"
-    return rows[0]
 
 
 async def test_several_hands_settle_to_the_stored_balance(fake_api: FakeTelegramAPI,
@@ -201,17 +113,16 @@ async def test_several_hands_settle_to_the_stored_balance(fake_api: FakeTelegram
 
     assert fake_api.failed_calls() == []
     await bot.stop()
-    row = stored_balance(bot.db_path, group.id, alice.id)
-    assert (row["balance"], row["games"], row["net"]) == (balance, len(hands), balance - 1000)
-    assert stored_balance(bot.db_path, private.id, alice.id)["balance"] == 993
-    games = db_rows(bot.db_path, "SELECT status, net, version, shown_version FROM sixcard_games"
-                    " WHERE chat_id = ? ORDER BY id", (group.id,))
-    assert [g["net"] for g in games] == [h.net for h in hands]
-    assert all(g["status"] == "finished" and g["shown_version"] == g["version"] for g in games)
+    storage = await bot.storage()
+    row = await stored.balance(storage, group.id, alice.id)
+    assert (row.balance, row.games, row.net) == (balance, len(hands), balance - 1000)
+    assert (await stored.balance(storage, private.id, alice.id)).balance == 993
+    games = await stored.games(storage, group.id, alice.id)
+    assert [g.net for g in games] == [h.net for h in hands]
+    assert all(g.status is GameStatus.FINISHED and g.shown_version == g.version for g in games)
     log = bot.log()
-    for g in db_rows(bot.db_path, "SELECT state FROM sixcard_games"):
-        deal = next(e for e in json.loads(g["state"])["log"] if e.startswith("deal "))
-        assert deal.split()[1] not in log  # the deck order never reaches a log line
+    for g in games + await stored.games(storage, private.id, alice.id):
+        assert stored.game_deck(g) not in log  # the deck order never reaches a log line
     print("\nsix-card e2e:", len(hands), "hands in the group;",
           "; ".join(f"/sixcard {h.args or '(defaults)'}: {' '.join(h.moves)} -> "
                     f"boxes {h.box_nets}, net {h.net:+d}, balance {h.balance}" for h in hands))
@@ -220,6 +131,7 @@ async def test_several_hands_settle_to_the_stored_balance(fake_api: FakeTelegram
 async def test_a_game_saved_but_not_shown_is_brought_up_to_date_after_a_crash(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     bot = await launch_bot(env={"SIXSHOOTER_RATE_LIMIT": "off"})
+    storage = await bot.storage()
     alice = fake_api.add_user("Alice", language_code="en")
     chat = fake_api.private_chat(alice)
     m = await command(fake_api, alice, chat, "sixcard", "2 10")
@@ -229,9 +141,9 @@ async def test_a_game_saved_but_not_shown_is_brought_up_to_date_after_a_crash(
         fake_api.press_button(alice, m, game_buttons(m)["f"])
         await held.wait_arrived()
         await bot.kill()
-    row = db_rows(bot.db_path, "SELECT version, shown_version FROM sixcard_games")[0]
-    assert (row["version"], row["shown_version"]) == (1, 0)
-    assert stored_balance(bot.db_path, chat.id, alice.id)["balance"] == 980  # both antes out
+    [game] = await stored.games(storage, chat.id, alice.id)
+    assert (game.version, game.shown_version) == (1, 0)
+    assert (await stored.balance(storage, chat.id, alice.id)).balance == 980  # both antes out
     await bot.start()
     # At start the message is brought to the saved version: box 1 folded, box 2 to decide.
     await eventually(lambda: game_buttons(m) and all(d.split(":")[2] == "1"
@@ -246,7 +158,7 @@ async def test_a_game_saved_but_not_shown_is_brought_up_to_date_after_a_crash(
         await player.tap(m, buttons[code])
     assert "Result: −20 · balance 980" in text_of(m)
     await bot.stop()
-    assert db_rows(bot.db_path, "SELECT version, shown_version, status, net FROM"
-                   " sixcard_games")[0] == {"version": 2, "shown_version": 2,
-                                           "status": "finished", "net": -20}
-    assert stored_balance(bot.db_path, chat.id, alice.id)["balance"] == 980
+    [game] = await stored.games(storage, chat.id, alice.id)
+    assert (game.version, game.shown_version, game.status, game.net) == (
+        2, 2, GameStatus.FINISHED, -20)
+    assert (await stored.balance(storage, chat.id, alice.id)).balance == 980

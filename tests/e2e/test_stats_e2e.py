@@ -145,13 +145,13 @@ async def test_stats_history_and_verify_after_real_duels(
     # 3. level after six bullets, tiebreak declined: a draw
     table = Table(api, chat, (alice, carol))
     first = await open_duel(api, table)
-    await force(api, table, bot.db_path, tiebreak=False)
+    await force(api, table, await bot.storage(), tiebreak=False)
     duels.append(read_duel(api, chat, first))
     assert duels[-1].winner is None and set(duels[-1].stacks.values()) == {START}
     # 4. level again, tiebreak accepted and won (duels speak the challenger's language)
     table = Table(api, chat, (bob, alice))
     first = await open_duel(api, table)
-    await force(api, table, bot.db_path, tiebreak=True)
+    await force(api, table, await bot.storage(), tiebreak=True)
     duels.append(read_duel(api, chat, first))
     assert duels[-1].winner is not None and "Tiebreak" in " ".join(
         m.content_text or "" for m in api.bot_messages(chat) if m.message_id >= first.message_id)

@@ -8,13 +8,13 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
+from tests.support import stored
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import (
     TIMEOUT,
     Table,
     actor,
     command,
-    db_rows,
     duel_keyboard,
     open_duel,
     player,
@@ -31,6 +31,7 @@ BUSY_TIMEOUT = 5.0  # the bot's (bot.storage.db.BUSY_TIMEOUT)
 async def test_a_locked_database_stalls_only_the_writes_and_they_get_an_apology(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     bot = await launch_bot()
+    storage = await bot.storage()  # opened before another process takes the lock
     alice = fake_api.add_user("Alice", username="alice", language_code="en")
     bob = fake_api.add_user("Bob", username="bob_the_builder", language_code="en")
     dave = fake_api.add_user("Dave", username="dave", language_code="en")
@@ -65,8 +66,8 @@ async def test_a_locked_database_stalls_only_the_writes_and_they_get_an_apology(
         waited = loop.time() - sent_at
         assert "Извините" in text_of(sorry), text_of(sorry)
         assert BUSY_TIMEOUT * 0.8 < waited < BUSY_TIMEOUT * 3, waited
-        assert not db_rows(bot.db_path, "SELECT * FROM challenges WHERE challenger_id = ?",
-                           (carol.id,))
+        assert not [c for c in await stored.challenges(storage, other.id)
+                    if c.challenger_id == carol.id]
     finally:
         lock.rollback()
         lock.close()

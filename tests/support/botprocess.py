@@ -3,7 +3,8 @@
 ``BotProcess(api, db_path, log_path)`` starts the ``sixshooter`` console script (or
 ``python -m bot``) with its own SQLite file; ``await proc.start()`` returns once the bot
 long-polls. ``kill()`` (SIGKILL), ``stop()`` (SIGTERM, graceful), ``restart()`` (same
-database).
+database); ``await proc.storage()`` opens the bot's database in this process, to read it
+through the bot's repositories (see ``stored``), and ``close_storage()`` closes it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Any
 
 import telegram
 from telegram.request import HTTPXRequest
+
+from bot.storage import Storage
 
 from .fakeapi import FakeTelegramAPI, RecordedRequest
 
@@ -73,6 +76,7 @@ class BotProcess:
         self.extra_env = dict(env or {})
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
+        self._storage: Storage | None = None
 
     def environment(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED_ENV}
@@ -164,6 +168,19 @@ class BotProcess:
         """Kill (``hard``: SIGKILL, else SIGTERM) and start again on the same database."""
         await (self.kill() if hard else self.stop())
         await self.start(timeout=timeout)
+
+    async def storage(self) -> Storage:
+        """The bot's database opened in this process (once: later calls return the same),
+        to read what the bot stored through its own repositories. The bot must have created
+        it (opening runs the migrations). It stays open across restarts of the bot."""
+        if self._storage is None:
+            self._storage = await Storage.open(self.db_path)
+        return self._storage
+
+    async def close_storage(self) -> None:
+        if self._storage is not None:
+            storage, self._storage = self._storage, None
+            await storage.close()
 
 
 # The type of the e2e fixture ``launch_bot``: ``await launch_bot(env=..., command=...,

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-import sqlite3
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
-from .fakeapi import FakeTelegramAPI
+from .fakeapi import ApiError, FakeTelegramAPI
 from .fakeapi.model import FakeChat, FakeMessage, FakeUser
 
 TIMEOUT = 20.0
@@ -147,7 +144,7 @@ async def play_to_the_end(api: FakeTelegramAPI, table: Table, rng: random.Random
     return last
 
 
-# --- more of the table: commands, challenges, the database, held calls, request costs --------
+# --- more of the table: commands, challenges, held calls, request costs ----------------------
 
 NOISE = frozenset({"getUpdates"})  # requests that are not the bot talking to people
 
@@ -239,33 +236,6 @@ def costs(api: FakeTelegramAPI, since: int, until: int | None = None) -> Counter
                    and r.method not in NOISE)
 
 
-def db_rows(db_path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-    """Read the bot's SQLite file (read-only, beside the running bot: WAL allows it)."""
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    try:
-        conn.row_factory = sqlite3.Row
-        return [dict(r) for r in conn.execute(sql, params)]
-    finally:
-        conn.close()
-
-
-def duel_row(db_path: Path, duel_id: int) -> dict[str, Any]:
-    rows = db_rows(db_path, "SELECT * FROM duels WHERE id = ?", (duel_id,))
-    assert rows, f"no duel {duel_id} in the database"
-    return rows[0]
-
-
-def dealt_decks(db_path: Path) -> list[str]:
-    """Every deck order ever dealt (``"AsKd..."``, two characters a card), from the saved
-    states: the secret that must never reach a log line or a live message."""
-    decks = []
-    for row in db_rows(db_path, "SELECT state FROM duels"):
-        for entry in json.loads(row["state"])["log"]:
-            if entry[0] == "deal":
-                decks.append(entry[1])
-    return decks
-
-
 def _display(card: str) -> str:
     symbols = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
     return ("10" if card[0] == "T" else card[0]) + symbols[card[1]]
@@ -286,6 +256,35 @@ def every_version(api: FakeTelegramAPI, chat: FakeChat) -> list[str]:
                       for b in row]
             out.append(str(old.get("caption") or old.get("text") or "") + "\n" + "\n".join(labels))
     return out
+
+
+Handler = Callable[[Any, Any], Awaitable[Any]]
+
+
+class Refused:
+    """Telegram refuses the next `count` calls of `method` with 400 `detail` (a send the bot
+    cannot make); the calls after those go through. Use as ``with Refused(api, ...):``."""
+
+    def __init__(self, api: FakeTelegramAPI, method: str, detail: str, count: int = 1) -> None:
+        self.api, self.method, self.detail, self.left = api, method, detail, count
+        self._original: Handler | None = None
+
+    def __enter__(self) -> Refused:
+        handlers = self.api._handlers  # the fake's method table (no public hook for this)
+        self._original = original = handlers[self.method]
+
+        async def refused(params: Any, uploads: Any) -> Any:
+            if self.left > 0:
+                self.left -= 1
+                raise ApiError.bad_request(self.detail)
+            return await original(params, uploads)
+
+        handlers[self.method] = refused
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._original is not None
+        self.api._handlers[self.method] = self._original
 
 
 class Held:
@@ -322,8 +321,8 @@ class Held:
 
 async def eventually(check: Callable[[], T | None], what: str,
                      timeout: float = TIMEOUT) -> T:
-    """Poll ``check`` (e.g. a database query: the fake is not told about those) until it
-    returns something truthy."""
+    """Poll ``check`` until it returns something truthy (for the bot's database, whose writes
+    the fake is not told about, ``stored.until`` polls a repository read)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not (value := check()):
@@ -333,11 +332,67 @@ async def eventually(check: Callable[[], T | None], what: str,
     return value
 
 
-async def settled(db_path: Path, duel_id: int, timeout: float = TIMEOUT) -> dict[str, Any]:
-    """Wait until the bot recorded that the duel's message shows its saved version (the bot
-    is done with the last tap, its database included)."""
-    def shown() -> dict[str, Any] | None:
-        row = duel_row(db_path, duel_id)
-        return row if row["shown_version"] == row["version"] else None
+# --- the duel scenarios' table: two friends in a group, their moves, Telegram's refusals --------
 
-    return await eventually(shown, f"duel {duel_id} shown at its saved version", timeout)
+
+def new_table(api: FakeTelegramAPI, *, lang: str = "en", extra: int = 0,
+              **group: Any) -> tuple[Table, list[FakeUser]]:
+    """Alice and Bob at a table in a new group, plus `extra` onlookers in the same group."""
+    alice = api.add_user("Alice", username="alice", language_code=lang)
+    bob = api.add_user("Bob", username="bob_the_builder", language_code=lang)
+    others = [api.add_user(name, username=name.lower(), language_code=lang)
+              for name in ("Carol", "Dave", "Eve")[:extra]]
+    chat = api.create_group(members=[alice, bob, *others], **group)
+    return Table(api, chat, (alice, bob)), others
+
+
+def refused_calls(api: FakeTelegramAPI, *, allow: tuple[str, ...] = ()) -> list[str]:
+    """Calls Telegram would have refused, except answers containing one of `allow`."""
+    return [r.summary() for r in api.failed_calls()
+            if not any(a in (r.description or "") for a in allow)]
+
+
+def live_duel(api: FakeTelegramAPI, chat: FakeChat) -> FakeMessage:
+    """The live duel message, which must exist."""
+    m = live_duel_message(api, chat)
+    assert m is not None, "no live duel message"
+    return m
+
+
+def actor_user(table: Table, m: FakeMessage) -> FakeUser:
+    return player(table, actor(m))
+
+
+async def move(api: FakeTelegramAPI, table: Table, rng: random.Random) -> FakeMessage:
+    """One legal random move by the player to act; returns the message it was made on."""
+    m = live_duel(api, table.chat)
+    toast = await tap(api, actor_user(table, m), m, rng.choice(duel_keyboard(m)))
+    assert toast is None, f"a legal tap was refused: {toast}"
+    return m
+
+
+def tiebreak_answer(table: Table, m: FakeMessage) -> tuple[FakeUser, str] | None:
+    """On a tiebreak offer: a player who has not answered, and the 'no' button."""
+    keys = duel_keyboard(m)
+    if not any(d.endswith(":tn") for d in keys):
+        return None
+    answered = set(mentioned_ids(m))
+    user = next(p for p in table.players if p.id not in answered)
+    return user, next(d for d in keys if d.endswith(":tn"))
+
+
+async def finish(api: FakeTelegramAPI, table: Table, rng: random.Random) -> int:
+    """Play random legal moves (declining any tiebreak) to the end; returns the taps made."""
+    taps = 0
+    while (m := live_duel_message(api, table.chat)) is not None:
+        answer = tiebreak_answer(table, m)
+        user, data = answer or (actor_user(table, m), rng.choice(duel_keyboard(m)))
+        assert await tap(api, user, m, data) is None
+        taps += 1
+        assert taps < 40, "the duel does not end"
+    return taps
+
+
+async def quiet(seconds: float = 0.3) -> None:
+    """Let a moment pass in which the bot could (wrongly) still be talking."""
+    await asyncio.sleep(seconds)

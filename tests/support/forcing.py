@@ -1,18 +1,18 @@
 """Playing a duel to a chosen end through the fake Bot API.
 
 The test is omniscient where players are not: it reads the live duel's deck from the bot's
-database (read-only), tries every way to play the deal on copies of the state (rules.duel), and
-taps the buttons of the plan that gives the stacks it wants: level stacks for a draw or a
-tiebreak offer, a decisive tiebreak bullet. Only legal taps are made, through the buttons.
+database (through the bot's repositories), tries every way to play the deal on copies of the
+state (rules.duel), and taps the buttons of the plan that gives the stacks it wants: level
+stacks for a draw or a tiebreak offer, a decisive tiebreak bullet. Only legal taps are made,
+through the buttons.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterator
 from itertools import permutations
-from pathlib import Path
 
+from bot.storage import Storage
 from rules.duel import Bet, DuelState
 
 from .driver import Table, actor, duel_keyboard, live_duel_message, mentioned_ids, tap
@@ -24,14 +24,11 @@ Plan = list[Move]
 BULLET_BETS = ((1, 1), (2, 1), (1, 2), (2, 2))  # (opponent, dealer) in bullets 1-2
 
 
-def live_state(db: Path, chat_id: int) -> tuple[tuple[int, int], DuelState]:
-    """The players (user ids of player 0 and 1) and state of the chat's live duel."""
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-        row = con.execute(
-            "SELECT player0_id, player1_id, state FROM duels WHERE chat_id = ?"
-            " AND status = 'live' ORDER BY id DESC LIMIT 1", (chat_id,)).fetchone()
-    assert row is not None, "no live duel"
-    return (row[0], row[1]), DuelState.from_json(row[2])
+async def live_state(storage: Storage, chat_id: int) -> tuple[tuple[int, int], DuelState]:
+    """The players (user ids of player 0 and 1) and state of the chat's newest live duel."""
+    live = await storage.duels.live_in_chat(chat_id)
+    assert live, "no live duel"
+    return live[-1].players, DuelState.from_json(live[-1].state_json)
 
 
 def _plans(state: DuelState) -> Iterator[Plan]:
@@ -84,7 +81,7 @@ async def _answer_offer(api: FakeTelegramAPI, table: Table, m: FakeMessage,
         m = live_duel_message(api, table.chat) or m
 
 
-async def force(api: FakeTelegramAPI, table: Table, db: Path, *, tiebreak: bool,
+async def force(api: FakeTelegramAPI, table: Table, storage: Storage, *, tiebreak: bool,
                 limit: int = 40) -> FakeMessage:
     """Play the live duel to level stacks after six bullets; then decline the tiebreak (a
     draw) or accept it and win the tiebreak bullet. Returns the result message."""
@@ -96,7 +93,7 @@ async def force(api: FakeTelegramAPI, table: Table, db: Path, *, tiebreak: bool,
         if any(d.endswith((":ty", ":tn")) for d in duel_keyboard(m)):
             await _answer_offer(api, table, m, tiebreak)
             continue
-        ids, state = live_state(db, table.chat.id)
+        ids, state = await live_state(storage, table.chat.id)
         if state.round not in plans:
             assert state.bullet_in_round == 1 and not state.choices
             plans[state.round] = best_plan(state, decisive if state.is_tiebreak else level)

@@ -1,0 +1,142 @@
+"""The duel from its first bullet to its end, through the real `sixshooter` process: a whole
+duel costs one answer and one edit per tap and shows no hidden card anywhere; a surrender
+ends it early, counted, with the round's proof published.
+
+Each test starts one bot process (a restart keeps its database) and plays people's parts
+through the fake Bot API; every test also checks that Telegram (the fake validates like
+it) refused none of the bot's calls, so every HTML text the bot wrote was accepted.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from bot.storage import DuelStatus, ResultReason
+from tests.support import stored
+from tests.support.botprocess import BotProcess, LaunchBot
+from tests.support.driver import (
+    TIMEOUT,
+    actor_user,
+    costs,
+    duel_id_of,
+    duel_keyboard,
+    every_version,
+    face_up_cards,
+    former_button,
+    live_duel,
+    live_duel_message,
+    move,
+    new_table,
+    open_duel,
+    press,
+    quiet,
+    refused_calls,
+    reply_to,
+    tap,
+    text_of,
+    tiebreak_answer,
+)
+from tests.support.fakeapi import FakeTelegramAPI
+
+CARD_DISPLAY = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+
+
+def assert_no_card_in_log(bot: BotProcess, decks: list[str]) -> None:
+    """No card as people see it, no deck order and no hand of one ("AsKd...") in the log."""
+    log = bot.log()
+    assert not CARD_DISPLAY.findall(log), CARD_DISPLAY.findall(log)[:5]
+    for deck in decks:
+        assert deck not in log
+        for i in range(0, 60, 10):  # no hand's five cards (as "AsKd...") either
+            assert deck[i:i + 10] not in log, "a hand's cards are in the log"
+
+
+async def test_a_complete_duel_costs_one_answer_and_one_edit_per_tap_and_keeps_cards_secret(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    bot = await launch_bot()
+    storage = await bot.storage()
+    table, _ = new_table(fake_api)
+    first = await open_duel(fake_api, table)
+    duel_id = duel_id_of(first)
+    rng = random.Random(7)
+    taps, bullets_ended = 0, 0
+    while (m := live_duel_message(fake_api, table.chat)) is not None:
+        answer = tiebreak_answer(table, m)
+        user, data = answer or (actor_user(table, m), rng.choice(duel_keyboard(m)))
+        since, before = fake_api.last_seq, len(fake_api.bot_messages(table.chat))
+        assert await tap(fake_api, user, m, data) is None
+        taps += 1
+        if m is live_duel_message(fake_api, table.chat):
+            await quiet(0.05)
+        else:
+            await quiet(0.3 if live_duel_message(fake_api, table.chat) is None else 0.05)
+        spent = costs(fake_api, since)
+        edits = sum(n for method, n in spent.items() if method.startswith("editMessage"))
+        new = len(fake_api.bot_messages(table.chat)) - before
+        ended = not duel_keyboard(m)  # the tapped message lost its buttons: its moment is over
+        bullets_ended += ended
+        assert spent["answerCallbackQuery"] == 1 and edits == 1, (taps, spent)
+        assert new == spent["sendPhoto"] == (1 if ended else 0), (taps, spent)
+        assert set(spent) <= {"answerCallbackQuery", "editMessageMedia", "editMessageCaption",
+                              "sendPhoto"}, spent
+    assert bullets_ended >= 6
+    result = fake_api.bot_messages(table.chat)[-1]
+    assert result.photo is not None and not result.reply_markup
+    assert "wins the duel" in text_of(result) or "draw" in text_of(result)
+    # Saved once per tap, finished, counted once.
+    row = await stored.settled(storage, duel_id)
+    assert (row.version, row.status, row.shown_version) == (taps, DuelStatus.FINISHED, taps)
+    results = await storage.results.for_chat(table.chat.id)
+    assert len(results) == 1 and sum(results[0].final_stacks) == 100
+    # No hidden card anywhere: not in a log line, not in any version of any message.
+    decks = stored.dealt_decks(await stored.duels(storage, table.chat.id))
+    assert_no_card_in_log(bot, decks)
+    public = set().union(*(face_up_cards(deck) for deck in decks))
+    shown = {c for text in every_version(fake_api, table.chat) for c in CARD_DISPLAY.findall(text)}
+    assert shown and shown <= public, shown - public  # only face-up cards, on the buttons
+    # Each deal's order is published (the proof) only once that deal is over: never on a
+    # message version that still had buttons.
+    published = 0
+    for m in fake_api.bot_messages(table.chat):
+        assert not duel_keyboard(m), "a finished duel left live buttons"
+        versions = [(str(v.get("caption") or ""), bool(v.get("reply_markup"))) for v in m.history]
+        for text, live in [*versions, (text_of(m), bool(m.reply_markup))]:
+            for deck in decks:
+                if deck in text:
+                    assert not live, "a deck order on a live message"
+                    published += 1
+    assert published >= 2  # both rounds' proofs
+    assert not refused_calls(fake_api)
+
+
+async def test_surrender_ends_the_duel_and_counts_it(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    bot = await launch_bot()
+    storage = await bot.storage()
+    table, (carol,) = new_table(fake_api, extra=1)
+    alice, bob = table.players
+    duel_id = duel_id_of(await open_duel(fake_api, table))
+    await move(fake_api, table, random.Random(4))
+    live = live_duel(fake_api, table.chat)
+    nobody = await reply_to(fake_api, carol, table.chat, "surrender")
+    assert text_of(nobody) == "You have no live duel here."
+    fake_api.send_command(bob, table.chat, "surrender")
+    result = await fake_api.wait_for_message(table.chat, lambda x: "surrendered" in text_of(x),
+                                             after_message_id=live.message_id, timeout=TIMEOUT)
+    assert "Bob surrendered" in text_of(result) and "Alice wins the duel" in text_of(result)
+    # The round stopped before its last reveal: the result publishes its salt and deck.
+    deck, salt = stored.deals(await stored.duel(storage, duel_id))[0]
+    assert deck in text_of(result) and salt in text_of(result)
+    await fake_api.wait_for(lambda: not live.reply_markup, TIMEOUT, "the buttons to go")
+    assert live_duel_message(fake_api, table.chat) is None
+    assert await press(fake_api, alice, live, former_button(live, "", start="d:"),
+                       force=True) == (
+        "This duel is over.")
+    again = await reply_to(fake_api, bob, table.chat, "surrender")
+    assert text_of(again) == "You have no live duel here."
+    [res] = await storage.results.for_chat(table.chat.id)
+    assert (res.reason, res.winner_id) == (ResultReason.SURRENDER, alice.id)
+    assert sum(res.final_stacks) == 100
+    assert (await stored.duel(storage, duel_id)).status is DuelStatus.FINISHED
+    assert not refused_calls(fake_api)
