@@ -1,19 +1,26 @@
-"""Pictures of a duel, pure: a public view (rules.view) in, image bytes out.
+"""Pictures, pure: a public view (rules.duel.view, rules.sixcard.view) or plain rows in, image
+bytes out. Every picture takes its words as `labels` (a `render.text.Labels`: the bot passes
+its Translator), so render/ holds no language.
 
-    render.table(view, names=("Alice", "Bob"), lang="en") -> bytes    # the table now
-    render.reveal(view, result, names=..., lang=...) -> bytes        # a bullet turned over
-    render.result(view, names=..., lang=...) -> bytes                # the end of the duel
-    render.sixcard(six_view, name="Alice", lang="en") -> bytes         # six-card poker, any time
+    render.table(view, names=("Alice", "Bob"), labels=tr) -> bytes      # the duel's table now
+    render.reveal(view, result, names=..., labels=tr) -> bytes         # a bullet turned over
+    render.result(view, names=..., labels=tr) -> bytes                 # the end of the duel
+    render.sixcard(six_view, name="Alice", labels=tr) -> bytes         # six-card poker, any time
+    render.leaderboard(board, labels=tr), render.player_card(card, labels=tr)   # /stats
 
-Nothing here receives a hidden card, so nothing here can show one: the same public view gives
-the same bytes whatever the hidden cards are. render/ imports nothing from bot/ or telegram.
+One package per game (render/duel/, render/sixcard/) beside what they share: the canvas, the
+palette, the sprites, the text and the encoder. Nothing here receives a hidden card, so nothing
+here can show one: the same public view gives the same bytes whatever the hidden cards are.
+render/ imports nothing from bot/ or telegram.
 """
 
 from __future__ import annotations
 
-from render.result import result
-from render.reveal import reveal
-from render.sixcard import sixcard
-from render.table import table
+from render.duel.result import result
+from render.duel.reveal import reveal
+from render.duel.table import table
+from render.sixcard.table import sixcard
+from render.standings import leaderboard, player_card
+from render.text import Labels
 
-__all__ = ["result", "reveal", "sixcard", "table"]
+__all__ = ["Labels", "leaderboard", "player_card", "result", "reveal", "sixcard", "table"]

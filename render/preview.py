@@ -1,13 +1,12 @@
-"""Write a picture of every phase of a duel, so anyone can look at them.
+"""Write every picture the bot draws, so anyone can look at them:
 
     python -m render.preview OUTDIR [--fmt jpeg|png]
 
-Plays one scripted duel on crafted decks (rules.duel.DuelState, so every view is a real one):
-both pass, an uncontested play, a full-house bonus duel, a showdown, a split, a straight bonus
-that levels the stacks, a tiebreak offer, and a tiebreak bullet won with a royal flush whose
-bonus takes the whole stack; a declined tiebreak gives the draw. Then the same moments with a
-long Cyrillic name and an emoji-only one. Then six-card poker's moments
-(render/preview_sixcard.py).
+The duel's phases (render/duel/preview.py), six-card poker's moments
+(render/sixcard/preview.py) and the standings: a chat's table with the asker's row below the
+top, and player cards alone, with a head to head, and with one yet to play. In the words of
+the bot's catalogs (bot.i18n, asked for by the command line only: importing this module loads
+nothing of bot/).
 """
 
 from __future__ import annotations
@@ -17,123 +16,52 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import render
+from render.duel import preview as duel
+from render.sixcard import preview as sixcard
+from render.standings import Board, Figures, PlayerCard, Row, leaderboard, player_card
 from render.text import Labels
-from rules.cards import CARDS, Card, parse_cards
-from rules.duel import Bet, DuelState, PublicView, TiebreakAnswer
-
-NAMES = ("Алиса", "Bob")
-LONG = ("Александра Константиновна Преображенская-Старшая 🌸", "🦔🍄🦔")
-
-DEAL_1 = ("Ah Kd Ks 7c 7s", "9d 9c 9h 4s 4d", "Qs Jd 8c 5h 3s",
-          "7h 7d 2c Ts 6h", "Th Td 5c 2s Js", "Ac Qc 8d 6s 3c")
-DEAL_2 = ("5s 5h 5d Qc 2h", "Jc Jh 9s 4c 3d", "Ks Kh 8s 6d 3h",
-          "Kd Kc 8h 6c 3s", "8d 7c 6h 5c 4h", "Ac Qh Th 7s 2c")
-DEAL_3 = ("2d 3d 4d 8h Jc", "6s 6d Qh 9c 2s", "Kh 5d 3c 9d Ah",
-          "As Ks Qs Js Ts", "8c 8s 4c 7h Tc", "Jh Jd 5h 3h 2h")
-
-
-def deck(hands: tuple[str, ...]) -> tuple[Card, ...]:
-    """A deck dealing `hands` (the first card of each is the one turned face up)."""
-    top = [c for h in hands for c in parse_cards(h)]
-    return (*top, *(c for c in CARDS if c not in top))
-
+from rules.hands import Category
 
 Shot = tuple[str, str, Callable[[], bytes]]  # file stem, what it shows, the picture
 LabelsFor = Callable[[str], Labels]  # a language's words (bot.i18n.translator)
 
+GOOD = Figures(played=12, wins=9, losses=3, draws=0, net=57, best=Category.FULL_HOUSE,
+               top_bonus=7, streak=3)
+BAD = Figures(played=7, wins=2, losses=4, draws=1, net=-13, best=Category.STRAIGHT_FLUSH,
+              top_bonus=50, streak=-2)
+EVEN = Figures(played=3, wins=1, losses=1, draws=1, net=0, streak=0)
+BOARD = Board("Friends ♠", tuple(Row(i + 1, name, f, i == 2) for i, (name, f) in enumerate((
+    ("Алиса", GOOD), ("Bob", BAD), ("Carol", EVEN), ("Dave 🦔", BAD),
+    ("Александра Константиновна Преображенская", GOOD)))), Row(42, "Me", EVEN, True), 99)
+CARDS = (
+    ("st_card_alone", "a player's card across all chats", PlayerCard("Bob", BAD)),
+    ("st_card_versus", "a player's card in a chat, with the asker's head to head",
+     PlayerCard("Алиса", GOOD, "Friends", 2, 5, "Bob", EVEN)),
+    ("st_card_no_duels_yet", "a head to head with no duel between them yet",
+     PlayerCard("Carol", EVEN, "Friends", 3, 5, "Bob", Figures())),
+)
 
-def shots(fmt: str, labels_for: LabelsFor) -> list[Shot]:
+
+def standings_shots(fmt: str, labels_for: LabelsFor) -> list[Shot]:
+    def board(labels: Labels) -> Callable[[], bytes]:
+        return lambda: leaderboard(BOARD, labels=labels, fmt=fmt)
+
+    def card(c: PlayerCard, labels: Labels) -> Callable[[], bytes]:
+        return lambda: player_card(c, labels=labels, fmt=fmt)
+
     out: list[Shot] = []
-    s = DuelState.new(50, first_dealer=0)
-
-    def table(stem: str, what: str, lang: str, names: tuple[str, str] = NAMES) -> None:
-        v, labels = s.public_view(), labels_for(lang)
-        out.append((stem, what, lambda: render.table(v, names=names, labels=labels, fmt=fmt)))
-
-    def reveal(stem: str, what: str, lang: str, view: PublicView | None = None,
-               names: tuple[str, str] = NAMES) -> None:
-        v, labels = view or s.public_view(), labels_for(lang)
-        out.append((stem, what, lambda: render.reveal(v, names=names, labels=labels, fmt=fmt)))
-
-    def bet(pos: int, chips: int) -> None:
-        s.apply(Bet(pos, chips), s.players_to_act[0])
-
-    s.deal(deck(DEAL_1), b"preview-1")
-    table("01_fresh_deal", "round 1, bullet 1: six hands, Bob (opponent) to act", "en")
-    bet(2, 1)
-    table("02_chips_placed", "Bob passed on #3 (1 chip); Алиса, the dealer, to act", "ru")
-    bet(3, 1)
-    reveal("03_reveal_both_pass", "bullet 1: both passed, chips go back", "en")
-    bet(4, 1)
-    table("04_table_turned_over", "bullet 2: bullet 1's hands turned over, Bob's chip on "
-          "#5, cards out in the grid", "en")
-    bet(0, 2)
-    reveal("05_reveal_uncontested", "bullet 2: Алиса plays against a pass, takes 3 chips", "ru")
-    bet(1, 2)
-    table("06_table_bonus_duel", "bullet 3, bonus duel: Bob took #2, Алиса gets the last "
-          "hand", "en")
-    bet(5, 2)
-    reveal("07_reveal_bonus_duel", "bullet 3: full house beats high card, bonus ×7", "en")
-    reveal("07_reveal_bonus_duel_ru", "the same in Russian", "ru")
-    s.deal(deck(DEAL_2), b"preview-2")
-    table("08_round_two", "round 2: Bob deals, the grid starts over", "ru")
-    bet(0, 2)
-    bet(1, 2)
-    reveal("09_reveal_showdown", "bullet 4: three of a kind beats a pair, 2 v 2", "en")
-    bet(2, 2)
-    bet(3, 2)
-    reveal("10_reveal_split", "bullet 5: equal hands, the pot is split", "ru")
-    bet(4, 2)
-    table("11_table_last_bullet", "bullet 6: Алиса took the straight, Bob gets the "
-          "last hand", "en")
-    bet(5, 2)
-    reveal("12_reveal_bonus_straight", "bullet 6: straight bonus ×4 levels the stacks", "en")
-    table("13_tiebreak_offer", "stacks level after six bullets: the tiebreak offer", "en")
-    draw = DuelState.from_json(s.to_json())
-    s.apply(TiebreakAnswer(True), 1)
-    table("14_tiebreak_answered", "Bob said yes, Алиса still to answer", "ru")
-    s.apply(TiebreakAnswer(True), 0)
-    s.deal(deck(DEAL_3), b"preview-3")
-    table("15_tiebreak_bullet", "the tiebreak: bullet 7, a bonus duel on a fresh deal", "en")
-    bet(3, 2)
-    bet(0, 2)
-    reveal("16_reveal_royal_bust", "bullet 7: royal flush, the bonus takes the whole stack",
-           "en")
-    final = s.public_view()
-    out.append(("17_result_win", "the duel is over: Bob wins, stacks over the bullets",
-                lambda: render.result(final, names=NAMES, labels=labels_for("en"), fmt=fmt)))
-    out.append(("17_result_win_ru", "the same in Russian",
-                lambda: render.result(final, names=NAMES, labels=labels_for("ru"), fmt=fmt)))
-    table("18_table_over", "the table when the duel is over", "en")
-    draw.apply(TiebreakAnswer(False), 0)
-    drawn = draw.public_view()
-    out.append(("19_result_draw", "a declined tiebreak: the duel is a draw",
-                lambda: render.result(drawn, names=NAMES, labels=labels_for("ru"), fmt=fmt)))
-    _long_names(out, fmt, labels_for)
+    for lang in ("en", "ru"):
+        labels = labels_for(lang)
+        out.append((f"st_board_{lang}", f"a chat's standings, the asker below the top ({lang})",
+                    board(labels)))
+        out += [(f"{stem}_{lang}", f"{what} ({lang})", card(c, labels)) for stem, what, c in CARDS]
     return out
 
 
-def _long_names(out: list[Shot], fmt: str, labels_for: LabelsFor) -> None:
-    s = DuelState.new(50, first_dealer=1)
-    s.deal(deck(DEAL_1), b"preview-long")
-    s.apply(Bet(1, 2), 0)
-    s.apply(Bet(0, 2), 1)
-    s.apply(Bet(2, 1), 0)
-    v = s.public_view()
-    out.append(("20_long_names", "a long Cyrillic name and an emoji-only one (ru)",
-                lambda: render.table(v, names=LONG, labels=labels_for("ru"), fmt=fmt)))
-    out.append(("21_long_names_reveal", "the same names in a reveal (en)",
-                lambda: render.reveal(v, names=LONG, labels=labels_for("en"), fmt=fmt)))
-    while not s.is_over:
-        p = s.players_to_act[0] if s.players_to_act else 0
-        if s.needs_deal:
-            s.deal(deck(DEAL_2), b"preview-long-2")
-        elif s.legal_actions(p):
-            s.apply(s.legal_actions(p)[-1], p)
-    end = s.public_view()
-    out.append(("22_long_names_result", "the same names in a result (ru)",
-                lambda: render.result(end, names=LONG, labels=labels_for("ru"), fmt=fmt)))
+def every_shot(fmt: str, labels_for: LabelsFor) -> list[Shot]:
+    """Every picture of the preview, in `fmt`, with the words of `labels_for(lang)`."""
+    return [*duel.shots(fmt, labels_for), *sixcard.shots(fmt, labels_for),
+            *standings_shots(fmt, labels_for)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,10 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     args.outdir.mkdir(parents=True, exist_ok=True)
     ext = "jpg" if args.fmt == "jpeg" else "png"
     from bot.i18n import translator  # the bot's catalogs: the words the pictures are shown with
-    from render import preview_sixcard
 
-    shown = [*shots(args.fmt, translator), *preview_sixcard.shots(args.fmt, translator)]
-    for stem, what, make in shown:
+    for stem, what, make in every_shot(args.fmt, translator):
         data = make()
         path = args.outdir / f"{stem}.{ext}"
         path.write_bytes(data)

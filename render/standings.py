@@ -1,7 +1,7 @@
 """Standings pictures, pure: plain rows in, image bytes out, on the same felt as the table.
 
-    render.standings.leaderboard(Board(...), lang="ru") -> bytes   # a chat's table of players
-    render.standings.player_card(PlayerCard(...), lang="en") -> bytes   # one player's figures
+    render.standings.leaderboard(Board(...), labels=tr) -> bytes   # a chat's table of players
+    render.standings.player_card(PlayerCard(...), labels=tr) -> bytes   # one player's figures
 
 The rows are plain frozen dataclasses (`Figures`, `Row`, `Board`, `PlayerCard`) that bot/ fills
 from its results; nothing here knows about Telegram or storage. Names and titles are untrusted:
@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render import frame, sprites, text
-from render import layout as L
+from render import canvas as C
+from render import palette as P
+from render import sprites, text
+from render.encode import encode
 from render.text import Labels
 from rules.hands import Category
 
@@ -99,7 +101,7 @@ def board_height(board: Board) -> int:
 def row_box(board: Board, i: int) -> Box:
     """The band of the i-th row drawn (the asker's extra row is the last one)."""
     y = ROWS_Y + i * ROW_H + (GAP_H if i >= len(board.rows) else 0)
-    return (L.MARGIN + 8, y + 3, L.W - L.MARGIN - 8, y + ROW_H - 3)
+    return (C.MARGIN + 8, y + 3, C.W - C.MARGIN - 8, y + ROW_H - 3)
 
 
 def streak_text(labels: Labels, streak: int) -> str:
@@ -111,11 +113,11 @@ def streak_text(labels: Labels, streak: int) -> str:
 
 
 def _net_colour(n: int) -> RGB:
-    return L.PLUS if n > 0 else L.MINUS if n < 0 else L.TEXT
+    return P.PLUS if n > 0 else P.MINUS if n < 0 else P.TEXT
 
 
 def _streak_colour(n: int) -> RGB:
-    return WIN if n > 0 else L.MINUS if n < 0 else L.DIM
+    return WIN if n > 0 else P.MINUS if n < 0 else P.DIM
 
 
 def _best(labels: Labels, best: Category | None) -> str:
@@ -124,15 +126,15 @@ def _best(labels: Labels, best: Category | None) -> str:
 
 def _title(im: Image.Image, heading: str, sub: str, right: str) -> None:
     star = sprites.star(52)
-    im.paste(star, (L.MARGIN + 20, 28), star)
-    x = L.MARGIN + 20 + star.width + 16
+    im.paste(star, (C.MARGIN + 20, 28), star)
+    x = C.MARGIN + 20 + star.width + 16
     right_w = text.width(right, 24) if right else 0
-    room = L.W - L.MARGIN - 24 - right_w - 24 - x
-    text.draw(im, (x, 22), heading, 40, L.GOLD, max_width=room)
+    room = C.W - C.MARGIN - 24 - right_w - 24 - x
+    text.draw(im, (x, 22), heading, 40, P.GOLD, max_width=room)
     if sub:
-        text.draw(im, (x, 72), sub, 24, L.DIM, max_width=room)
+        text.draw(im, (x, 72), sub, 24, P.DIM, max_width=room)
     if right:
-        text.draw(im, (L.W - L.MARGIN - 24, 36), right, 24, L.TEXT, anchor="r")
+        text.draw(im, (C.W - C.MARGIN - 24, 36), right, 24, P.TEXT, anchor="r")
 
 
 def _rank(im: Image.Image, rank: int, y: int) -> None:
@@ -141,50 +143,50 @@ def _rank(im: Image.Image, rank: int, y: int) -> None:
     if rank <= 3:
         d = ImageDraw.Draw(im)
         d.ellipse((cx - 19, cy - 19, cx + 19, cy + 19), fill=MEDALS[rank - 1],
-                  outline=L.RAIL, width=2)
-        text.draw(im, (cx, cy - 15), label, 24, L.BLACK, anchor="m")
+                  outline=P.RAIL, width=2)
+        text.draw(im, (cx, cy - 15), label, 24, P.BLACK, anchor="m")
     else:
         line, size = text.fit_shrink(label, (24, 20, 16), COLUMNS[0][3])
-        text.draw(im, (cx, cy - text.line_height(size) // 2), line, size, L.DIM, anchor="m")
+        text.draw(im, (cx, cy - text.line_height(size) // 2), line, size, P.DIM, anchor="m")
 
 
 def _row(im: Image.Image, row: Row, box: Box, band: bool, labels: Labels) -> None:
     d = ImageDraw.Draw(im)
     if row.you:
-        d.rounded_rectangle(box, 12, fill=L.PANEL, outline=L.GOLD, width=3)
+        d.rounded_rectangle(box, 12, fill=P.PANEL, outline=P.GOLD, width=3)
     elif band:
-        d.rounded_rectangle(box, 12, fill=L.PANEL)
+        d.rounded_rectangle(box, 12, fill=P.PANEL)
     f = row.figures
     y = box[1] - 3
     ty = y + (ROW_H - text.line_height(26)) // 2
     _rank(im, row.rank, y)
     name = text.clean(row.name) or "?"
-    text.draw(im, (COLUMNS[1][1], ty), name, 26, L.TEXT, max_width=COLUMNS[1][3])
+    text.draw(im, (COLUMNS[1][1], ty), name, 26, P.TEXT, max_width=COLUMNS[1][3])
     cells: tuple[tuple[str, RGB], ...] = (
-        (str(f.played), L.TEXT), (f"{f.wins}–{f.losses}–{f.draws}", L.TEXT),
-        (f"{f.win_rate}%", L.TEXT), (text.signed(f.net), _net_colour(f.net)),
+        (str(f.played), P.TEXT), (f"{f.wins}–{f.losses}–{f.draws}", P.TEXT),
+        (f"{f.win_rate}%", P.TEXT), (text.signed(f.net), _net_colour(f.net)),
     )
     for (_, x, anchor, w), (value, colour) in zip(COLUMNS[2:6], cells, strict=True):
         text.draw(im, (x, ty), value, 26, colour, anchor=anchor, max_width=w, face="narrow")
     by = y + (ROW_H - text.line_height(22)) // 2
     text.draw(im, (COLUMNS[6][1], by), _best(labels, f.best), 22,
-              L.GOLD if f.best is not None else L.DIM, max_width=COLUMNS[6][3], face="narrow")
+              P.GOLD if f.best is not None else P.DIM, max_width=COLUMNS[6][3], face="narrow")
     text.draw(im, (COLUMNS[7][1], ty), str(f.top_bonus) if f.top_bonus else "—", 26,
-              L.TEXT if f.top_bonus else L.DIM, anchor="m", max_width=COLUMNS[7][3], face="narrow")
+              P.TEXT if f.top_bonus else P.DIM, anchor="m", max_width=COLUMNS[7][3], face="narrow")
     text.draw(im, (COLUMNS[8][1], ty), streak_text(labels, f.streak), 26,
               _streak_colour(f.streak), anchor="m", max_width=COLUMNS[8][3], face="narrow")
 
 
 def compose_board(board: Board, labels: Labels) -> Image.Image:
     """A chat's standings as an RGB image (see `leaderboard` for the bytes)."""
-    im = frame.canvas(board_height(board))
+    im = C.canvas(board_height(board))
     count = labels.text("pic.standings.duels_count", n=board.duels)
     _title(im, labels.text("pic.standings.title"), text.clean(board.title), count)
     for key, x, anchor, w in COLUMNS:
-        text.draw(im, (x, HEAD_Y), labels.text(key), 18, L.DIM, anchor=anchor,
+        text.draw(im, (x, HEAD_Y), labels.text(key), 18, P.DIM, anchor=anchor,
                   face="narrow", max_width=w)
     d = ImageDraw.Draw(im)
-    d.line((L.MARGIN + 8, ROWS_Y - 4, L.W - L.MARGIN - 8, ROWS_Y - 4), fill=L.PANEL_EDGE,
+    d.line((C.MARGIN + 8, ROWS_Y - 4, C.W - C.MARGIN - 8, ROWS_Y - 4), fill=P.PANEL_EDGE,
            width=2)
     rows = list(board.rows) + ([board.you] if board.you is not None else [])
     for i, row in enumerate(rows):
@@ -192,15 +194,15 @@ def compose_board(board: Board, labels: Labels) -> Image.Image:
     if board.you is not None:
         y = ROWS_Y + len(board.rows) * ROW_H
         for k in range(3):
-            cx = L.W // 2 - 16 + 16 * k
-            d.ellipse((cx - 3, y + GAP_H // 2 - 3, cx + 3, y + GAP_H // 2 + 3), fill=L.DIM)
+            cx = C.W // 2 - 16 + 16 * k
+            d.ellipse((cx - 3, y + GAP_H // 2 - 3, cx + 3, y + GAP_H // 2 + 3), fill=P.DIM)
     return im
 
 
 def leaderboard(board: Board, *, labels: Labels, fmt: str = "jpeg") -> bytes:
     """A chat's standings: rank, name, duels, wins–losses–draws, win rate, net chips, best hand,
     biggest bonus and current streak, the asker's row framed (after a gap if below the top)."""
-    return frame.encode(compose_board(board, labels), fmt)
+    return encode(compose_board(board, labels), fmt)
 
 
 # --- one player's card ------------------------------------------------------------------------
@@ -217,42 +219,42 @@ def card_height(card: PlayerCard) -> int:
 
 def tile_box(col: int, row: int, span: int = 1) -> Box:
     """Tile `col` (0..3) of row `row` (0, 1), `span` columns wide."""
-    inner = L.W - 2 * (L.MARGIN + 16)
+    inner = C.W - 2 * (C.MARGIN + 16)
     w = (inner - 3 * TILE_GAP) // 4
-    x = L.MARGIN + 16 + col * (w + TILE_GAP)
+    x = C.MARGIN + 16 + col * (w + TILE_GAP)
     y = TILE_Y + row * (TILE_H + TILE_GAP)
     return (x, y, x + span * w + (span - 1) * TILE_GAP, y + TILE_H)
 
 
 def _tile(im: Image.Image, box: Box, label: str, value: str, colour: RGB) -> None:
-    ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=L.PANEL, outline=L.PANEL_EDGE, width=2)
+    ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=P.PANEL, outline=P.PANEL_EDGE, width=2)
     x0, y0, x1, _ = box
-    text.draw(im, (x0 + 18, y0 + 14), label, 20, L.DIM, max_width=x1 - x0 - 36)
+    text.draw(im, (x0 + 18, y0 + 14), label, 20, P.DIM, max_width=x1 - x0 - 36)
     line, size = text.fit_shrink(value, (44, 36, 30), x1 - x0 - 36, "narrow")
     text.draw(im, (x0 + 18, y0 + 50), line, size, colour, face="narrow")
 
 
 def versus_box(card: PlayerCard) -> Box:
     y = TILE_Y + 2 * TILE_H + TILE_GAP + 16
-    return (L.MARGIN + 16, y, L.W - L.MARGIN - 16, y + VERSUS_H)
+    return (C.MARGIN + 16, y, C.W - C.MARGIN - 16, y + VERSUS_H)
 
 
 def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
     """One player's figures as an RGB image (see `player_card` for the bytes)."""
-    im = frame.canvas(card_height(card))
+    im = C.canvas(card_height(card))
     f = card.figures
     scope = text.clean(card.scope) if card.scope else labels.text("pic.standings.all_chats")
     rank = labels.text("pic.standings.card_rank", rank=card.rank, players=card.players) if (
         card.rank is not None) else ""
     _title(im, text.clean(card.name) or "?", scope, rank)
     tiles: tuple[tuple[int, int, int, str, str, RGB], ...] = (
-        (0, 0, 1, "pic.standings.col_duels", str(f.played), L.TEXT),
-        (1, 0, 1, "pic.standings.col_wld", f"{f.wins}–{f.losses}–{f.draws}", L.TEXT),
-        (2, 0, 1, "pic.standings.win_rate", f"{f.win_rate}%", L.TEXT),
+        (0, 0, 1, "pic.standings.col_duels", str(f.played), P.TEXT),
+        (1, 0, 1, "pic.standings.col_wld", f"{f.wins}–{f.losses}–{f.draws}", P.TEXT),
+        (2, 0, 1, "pic.standings.win_rate", f"{f.win_rate}%", P.TEXT),
         (3, 0, 1, "pic.standings.net_chips", text.signed(f.net), _net_colour(f.net)),
         (0, 1, 2, "pic.standings.col_best", _best(labels, f.best),
-         L.GOLD if f.best is not None else L.DIM),
-        (2, 1, 1, "pic.standings.top_bonus", str(f.top_bonus), L.TEXT),
+         P.GOLD if f.best is not None else P.DIM),
+        (2, 1, 1, "pic.standings.top_bonus", str(f.top_bonus), P.TEXT),
         (3, 1, 1, "pic.standings.col_streak", streak_text(labels, f.streak),
          _streak_colour(f.streak)),
     )
@@ -260,30 +262,30 @@ def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
         _tile(im, tile_box(col, row, span), labels.text(key), value, colour)
     if card.opponent is not None:
         box = versus_box(card)
-        ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=L.PANEL, outline=L.GOLD, width=2)
-        who = frame.short(text.clean(card.opponent) or "?", 22, 700)
+        ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=P.PANEL, outline=P.GOLD, width=2)
+        who = text.fit(text.clean(card.opponent) or "?", 22, 700)
         text.draw(im, (box[0] + 18, box[1] + 14), labels.text("pic.standings.versus", name=who), 22,
-                  L.DIM, max_width=box[2] - box[0] - 36)
+                  P.DIM, max_width=box[2] - box[0] - 36)
         v = card.versus or Figures()
         parts: tuple[tuple[str, RGB], ...]
         if v.played:
             parts = (
-                (labels.text("pic.standings.versus_duels", n=v.played), L.TEXT),
-                (f"{v.wins}–{v.losses}–{v.draws}", L.TEXT),
+                (labels.text("pic.standings.versus_duels", n=v.played), P.TEXT),
+                (f"{v.wins}–{v.losses}–{v.draws}", P.TEXT),
                 (text.signed(v.net), _net_colour(v.net)),
             )
         else:
-            parts = ((labels.text("pic.standings.versus_none"), L.DIM),)
+            parts = ((labels.text("pic.standings.versus_none"), P.DIM),)
         x = box[0] + 18
         for i, (part, colour) in enumerate(parts):
             drawn = text.draw(im, (x, box[1] + 52), part, 36, colour, face="narrow",
                               max_width=box[2] - 18 - x)
             x = drawn[2] + 12
             if i < len(parts) - 1:
-                x = text.draw(im, (x, box[1] + 52), "·", 36, L.DIM)[2] + 12
+                x = text.draw(im, (x, box[1] + 52), "·", 36, P.DIM)[2] + 12
     return im
 
 
 def player_card(card: PlayerCard, *, labels: Labels, fmt: str = "jpeg") -> bytes:
     """One player's figures in tiles, and their record against the asker if there is one."""
-    return frame.encode(compose_card(card, labels), fmt)
+    return encode(compose_card(card, labels), fmt)

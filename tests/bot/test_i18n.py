@@ -4,11 +4,13 @@ import logging
 import re
 from html.parser import HTMLParser
 from io import BytesIO
+from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+import render
 from bot.i18n import (
     LANGUAGES,
     Html,
@@ -25,6 +27,9 @@ from bot.i18n import (
     translator,
 )
 from bot.mentions import MAX_NAME, clean_name
+from render import preview
+from render.text import Labels
+from rules.hands import Category
 
 GENERIC_ERRORS = (
     "error.not_your_turn", "error.stale_button", "error.not_a_player",
@@ -126,6 +131,70 @@ def test_russian_plurals(texts: Texts, n: int, text: str) -> None:
 @pytest.mark.parametrize(("n", "text"), [(1, "1 chip"), (2, "2 chips"), (0, "0 chips")])
 def test_english_plurals(texts: Texts, n: int, text: str) -> None:
     assert texts["en"].tn("chips", n) == text
+
+
+# --- the pictures' words (pic.*, hand.*) -----------------------------------------------------
+
+RENDER = Path(render.__file__).parent
+
+
+def _picture_keys() -> set[str]:
+    """The catalog keys render/ names in its code."""
+    keys: set[str] = set()
+    for path in RENDER.rglob("*.py"):
+        keys |= set(re.findall(r"[\"'](pic\.[a-z_.]+)[\"']", path.read_text(encoding="utf-8")))
+    return keys
+
+
+def test_every_key_the_pictures_name_is_in_both_catalogs_and_no_other() -> None:
+    named = _picture_keys()
+    assert len(named) > 80
+    for lang in LANGUAGES:
+        keys = {k for k in translator(lang).keys if k.startswith("pic.")}
+        assert named == keys, (lang, sorted(named ^ keys))
+
+
+def test_every_picture_finds_its_words_in_both_languages(texts: Texts) -> None:
+    """Every picture of the preview drawn with each language's strict translator: a word that a
+    picture asks for and a catalog lacks, or a placeholder it does not fill, raises."""
+    for lang in LANGUAGES:
+        for stem, _, make in preview.every_shot("jpeg", lambda _asked, lang=lang: texts[lang]):
+            assert make(), (lang, stem)
+        for category in Category:
+            assert texts[lang].text(f"hand.{category.name.lower()}")
+
+
+def test_the_pictures_words_are_plain_text() -> None:
+    """pic.* and hand.* texts are drawn as they are: no markup, no entities."""
+    for lang in LANGUAGES:
+        for message in load_catalog(lang):
+            key = str(message.id[0] if isinstance(message.id, tuple) else message.id)
+            if not key.startswith(("pic.", "hand.")):
+                continue
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            for form in forms:
+                assert not re.search(r"[<>&]", form), (lang, key, form)
+
+
+@pytest.mark.parametrize(("n", "en", "ru"), [
+    (1, "Bob takes 1 chip", "Bob забирает 1 фишку"),
+    (3, "Bob takes 3 chips", "Bob забирает 3 фишки"),
+    (4, "Bob takes 4 chips", "Bob забирает 4 фишки"),
+    (5, "Bob takes 5 chips", "Bob забирает 5 фишек"),
+    (21, "Bob takes 21 chips", "Bob забирает 21 фишку"),
+])
+def test_the_chips_a_bullet_pays_agree_with_their_number(texts: Texts, n: int, en: str,
+                                                         ru: str) -> None:
+    assert texts["en"].plural("pic.duel.showdown", n, w="Bob") == f"Showdown: {en}"
+    assert texts["ru"].plural("pic.duel.showdown", n, w="Bob") == f"Вскрытие: {ru}"
+    assert texts["ru"].plural("pic.duel.uncontested", n, w="Bob", l="Al") == (
+        f"Bob — игра, Al — пас: {ru}")
+
+
+def test_a_translator_is_the_labels_a_picture_takes() -> None:
+    labels: Labels = translator("ru")  # checked by mypy on render's callers; here at run time
+    assert labels.text("pic.duel.answer_yes", name="<Al & Bo>") == "<Al & Bo>: да"
+    assert labels.plural("pic.duel.showdown", 2, w="&") == "Вскрытие: & забирает 2 фишки"
 
 
 # --- language choice ---------------------------------------------------------------------------

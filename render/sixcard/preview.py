@@ -1,7 +1,7 @@
 """A picture of every moment of six-card poker, so anyone can look at them; written with the
-duel's by `python -m render.preview OUTDIR [--fmt jpeg|png]`.
+others by `python -m render.preview OUTDIR [--fmt jpeg|png]`.
 
-Plays real games (rules.sixcard.SixCardGame) on crafted decks, so every view is a real one:
+Plays real games (rules.sixcard.game.SixCardGame) on crafted decks, so every view is a real one:
 a fresh deal with one box, a sixth card bought, a card replaced, the dealer's reveal that
 qualifies and a full house paid 7:1; three boxes with the blind third, settled won, lost and
 push; a dealer with no game and the offer to buy it one, its replace that still misses (stakes
@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import render
+from render.sixcard.table import sixcard
 from render.text import Labels
 from rules.cards import CARDS, Card, parse_cards
-from rules.sixcard import SixCardGame, SixCardView, parse_action
+from rules.sixcard.actions import parse_action
+from rules.sixcard.game import SixCardGame
+from rules.sixcard.view import SixCardView
 
 NAME = "Алиса"
 LONG = "Александра Константиновна Преображенская-Старшая 🌸🎲"
@@ -91,6 +93,6 @@ def scenes() -> list[Scene]:
 
 def shots(fmt: str, labels_for: Callable[[str], Labels]) -> list[Shot]:
     def make(v: SixCardView, lang: str, name: str) -> Callable[[], bytes]:
-        return lambda: render.sixcard(v, name=name, labels=labels_for(lang), fmt=fmt)
+        return lambda: sixcard(v, name=name, labels=labels_for(lang), fmt=fmt)
 
     return [(stem, what, make(v, lang, name)) for stem, what, v, lang, name in scenes()]

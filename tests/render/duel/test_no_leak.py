@@ -1,19 +1,15 @@
 """No picture can show a hidden card.
 
 By construction: render/ draws from the public views only (rules.duel.view, rules.sixcard.view;
-it never sees a DuelState or a deck).
+it never sees a DuelState or a deck; tests/render/test_imports.py checks the imports).
 By test: two duels that differ only in cards nobody has seen (the hidden four of each hand in
 play, the undealt rest) give byte-identical pictures at every moment.
 """
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,7 +19,6 @@ from bot.i18n import translator
 from rules.cards import Card, shuffled_deck
 from rules.duel import DuelState, PublicView
 
-RENDER = Path(render.__file__).parent
 EN, RU = translator("en"), translator("ru")
 NAMES = ("Алиса", "Bob")
 
@@ -124,52 +119,3 @@ def test_hidden_cards_really_differ_in_a_crafted_case() -> None:
     b = play([tuple(deck)], salts, moves, start, first)
     assert a.hand(0) != b.hand(0)
     assert pictures(a.public_view()) == pictures(b.public_view())
-
-
-def _imports(path: Path, *, nested: bool = True) -> set[str]:
-    """The modules `path` imports (`nested=False`: at module level only)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree) if nested else tree.body:
-        if isinstance(node, ast.Import):
-            names |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-    return names
-
-
-def _modules() -> list[Path]:
-    modules = sorted(RENDER.rglob("*.py"))
-    assert len(modules) >= 10
-    return modules
-
-
-def test_render_draws_from_the_public_view_only() -> None:
-    """Only the preview scripts (which play games to have something to draw) may touch a
-    game's state; the drawing modules see the public views (rules.duel.view,
-    rules.sixcard.view), cards and hand values, nothing else."""
-    allowed = {"rules.duel.view", "rules.sixcard.view", "rules.cards", "rules.hands"}
-    for path in _modules():
-        rules = {m for m in _imports(path) if m.split(".")[0] == "rules"}
-        if path.name.startswith("preview"):
-            continue
-        assert rules <= allowed, f"{path.name} imports {rules - allowed}"
-
-
-def test_render_imports_nothing_from_bot_or_telegram() -> None:
-    """The pictures take their words as a `Labels` argument, never from bot/. The preview
-    scripts' command line alone asks bot.i18n for the catalogs' words, inside `main()`:
-    importing any module of render/ (the previews too) loads nothing of bot/ or telegram."""
-    for path in _modules():
-        top = {m.split(".")[0] for m in _imports(path, nested=False)}
-        assert not top & {"bot", "telegram"}, path.name
-        nested = {m for m in _imports(path) if m.split(".")[0] in ("bot", "telegram")}
-        if path.name.startswith("preview"):
-            assert nested <= {"bot.i18n"}, (path.name, nested)
-        else:
-            assert not nested, (path.name, nested)
-    modules = [".".join(p.relative_to(RENDER.parent).with_suffix("").parts) for p in _modules()]
-    code = (f"import sys, importlib\nfor m in {modules!r}: importlib.import_module(m)\n"
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('bot', 'telegram')]\n"
-            "assert not bad, bad")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=RENDER.parent)

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from render import frame, sprites, text
-from render import layout as L
-from render.table import arrange, stake_label
+from render import canvas as C
+from render import palette as P
+from render import sprites, text
+from render.duel import frame
+from render.duel import layout as L
+from render.duel.table import arrange, stake_label
+from render.encode import encode
 from render.text import Labels
 from rules.duel.view import BulletResult, Outcome, PublicView
 
@@ -23,27 +27,27 @@ def outcome_lines(result: BulletResult, names: tuple[str, str], labels: Labels) 
     out: list[tuple[str, int, RGBT]] = []
     w = result.winner
     if result.outcome is Outcome.BOTH_PASS:
-        out.append((labels.text("pic.duel.both_pass"), 26, L.TEXT))
+        out.append((labels.text("pic.duel.both_pass"), 26, P.TEXT))
     elif result.outcome is Outcome.SPLIT:
-        out.append((labels.text("pic.duel.split_pot"), 26, L.TEXT))
+        out.append((labels.text("pic.duel.split_pot"), 26, P.TEXT))
         if result.bonus_duel:
-            out.append((labels.text("pic.duel.bonus_none"), 24, L.DIM))
+            out.append((labels.text("pic.duel.bonus_none"), 24, P.DIM))
     elif w is not None:
         l_ = 1 - w
         taken = result.stakes[0] + result.stakes[1]
         key = ("pic.duel.uncontested" if result.outcome is Outcome.UNCONTESTED
                else "pic.duel.showdown")
-        out.append((labels.plural(key, taken, w=who[w], l=who[l_]), 26, L.TEXT))
+        out.append((labels.plural(key, taken, w=who[w], l=who[l_]), 26, P.TEXT))
         if result.bonus_duel and result.bonus_category is not None:
             cat = result.bonus_category
             key = "pic.duel.bonus" if result.bonus >= cat.multiplier else "pic.duel.bonus_capped"
             if cat.multiplier == 0:
                 key = "pic.duel.bonus_zero"
             out.append((labels.text(key, cat=text.hand_name(labels, cat),
-                                     mult=cat.multiplier, l=who[l_], n=result.bonus), 26, L.GOLD))
+                                     mult=cat.multiplier, l=who[l_], n=result.bonus), 26, P.GOLD))
     for p in (0, 1):
         if result.stacks_after[p] == 0:
-            out.append((labels.text("pic.duel.out_of_chips", name=who[p]), 24, L.MINUS))
+            out.append((labels.text("pic.duel.out_of_chips", name=who[p]), 24, P.MINUS))
     return out
 
 
@@ -58,9 +62,9 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
     caption = f"{number} · {stake_label(labels, stake, result.bonus_duel)}"
     cw = chip.width + 10 + text.width(caption, 24)
     im.paste(chip, (mid - cw // 2, y0 - 66))
-    text.draw(im, (mid - cw // 2 + chip.width + 10, y0 - 52), caption, 24, L.PLAYER[p])
+    text.draw(im, (mid - cw // 2 + chip.width + 10, y0 - 52), caption, 24, P.PLAYER[p])
     if won:
-        d.rounded_rectangle((x0 - 8, y0 - 8, x1 + 8, y1 + 8), 16, outline=L.GOLD, width=6)
+        d.rounded_rectangle((x0 - 8, y0 - 8, x1 + 8, y1 + 8), 16, outline=P.GOLD, width=6)
     for i, card in enumerate(arrange(result.cards[p])):
         sprite = sprites.face(card, L.BIG_W, L.BIG_H)
         im.paste(sprite, (x0 + i * L.BIG_STEP, y0), sprite)
@@ -69,10 +73,10 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
         im.paste(badge, (x1 - 30, y0 - 24), badge)
     cat = text.hand_name(labels, result.values[p].category)
     y = y1 + 16
-    text.draw(im, (mid, y), cat, 32, L.GOLD if won else L.TEXT, anchor="m",
+    text.draw(im, (mid, y), cat, 32, P.GOLD if won else P.TEXT, anchor="m",
               max_width=x1 - x0)
     delta = result.deltas[p]
-    colour = L.PLUS if delta > 0 else L.MINUS if delta < 0 else L.DIM
+    colour = P.PLUS if delta > 0 else P.MINUS if delta < 0 else P.DIM
     tag = text.signed(delta, change=True)
     if won:
         tag = f"{labels.text('pic.duel.winner')}  {tag}"
@@ -88,19 +92,19 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
     if result is None:
         raise ValueError("no bullet has been turned over yet: there is nothing to reveal")
     names = frame.names_of(names, labels)
-    im = frame.canvas(L.REVEAL_H)
+    im = C.canvas(L.REVEAL_H)
     frame.panels(im, view, names, labels, stacks=result.stacks_after, dealer=result.dealer)
     frame.revolver(im, view, labels, bullet=result.number, round_=result.round, live=False)
     if result.bonus_duel:
-        text.draw(im, (L.W // 2, L.HEADER_H + 4), labels.text("pic.duel.bonus_duel"), 26, L.GOLD,
+        text.draw(im, (C.W // 2, L.HEADER_H + 4), labels.text("pic.duel.bonus_duel"), 26, P.GOLD,
                   anchor="m")
     d = ImageDraw.Draw(im)
     for p in (0, 1):
         _side(im, d, result, p, labels)
     y = L.reveal_hand_box(0)[3] + 112
     for line, size, colour in outcome_lines(result, names, labels):  # three lines at most
-        text.draw(im, (L.W // 2, y), line, size, colour, anchor="m",
-                  max_width=L.W - 2 * L.MARGIN - 40)
+        text.draw(im, (C.W // 2, y), line, size, colour, anchor="m",
+                  max_width=C.W - 2 * C.MARGIN - 40)
         y += text.line_height(size) + 4
     return im
 
@@ -108,4 +112,4 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
 def reveal(view: PublicView, result: BulletResult | None = None, *, names: tuple[str, str],
            labels: Labels, fmt: str = "jpeg") -> bytes:
     """A finished bullet turned over, as JPEG (default) or PNG bytes."""
-    return frame.encode(compose(view, result, names, labels), fmt)
+    return encode(compose(view, result, names, labels), fmt)

@@ -1,4 +1,5 @@
-"""Where things go, and in which colours: every box of every picture, in pixels.
+"""Where the duel's pictures put things: every box of the table, the reveal and the result, in
+pixels (the canvas, a card's size and the panels are render.canvas's).
 
 The tests sample these boxes (a chip, a winner mark, a cell of the cards-out grid), so the
 drawing code and the tests share one source of truth for positions.
@@ -6,56 +7,18 @@ drawing code and the tests share one source of truth for positions.
 
 from __future__ import annotations
 
+from render.canvas import BACK_DX, BACK_DY, CARD_H, CARD_W, MARGIN, Box, W
 from rules.cards import Card, Rank, Suit
-
-Box = tuple[int, int, int, int]  # left, top, right, bottom
-RGB = tuple[int, int, int]
-
-# --- palette: a dark felt with its own frame reads the same on light and dark chat themes --
-FELT: RGB = (22, 96, 64)
-PANEL: RGB = (14, 70, 46)
-PANEL_EDGE: RGB = (40, 124, 86)
-RAIL: RGB = (62, 36, 22)
-RAIL_LIGHT: RGB = (116, 74, 40)
-TEXT: RGB = (244, 244, 236)
-DIM: RGB = (168, 204, 184)
-GOLD: RGB = (255, 206, 72)
-PLUS: RGB = (255, 214, 96)
-MINUS: RGB = (255, 150, 140)
-PLAYER: tuple[RGB, RGB] = ((84, 176, 255), (255, 128, 84))
-CARD: RGB = (251, 251, 247)
-CARD_EDGE: RGB = (128, 128, 124)
-RED: RGB = (206, 24, 40)
-BLACK: RGB = (22, 22, 30)
-BACK: RGB = (46, 50, 118)
-BACK_LINE: RGB = (82, 90, 168)
-OUT_CELL: RGB = (12, 62, 40)
-OUT_TEXT: RGB = (66, 116, 90)
-
-
-def suit_colour(suit: Suit) -> RGB:
-    return RED if suit.is_red else BLACK
-
-
-# --- the canvas -----------------------------------------------------------------------------
-W = 1200
-MARGIN = 24
-RAIL_W = 10
 
 # --- header: two player panels and the revolver between them ---------------------------------
 HEADER_H = 150
-PANEL_W = 420
-PANELS: tuple[Box, Box] = ((MARGIN, 16, MARGIN + PANEL_W, 134), (W - MARGIN - PANEL_W, 16,
-                                                                   W - MARGIN, 134))
 CYLINDER = 98  # the revolver sprite is CYLINDER x CYLINDER
 CYLINDER_XY = ((W - CYLINDER) // 2, 14)
 ROUND_LABEL_Y = 118
 
 # --- the table: the row of six hands --------------------------------------------------------
 TABLE_H = 772
-CARD_W, CARD_H = 118, 165
 STRIP = 36  # how much of each card a turned-over hand shows above the next
-BACK_DX, BACK_DY = 7, 5  # the four backs of a hand in play, stacked behind its face-up card
 COL_W = (W - 2 * MARGIN) // 6
 HANDS_Y = HEADER_H + 14
 NUMBER_H = 28

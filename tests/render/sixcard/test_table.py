@@ -19,27 +19,25 @@ from PIL import Image, ImageChops, ImageStat
 import render
 import rules.sixcard as rules_six
 from bot.i18n import translator
-from render import layout as L
-from render import preview_sixcard as preview
-from render.sixcard import (
-    BET,
-    BUY_FEE,
-    GAME_FEE,
+from render import canvas as C
+from render import palette as P
+from render.encode import MAX_BYTES
+from render.sixcard import preview
+from render.sixcard import table as six_table
+from render.sixcard.layout import (
     LANE_FILL,
     LANE_X0,
     LIT,
-    MAX_BYTES,
-    REPLACE_FEE,
     card_box,
     chip_box,
     dropped_box,
     height,
     lane_box,
     outcome_box,
-    status_lines,
 )
+from render.sixcard.table import status_lines
 from rules.cards import Card, shuffled_deck
-from rules.hands import evaluate
+from rules.hands import Category, evaluate
 from rules.sixcard import (
     Accounting,
     BoxOutcome,
@@ -134,13 +132,13 @@ def test_every_moment_renders_at_its_size_and_mode() -> None:
         view = scene(stem)
         im = png(make())
         assert im.mode == "RGB", stem
-        assert im.size == (L.W, height(len(view.boxes))), (stem, what)
+        assert im.size == (C.W, height(len(view.boxes))), (stem, what)
 
 
 def test_before_the_deal_it_renders_as_tall_as_one_box() -> None:
     view = SixCardGame.new((10, 20, 30), 1000).public_view()
     assert view.phase is SixPhase.DEAL and not view.boxes
-    assert draw(view).size == (L.W, height(1)) == (L.W, height(0))
+    assert draw(view).size == (C.W, height(1)) == (C.W, height(0))
 
 
 def test_jpeg_is_the_default_and_small() -> None:
@@ -186,7 +184,7 @@ def test_an_unknown_language_falls_back_to_english() -> None:
 
 
 def test_the_fees_quoted_are_the_rules_fees() -> None:
-    assert (BUY_FEE, REPLACE_FEE, GAME_FEE, BET) == (
+    assert (six_table.BUY_FEE, six_table.REPLACE_FEE, six_table.GAME_FEE, six_table.BET) == (
         rules_six.BUY_FEE, rules_six.REPLACE_FEE, rules_six.GAME_FEE, rules_six.BET)
 
 
@@ -289,11 +287,11 @@ def test_chips_show_in_their_box_and_only_there() -> None:
     played = draw(with_box(view, dataclasses.replace(box, bet=20)))
     assert plain(before, chip_box(1, 1)) and not plain(played, chip_box(1, 1))
     # the header's "on the table" figure changes too; nothing else does
-    assert same(blank(before, [chip_box(1, 1), L.PANELS[0]]),
-                blank(played, [chip_box(1, 1), L.PANELS[0]]))
+    assert same(blank(before, [chip_box(1, 1), C.PANELS[0]]),
+                blank(played, [chip_box(1, 1), C.PANELS[0]]))
     bigger = draw(with_box(view, dataclasses.replace(box, ante=100)))
     assert region_differs(before, bigger, chip_box(1, 0))
-    header = (0, 0, L.W, lane_box(0)[1])  # the panel, and the fees the status quotes
+    header = (0, 0, C.W, lane_box(0)[1])  # the panel, and the fees the status quotes
     assert same(blank(before, [chip_box(1, 0), header]), blank(bigger, [chip_box(1, 0), header]))
 
 
@@ -317,7 +315,7 @@ def test_the_dealers_replace_greys_the_dropped_card_and_rims_the_new_one() -> No
     im = draw(view).convert("RGB")
     assert not plain(im, dropped_box(0))
     x0, y0, _, y1 = card_box(0, rep.index)
-    assert im.getpixel((x0 - 2, (y0 + y1) // 2)) == L.GOLD
+    assert im.getpixel((x0 - 2, (y0 + y1) // 2)) == P.GOLD
     offer = draw(scene("s08_no_game_offer"))
     assert plain(offer, dropped_box(0))
 
@@ -348,8 +346,8 @@ def test_a_settlement_marks_its_own_box() -> None:
     b = draw(with_box(view, dataclasses.replace(won, settlement=lost)))
     assert region_differs(a, b, outcome_box(1))
     assert same(blank(a, [grow(lane_box(1), 1)]), blank(b, [grow(lane_box(1), 1)]))
-    assert a.convert("RGB").getpixel(mid_left(1)) == L.GOLD
-    assert b.convert("RGB").getpixel(mid_left(1)) != L.GOLD
+    assert a.convert("RGB").getpixel(mid_left(1)) == P.GOLD
+    assert b.convert("RGB").getpixel(mid_left(1)) != P.GOLD
 
 
 def test_the_box_being_decided_is_lit_and_a_blind_box_is_face_down() -> None:
@@ -371,7 +369,7 @@ def test_the_lanes_sit_on_the_felt() -> None:
     for row in range(4):
         x0, _, _, y1 = lane_box(row)
         assert im.getpixel((x0 + 8, y1 - 8)) == LANE_FILL
-    assert im.getpixel((LANE_X0 + 300, lane_box(1)[1] - 4)) == L.FELT
+    assert im.getpixel((LANE_X0 + 300, lane_box(1)[1] - 4)) == P.FELT
 
 
 def test_the_status_says_what_can_be_done_now() -> None:
@@ -391,7 +389,7 @@ def test_the_status_says_what_can_be_done_now() -> None:
 def test_awkward_names_stay_inside_the_panel(name: str) -> None:
     view = scene("s07_three_settled")
     a, b = draw(view, name="A"), draw(view, name=name)
-    assert same(blank(a, [L.PANELS[0]]), blank(b, [L.PANELS[0]]))
+    assert same(blank(a, [C.PANELS[0]]), blank(b, [C.PANELS[0]]))
 
 
 def test_hand_names_follow_the_cards() -> None:
@@ -399,4 +397,4 @@ def test_hand_names_follow_the_cards() -> None:
     view = scene("s04_reveal_qualifies")
     box = view.boxes[0]
     assert box.cards is not None and box.value == evaluate(box.cards)
-    assert box.value is not None and box.value.category.name_en == "Full house"
+    assert box.value is not None and box.value.category is Category.FULL_HOUSE

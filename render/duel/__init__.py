@@ -1,0 +1,1 @@
+"""The duel's pictures: the table, the reveal of a bullet, the result."""

@@ -1,0 +1,1 @@
+"""Six-card poker's picture: the table at any moment of a game."""

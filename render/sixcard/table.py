@@ -1,0 +1,118 @@
+"""The six-card poker table at any moment of a game, drawn from its public view only.
+
+    render.sixcard(view, name="Алиса", labels=translator("ru")) -> bytes
+
+A header with the player (name, balance, chips on the table or the game's net) and what happens
+now; under it the dealer's lane and one per box (render/sixcard/lanes.py). Nothing here
+receives a hidden card: a box not shown yet and the dealer's hole cards are backs because the
+view holds no card for them.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from render import canvas as C
+from render import palette as P
+from render import sprites, text
+from render.encode import TALL, encode
+from render.sixcard import lanes
+from render.sixcard import sprites as six_sprites
+from render.sixcard.layout import HEADER_H, LANE_X1, LIT, PLAIN, STATUS_X, lane_box
+from render.text import Labels
+from rules.sixcard.view import BET, BUY_FEE, GAME_FEE, REPLACE_FEE, BoxState, SixCardView, SixPhase
+
+Line = lanes.Line
+
+
+def _on_table(view: SixCardView) -> int:
+    return sum(b.ante + b.bet for b in view.boxes
+               if b.settlement is None and b.state is not BoxState.FOLDED)
+
+
+def _panel(im: Image.Image, view: SixCardView, name: str, labels: Labels) -> None:
+    x0, y0, x1, _ = C.PANELS[0]
+    over = view.is_over
+    im.paste(sprites.chip(0, 0, P.PANEL), (x0 + 12, y0 + 10))
+    line, size = text.fit_shrink(name, (30, 26, 22), x1 - x0 - 86)
+    text.draw(im, (x0 + 70, y0 + 12 + (30 - size) // 2), line, size, P.TEXT)
+    box = text.draw(im, (x0 + 70, y0 + 56), str(view.balance), 38, P.TEXT)
+    if over:
+        if view.net:
+            text.draw(im, (box[2] + 10, y0 + 70), text.signed(view.net, change=True), 22,
+                      lanes.net_colour(view.net))
+    elif view.boxes:
+        text.draw(im, (x1 - 16, y0 + 80), labels.text("pic.sixcard.on_table", n=_on_table(view)),
+                  20, P.DIM, anchor="r", max_width=x1 - box[2] - 30)
+
+
+def status_lines(view: SixCardView, labels: Labels) -> list[Line]:
+    """What happens now, in words: (text, size, colour) lines."""
+    out: list[Line] = []
+    box = view.boxes[view.to_act] if view.to_act is not None and view.boxes else None
+    if not view.boxes:
+        pass  # the empty table says so
+    elif view.phase is SixPhase.DECIDING and box is not None:
+        out.append((labels.text("pic.sixcard.move", n=box.box + 1), 24, LIT))
+        legal = set(view.legal)
+        opts = [labels.text("pic.sixcard.opt_fold")] if "f" in legal else []
+        if "p" in legal:
+            opts.append(labels.text("pic.sixcard.opt_play", n=BET * box.ante))
+        if "b" in legal:
+            opts.append(labels.text("pic.sixcard.opt_buy", n=BUY_FEE * box.ante))
+        if any(c.startswith("r") for c in legal):
+            opts.append(labels.text("pic.sixcard.opt_replace", n=REPLACE_FEE * box.ante))
+        if legal == {"f"}:
+            out.append((labels.text("pic.sixcard.fold_only"), 20, P.MINUS))
+        else:
+            out.append((" · ".join(opts), 20, P.TEXT))
+    elif view.phase is SixPhase.DEALER_GAME and box is not None:
+        out.append((labels.text("pic.sixcard.dealer_none"), 24, P.GOLD))
+        out.append((labels.text("pic.sixcard.offer", n=box.box + 1, fee=GAME_FEE * box.ante), 22,
+                    LIT))
+        out.append((labels.text("pic.sixcard.offer_rule"), 18, P.DIM))
+    elif view.is_over:
+        out.append((labels.text("pic.sixcard.over"), 26, P.GOLD))
+        out.append((labels.text("pic.sixcard.net", net=text.signed(view.net, change=True)), 26,
+                    lanes.net_colour(view.net)))
+    return out
+
+
+def _status(im: Image.Image, view: SixCardView, labels: Labels) -> None:
+    x, x1 = STATUS_X, LANE_X1 - 8
+    text.draw(im, (x, 18), labels.text("pic.sixcard.title"), 22, P.DIM, max_width=x1 - x)
+    y = 50
+    for line, size, colour in status_lines(view, labels):
+        for part in text.wrap(line, size, x1 - x, 2):
+            if y + text.line_height(size) > HEADER_H - 4:
+                return
+            text.draw(im, (x, y), part, size, colour)
+            y += text.line_height(size) + 2
+        y += 4
+
+
+# --- the picture -------------------------------------------------------------------------------
+
+
+def compose(view: SixCardView, name: str, labels: Labels) -> Image.Image:
+    """The table picture as an RGB image (see `sixcard` for the bytes)."""
+    name = text.clean(str(name)) or labels.text("pic.sixcard.you")
+    edges = (PLAIN, *(lanes.edge(view, b) for b in view.boxes)) if view.boxes else (PLAIN, PLAIN)
+    panel = (P.GOLD, 4) if view.is_over and view.net > 0 else PLAIN
+    im = six_sprites.base(edges, panel).copy()
+    d = ImageDraw.Draw(im)
+    _panel(im, view, name, labels)
+    _status(im, view, labels)
+    lanes.dealer_lane(im, d, view, labels)
+    for box in view.boxes:
+        lanes.box_lane(im, d, view, box, labels)
+    if not view.boxes:
+        _, y0, _, y1 = lane_box(1)
+        text.draw(im, (C.W // 2, (y0 + y1) // 2 - 20), labels.text("pic.shuffling"), 34,
+                  P.DIM, anchor="m")
+    return im
+
+
+def sixcard(view: SixCardView, *, name: str, labels: Labels, fmt: str = "jpeg") -> bytes:
+    """The six-card poker table at this moment of the game, as JPEG (default) or PNG bytes."""
+    return encode(compose(view, name, labels), fmt, TALL)
