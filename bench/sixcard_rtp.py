@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.i18n import translator  # noqa: E402
+from render.text import hand_name  # noqa: E402
 from rules.cards import Rank, shuffled_deck  # noqa: E402
 from rules.hands import Category, HandValue  # noqa: E402
 from rules.sixcard import (  # noqa: E402
@@ -143,7 +145,7 @@ def main() -> None:
     print()
     print(f"{'final hand':<16}{'boxes':>9}{'share':>9}{'RTP':>9}")
     for category in sorted(categories, reverse=True):
-        print(f"{category.name_en:<16}{categories[category]:>9,}"
+        print(f"{hand_name(translator('en'), category):<16}{categories[category]:>9,}"
               f"{categories[category] / boxes:>9.3%}"
               f"{category_out[category] / category_in[category]:>9.1%}")
     print()

@@ -2,8 +2,8 @@
 
 API (stable; the internals are free to change for speed):
 
-- `Category`: HIGH_CARD .. ROYAL_FLUSH, with `.multiplier` (RULES.md bonus/payout table) and
-  `.name_en` / `.name_ru`.
+- `Category`: HIGH_CARD .. ROYAL_FLUSH, with `.multiplier` (RULES.md bonus/payout table). Its
+  names for people are the catalogs' (`hand.full_house`...), not the rules'.
 - `HandValue`: frozen, hashable, totally ordered (higher is better; equal means a tie).
   `.category`, `.ranks` (the ranks that decide ties, in order), `.strength` (0..7461, one per
   distinct value: 7,462 in all; the royal flush is the top straight flush, 7461).
@@ -64,24 +64,8 @@ class Category(IntEnum):
         """The duel's bonus and six-card poker's bet payout for this category."""
         return _MULTIPLIERS[self]
 
-    @property
-    def name_en(self) -> str:
-        return _NAMES_EN[self]
-
-    @property
-    def name_ru(self) -> str:
-        return _NAMES_RU[self]
-
 
 _MULTIPLIERS = (0, 1, 2, 3, 4, 5, 7, 20, 50, 100)
-_NAMES_EN = (
-    "High card", "One pair", "Two pair", "Three of a kind", "Straight", "Flush",
-    "Full house", "Four of a kind", "Straight flush", "Royal flush",
-)
-_NAMES_RU = (
-    "Старшая карта", "Пара", "Две пары", "Сет", "Стрит", "Флеш",
-    "Фулл-хаус", "Каре", "Стрит-флеш", "Роял-флеш",
-)
 
 
 class HandValue:
@@ -121,20 +105,22 @@ class HandValue:
         return ALL_VALUES[n]
 
     def describe(self) -> str:
-        """English, e.g. "Full house, Kings full of Sevens", "One pair, Fives (Q 3 2)"."""
+        """For developers (logs, tests; people read the catalogs' names), e.g. "Full house,
+        Kings full of Sevens", "One pair, Fives (Q 3 2)": the category as its identifier."""
         cat, r = self.category, self.ranks
+        name = cat.name.replace("_", " ").capitalize()
         if cat is Category.ROYAL_FLUSH:
             return "Royal flush"
         if cat in (Category.STRAIGHT_FLUSH, Category.STRAIGHT):
-            return f"{cat.name_en}, {_NAME[r[0]]} high"
+            return f"{name}, {_NAME[r[0]]} high"
         if cat in (Category.FLUSH, Category.HIGH_CARD):
-            return f"{cat.name_en}, {_NAME[r[0]]} high ({_labels(r[1:])})"
+            return f"{name}, {_NAME[r[0]]} high ({_labels(r[1:])})"
         if cat is Category.FULL_HOUSE:
             return f"Full house, {_PLURAL[r[0]]} full of {_PLURAL[r[1]]}"
         if cat is Category.TWO_PAIR:
             return f"Two pair, {_PLURAL[r[0]]} and {_PLURAL[r[1]]} ({_labels(r[2:])})"
         # four of a kind, three of a kind, one pair: the group, then the kickers
-        return f"{cat.name_en}, {_PLURAL[r[0]]} ({_labels(r[1:])})"
+        return f"{name}, {_PLURAL[r[0]]} ({_labels(r[1:])})"
 
     def __str__(self) -> str:
         return self.describe()

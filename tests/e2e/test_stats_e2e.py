@@ -15,6 +15,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from bot.i18n import translator
+from render.text import hand_name
 from rules.hands import Category
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import Table, actor, live_duel_message, open_duel, play_to_the_end
@@ -26,7 +28,7 @@ TIMEOUT = 20.0
 START = 50
 QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}  # the test measures the bot, not the flood limiter
 FAST_TIMERS = {"SIXSHOOTER_TIME_SCALE": "0.005"}  # a 5-minute turn lasts 1.5 seconds
-CATEGORY = {c.name_en: c for c in Category}
+CATEGORY = {hand_name(translator("en"), c): c for c in Category}  # as the captions name them
 HAND = re.compile(r"^(\w+): hand #\d, (.+) \(\d+ chips?\)$", re.M)
 BONUS = re.compile(r"Bonus for .+?: (\w+) takes (\d+) more chips?\.")
 STACKS = re.compile(r"^(\w+): (\d+) · (\w+): (\d+)$", re.M)
@@ -84,7 +86,7 @@ def expected(duels: list[Played], name: str, against: str | None = None) -> dict
     sign = "+" if net > 0 else "−" if net < 0 else ""
     return {"played": len(mine), "wld": (w, losses, d), "net": f"{sign}{abs(net)}",
             "rate": (200 * w + len(mine)) // (2 * len(mine)) if mine else 0,
-            "best": best.name_en if best else "—", "bonus": top,
+            "best": hand_name(translator("en"), best) if best else "—", "bonus": top,
             "streak": f"W{streak}" if streak > 0 else f"L{-streak}" if streak < 0 else "—"}
 
 

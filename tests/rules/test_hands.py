@@ -164,7 +164,6 @@ def test_categories_rank_in_order_with_their_multipliers() -> None:
     assert [x.category.multiplier for x in values] == [m for _, _, m in ladder]
     assert values == sorted(values) and len(set(values)) == len(values)
     assert [c.multiplier for c in Category] == [0, 1, 2, 3, 4, 5, 7, 20, 50, 100]
-    assert Category.FULL_HOUSE.name_en == "Full house" and Category.FLUSH.name_ru == "Флеш"
 
 
 def test_the_tables_number_the_categories_as_category_does() -> None:
