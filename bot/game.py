@@ -7,7 +7,6 @@ shown). Presenting the outcome is `bot.present`'s job.
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -100,23 +99,6 @@ async def start_duel(
     log.info("duel %d started in chat %d: %d vs %d, stack %d, player %d deals",
              record.id, record.chat_id, *record.players, challenge.stack, state.dealer)
     return record
-
-
-def state_at(record: DuelRecord, version: int | None) -> DuelState | None:
-    """The duel as it was at `version` (the version a message shows): the log replayed up to
-    its `version`-th action. Every saved version is exactly one action more."""
-    if version is None:
-        return None
-    data = json.loads(record.state_json)
-    log_entries, kept, acts = data["log"], [], 0
-    for entry in log_entries:
-        if entry[0] == "act":
-            if acts == version:
-                break
-            acts += 1
-        kept.append(entry)
-    data["log"] = kept
-    return DuelState.from_json(json.dumps(data))
 
 
 def _refusal(error: DuelError) -> Refusal:

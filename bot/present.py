@@ -27,7 +27,7 @@ from bot.captions import (
     result_caption,
     reveal_caption,
 )
-from bot.game import forget_chat, migrate_chat, state_at
+from bot.game import forget_chat, migrate_chat
 from bot.i18n import Translator, pick_language, translator
 from bot.services import Services
 from bot.storage import DuelRecord, DuelStatus
@@ -242,7 +242,8 @@ async def retire(bot: Bot, record: DuelRecord, message_id: int, version: int) ->
 async def _present(svc: Services, bot: Bot, record: DuelRecord) -> None:
     state = DuelState.from_json(record.state_json)
     live_id = record.message_id
-    shown = state_at(record, record.shown_version) if live_id is not None else None
+    shown = None if live_id is None or record.shown_version is None else state.at(
+        record.shown_version)  # the duel as its message shows it
     t = await table_for(svc, record)
     if live_id is not None and shown is not None:
         if _same_message(shown, state):

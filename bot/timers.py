@@ -1,4 +1,4 @@
-"""Turn timers: a reminder at half time, the safe move at the deadline (bot.autoplay), and a
+"""Turn timers: a reminder at half time, the safe move at the deadline (rules.duel.policy), and a
 forfeit after two timeouts in a row.
 
 The length is the chat's setting (ChatSettings.turn_timer; 0 = off), times the configured time
@@ -19,7 +19,6 @@ from that row, so `restore` re-arms every live duel after a restart.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 from dataclasses import dataclass
 from enum import StrEnum
@@ -100,12 +99,6 @@ def duration(tr: Translator, seconds: int) -> Html:
     return Html(" ".join(parts))
 
 
-def moves_since(record: DuelRecord, version: int) -> list[int]:
-    """The players who made the moves after `version`, in order (version k is k moves)."""
-    log_entries = json.loads(record.state_json)["log"]
-    return [int(e[1]) for e in log_entries if e[0] == "act"][version:record.version]
-
-
 class TurnTimers:
     def __init__(self, svc: Services, bot: Bot, scheduler: Scheduler, scale: float = 1.0) -> None:
         self.svc = svc
@@ -137,7 +130,7 @@ class TurnTimers:
         counts = [0, 0]
         if row is not None:
             counts = list(row.timeouts)
-            for player in moves_since(record, row.version):
+            for player in DuelState.from_json(record.state_json).actors_since(row.version):
                 counts[player] = 0  # a move of their own
         seconds = (await self.svc.storage.chats.get_settings(record.chat_id)).turn_timer
         remind_at = deadline = None
