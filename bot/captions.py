@@ -23,7 +23,7 @@ def _category(tr: Translator, result: BulletResult, player: int) -> str:
 
 
 def _heading(tr: Translator, view: PublicView) -> str:
-    if view.round > 2:
+    if view.is_tiebreak:
         return tr.t("duel.heading_tiebreak", bullet=view.bullet)
     return tr.t("duel.heading", round=view.round, bullet=view.bullet)
 
@@ -56,7 +56,8 @@ def reveal_caption(
     tr: Translator, view: PublicView, result: BulletResult, seats: tuple[Seat, Seat]
 ) -> str:
     """A finished bullet: both hands, who took what, the bonus; the deck proof at round end."""
-    head = (tr.t("duel.heading_tiebreak", bullet=result.number) if result.round > 2 else
+    head = (tr.t("duel.heading_tiebreak", bullet=result.number)
+            if view.is_tiebreak_round(result.round) else
             tr.t("duel.heading", round=result.round, bullet=result.number))
     lines = [f"<b>{head}</b>"]
     for p in (0, 1):
