@@ -19,8 +19,7 @@ from bot.present import present
 from bot.services import Services
 from bot.storage import ChatSettings, DuelRecord, DuelStatus, ResultReason, Storage
 from bot.timers import Alarm, AlarmKind, TurnTimers, duration
-from rules.duel import Action, Bet, DuelState, Phase, Surrender, TiebreakAnswer
-from rules.duel.policy import Kind, safe_bet, timeout_move
+from rules.duel import Action, Bet, DuelState, Phase
 from tests.rules.duel.helpers import SALT, bets, deck_with
 
 T0 = 1_700_000_000
@@ -334,34 +333,6 @@ async def test_time_scale_shortens_the_timer(rig: Rig) -> None:
     armed = rig.alarms.of(record.id)
     assert armed[AlarmKind.REMIND][1] == pytest.approx(1.5)
     assert armed[AlarmKind.EXPIRE][1] == pytest.approx(3.0)
-
-
-# --- the safe move, as a choice among legal actions -----------------------------------------
-
-
-def test_safe_bet_takes_the_leftmost_of_equal_face_up_cards() -> None:
-    deck = deck_with("2s 7c 8d 9h Jd", "2h 5c 6d 8s Tc", "Qd 2c 3s 7d 9s", "2d 3h 4d 6c 8c",
-                     "9c Th Jc Qs 5h", "Ah 6h 7s Td 4s")
-    assert safe_bet(dealt(deck), 1) == Bet(0, 1)
-
-
-def test_the_clock_never_moves_for_nobody() -> None:
-    over = dealt()
-    over.apply(Surrender(), 1)
-    assert timeout_move(over, (0, 0)) is None
-    move = timeout_move(dealt(), (0, 1))
-    assert move is not None and move.kind is Kind.FORFEIT
-    assert move.action == Surrender("timeout") and move.player == 1
-
-
-def test_a_tiebreak_offer_is_declined_even_after_a_timeout() -> None:
-    state = dealt(LEVEL)
-    bets(state, (0, 1), (1, 1), (2, 1), (3, 1), (4, 2), (5, 2))
-    state.deal(LEVEL, SALT)
-    bets(state, (0, 1), (1, 1), (2, 1), (3, 1), (4, 2), (5, 2))
-    move = timeout_move(state, (1, 1))
-    assert move is not None and move.action == TiebreakAnswer(False)
-    assert move.late == (0, 1)
 
 
 @pytest.mark.parametrize(("seconds", "en", "ru"), [
