@@ -18,9 +18,10 @@ from importlib import metadata
 
 from telegram.error import InvalidToken, TelegramError
 
-from bot import connect, instance, logs, webhook
+from bot import instance, logs
 from bot.config import ENVIRONMENT, Config, ConfigError
 from bot.storage import StorageError
+from bot.telegram import connect, webhook
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # Telegram failed the start in a way retrying does not fix

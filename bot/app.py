@@ -17,17 +17,18 @@ from telegram.ext import (
     filters,
 )
 
-from bot import menu, timers
+from bot import timers
 from bot.config import Config
 from bot.handlers import buttons, commands, errors, members, stats, verify
 from bot.handlers.settings import on_settings, settings_command
 from bot.handlers.sixcard import balance_command, on_press, rebuy_command, sixcard_command
 from bot.jobs import SYNC_EVERY, resume, sync_lagging
-from bot.ratelimit import ChatRateLimiter
-from bot.scheduling import FairUpdateProcessor
 from bot.services import KEY, Services, services
 from bot.sixcard import present as sixcard_present
 from bot.storage import Storage
+from bot.telegram import menu
+from bot.telegram.ratelimit import ChatRateLimiter
+from bot.telegram.scheduling import FairUpdateProcessor
 
 log = logging.getLogger(__name__)
 
@@ -48,14 +49,14 @@ def build(config: Config) -> App:
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
     if config.rate_limit:
         # Telegram's flood limits (30 messages/s overall, 20/min per group), a RetryAfter
-        # pausing only its own chat and retried a few times before bot.tg sees it.
+        # pausing only its own chat and retried a few times before bot.telegram.send sees it.
         builder = builder.rate_limiter(ChatRateLimiter())
     # Connections: the flood limits keep about 30 sends a second in flight, so a small pool
     # serves them all; 256 idle-checked connections cost a fifth of the bot's CPU in httpx's
     # pool bookkeeping. A request waits up to POOL_WAIT for a free one instead of failing.
     builder = builder.connection_pool_size(POOL_SIZE).pool_timeout(POOL_WAIT)
     # Answers: a photo upload on a slow link takes many seconds, and a send that timed out is
-    # not sent again (it may have arrived: bot.tg), so give Telegram time to answer.
+    # not sent again (it may have arrived: bot.telegram.send), so give Telegram time to answer.
     builder = builder.read_timeout(SEND_READ_TIMEOUT).media_write_timeout(MEDIA_WRITE_TIMEOUT)
     app: App = (
         builder.concurrent_updates(FairUpdateProcessor())

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 
 from telegram import Bot, Message, User
 
-from bot import tg
 from bot.game import start_duel
 from bot.i18n import Translator, mention_html
 from bot.present import display_name, present, table_for
 from bot.services import Services
 from bot.storage import ChallengeRecord, ChallengeStatus, DuelRecord
+from bot.telegram import send
 from rules.duel import MAX_STACK, MIN_STACK, DuelState
 
 log = logging.getLogger(__name__)
@@ -172,7 +172,7 @@ async def settle(svc: Services, bot: Bot, tr: Translator, c: ChallengeRecord,
     log.info("challenge %d in chat %d: %s", c.id, c.chat_id, status.value)
     if settled.message_id is not None:
         text = await render_challenge(svc, tr, c, status, by)
-        await tg.edit_text(bot, c.chat_id, settled.message_id, text, None)
+        await send.edit_text(bot, c.chat_id, settled.message_id, text, None)
     return True
 
 
@@ -190,7 +190,7 @@ async def accept(svc: Services, bot: Bot, tr: Translator, c: ChallengeRecord,
         dealer = t.seats[state.dealer].mention
         text = tr.t("challenge.accepted", p0=t.seats[0].mention, p1=t.seats[1].mention,
                     dealer=dealer)
-        await tg.edit_text(bot, c.chat_id, shown.message_id, text, None)
+        await send.edit_text(bot, c.chat_id, shown.message_id, text, None)
     async with svc.lock(f"duel:{record.id}"):  # the sync job must not send it a second time
         await present(svc, bot, record)
     return record

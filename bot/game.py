@@ -183,9 +183,10 @@ def duel_result(record: DuelRecord, state: DuelState, now: int) -> DuelResult:
 
 
 async def forget_chat(svc: Services, chat_id: int) -> None:
-    """The bot left the chat (or was thrown out: Telegram said so, see `bot.tg.ChatGone`, or
-    a my_chat_member update did): its live duels, challenges and six-card games are closed
-    without counting. Nothing short of that closes them: a refused send only waits."""
+    """The bot left the chat (or was thrown out: Telegram said so, see
+    `bot.telegram.send.ChatGone`, or a my_chat_member update did): its live duels, challenges
+    and six-card games are closed without counting. Nothing short of that closes them: a
+    refused send only waits."""
     now = svc.clock()
     await svc.storage.chats.mark_left(chat_id, now=now)
     duels = await svc.storage.duels.abandon_chat(chat_id, now=now)

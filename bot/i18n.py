@@ -31,7 +31,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.mentions import Html, html_escape, mention_html
+from bot.telegram.html import Html, html_escape, mention_html
 
 __all__ = [
     "LANGUAGES", "Html", "Language", "MissingText", "Texts", "Translator", "catalog_problems",

@@ -6,14 +6,14 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec
 from bot.i18n import Translator
 from bot.storage import ChallengeRecord
+from bot.telegram import callbacks
 from rules.duel import Action, Bet, PublicView, TiebreakAnswer
 
 
 def _duel_button(text: str, duel_id: int, version: int, action: Action) -> InlineKeyboardButton:
-    data = codec.encode(codec.DuelPress(duel_id, version, action))
+    data = callbacks.encode(callbacks.DuelPress(duel_id, version, action))
     return InlineKeyboardButton(text, callback_data=data)
 
 
@@ -47,14 +47,14 @@ def tiebreak_offer(tr: Translator, duel_id: int, version: int) -> InlineKeyboard
 
 def challenge(tr: Translator, c: ChallengeRecord) -> InlineKeyboardMarkup:
     """Accept (and Decline, for a challenge to someone) and the challenger's Withdraw."""
-    def button(key: str, op: codec.ChallengeOp) -> InlineKeyboardButton:
-        data = codec.encode(codec.ChallengePress(c.id, c.version, op))
+    def button(key: str, op: callbacks.ChallengeOp) -> InlineKeyboardButton:
+        data = callbacks.encode(callbacks.ChallengePress(c.id, c.version, op))
         return InlineKeyboardButton(tr.t(key), callback_data=data)
 
-    row = [button("button.accept", codec.ChallengeOp.ACCEPT)]
+    row = [button("button.accept", callbacks.ChallengeOp.ACCEPT)]
     if c.target_id is not None or c.target_username:
-        row.append(button("button.decline", codec.ChallengeOp.DECLINE))
-    row.append(button("button.withdraw", codec.ChallengeOp.WITHDRAW))
+        row.append(button("button.decline", callbacks.ChallengeOp.DECLINE))
+    row.append(button("button.withdraw", callbacks.ChallengeOp.WITHDRAW))
     return InlineKeyboardMarkup([row])
 
 

@@ -18,7 +18,7 @@ from functools import partial
 from telegram import Bot, InlineKeyboardMarkup
 
 import render
-from bot import keyboards, tg
+from bot import keyboards
 from bot.captions import (
     Seat,
     bullet_caption,
@@ -32,6 +32,7 @@ from bot.i18n import Translator, pick_language, translator
 from bot.services import Services
 from bot.storage import DuelRecord, DuelStatus
 from bot.storage.users import UserRecord
+from bot.telegram import send
 from rules.duel import DuelState, Phase
 
 log = logging.getLogger(__name__)
@@ -138,24 +139,24 @@ async def _close(bot: Bot, t: Table, shown: DuelState, state: DuelState, message
             photo = await draw(partial(render.reveal, view, result, names=t.names,
                                         labels=t.tr))
             caption = reveal_caption(t.tr, view, result, t.seats)
-            await tg.edit_photo(bot, chat, message_id, photo, caption, None)
+            await send.edit_photo(bot, chat, message_id, photo, caption, None)
             return
     if shown.phase is Phase.TIEBREAK_OFFER:
-        await tg.edit_caption(bot, chat, message_id, closed_offer_caption(t.tr, view),
+        await send.edit_caption(bot, chat, message_id, closed_offer_caption(t.tr, view),
                               None)
         return
-    await tg.drop_keyboard(bot, chat, message_id)  # a bullet ended by surrender or time
+    await send.drop_keyboard(bot, chat, message_id)  # a bullet ended by surrender or time
 
 
-async def _edit_live(bot: Bot, t: Table, state: DuelState, message_id: int) -> tg.Edit:
+async def _edit_live(bot: Bot, t: Table, state: DuelState, message_id: int) -> send.Edit:
     """Edit the live message in place; a tiebreak offer's picture never changes, so only its
     caption and buttons are sent again."""
     chat = t.record.chat_id
     if state.phase is Phase.TIEBREAK_OFFER:
         words = live_words(t, state)
-        return await tg.edit_caption(bot, chat, message_id, words.caption, words.markup)
+        return await send.edit_caption(bot, chat, message_id, words.caption, words.markup)
     c = await live_content(t, state)
-    return await tg.edit_photo(bot, chat, message_id, c.photo, c.caption, c.markup)
+    return await send.edit_photo(bot, chat, message_id, c.photo, c.caption, c.markup)
 
 
 async def repost(svc: Services, bot: Bot, record: DuelRecord) -> None:
@@ -163,11 +164,11 @@ async def repost(svc: Services, bot: Bot, record: DuelRecord) -> None:
     deleted); the old message's buttons go."""
     if record.message_id is not None:
         try:
-            await tg.drop_keyboard(bot, record.chat_id, record.message_id)
-        except tg.ChatGone:
+            await send.drop_keyboard(bot, record.chat_id, record.message_id)
+        except send.ChatGone:
             await forget_chat(svc, record.chat_id)
             return
-        except tg.ChatMoved as e:
+        except send.ChatMoved as e:
             await _moved(svc, bot, record, e)  # shown afresh in the new chat
             return
     await present(svc, bot, replace(record, message_id=None, shown_version=None))
@@ -181,15 +182,15 @@ async def present(svc: Services, bot: Bot, record: DuelRecord) -> None:
     timer) follows the duel to its new move."""
     try:
         await _present(svc, bot, record)
-    except tg.ChatGone:
+    except send.ChatGone:
         await forget_chat(svc, record.chat_id)
-    except tg.ChatMoved as e:
+    except send.ChatMoved as e:
         await _moved(svc, bot, record, e)
     if svc.on_presented is not None:
         await svc.on_presented(record)
 
 
-async def _moved(svc: Services, bot: Bot, record: DuelRecord, moved: tg.ChatMoved) -> None:
+async def _moved(svc: Services, bot: Bot, record: DuelRecord, moved: send.ChatMoved) -> None:
     """Telegram said the chat is a supergroup now: move the chat, then show this duel in the
     new chat at once (the chat's other games follow with the sync job)."""
     await migrate_chat(svc, moved.chat_id, moved.new_chat_id)
@@ -198,9 +199,9 @@ async def _moved(svc: Services, bot: Bot, record: DuelRecord, moved: tg.ChatMove
         return
     try:
         await _present(svc, bot, fresh)
-    except tg.ChatGone:
+    except send.ChatGone:
         await forget_chat(svc, fresh.chat_id)
-    except tg.ChatMoved as again:
+    except send.ChatMoved as again:
         log.warning("duel %d: chat %d moved again, to %d; left to the sync job", fresh.id,
                     again.chat_id, again.new_chat_id)
 
@@ -229,13 +230,13 @@ async def retire(bot: Bot, record: DuelRecord, message_id: int, version: int) ->
     send that was made again) is deleted; an earlier moment's message loses its buttons."""
     try:
         if version == record.version == record.shown_version:
-            done = await tg.delete(bot, record.chat_id, message_id)
-            if done is not tg.Edit.FAILED:
+            done = await send.delete(bot, record.chat_id, message_id)
+            if done is not send.Edit.FAILED:
                 log.info("duel %d: an extra copy %d of its live message deleted", record.id,
                          message_id)
                 return
-        await tg.drop_keyboard(bot, record.chat_id, message_id)
-    except (tg.ChatGone, tg.ChatMoved) as e:
+        await send.drop_keyboard(bot, record.chat_id, message_id)
+    except (send.ChatGone, send.ChatMoved) as e:
         log.info("duel %d: could not retire message %d: %s", record.id, message_id, e)
 
 
@@ -248,16 +249,16 @@ async def _present(svc: Services, bot: Bot, record: DuelRecord) -> None:
     if live_id is not None and shown is not None:
         if _same_message(shown, state):
             edit = await _edit_live(bot, t, state, live_id)
-            if edit is tg.Edit.DONE:
+            if edit is send.Edit.DONE:
                 await svc.storage.duels.set_message(record.id, live_id, record.version)
                 return
-            if edit is tg.Edit.FAILED:
+            if edit is send.Edit.FAILED:
                 return  # the sync job tries again
             log.info("duel %d: its message %d is gone; sending a fresh one", record.id, live_id)
         else:
             await _close(bot, t, shown, state, live_id)
     c = await live_content(t, state)
-    sent = await tg.send_photo(bot, record.chat_id, record.thread_id, c.photo, c.caption,
+    sent = await send.send_photo(bot, record.chat_id, record.thread_id, c.photo, c.caption,
                                c.markup)
     if sent is not None:
         await svc.storage.duels.set_message(record.id, sent.message_id, record.version)

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec
-from bot.codec import Setting, SettingsPress
 from bot.i18n import Html, Translator
 from bot.storage import ChatSettings
+from bot.telegram import callbacks
+from bot.telegram.callbacks import Setting, SettingsPress
 from bot.timers import duration
 
 TIMER_CHOICES = (0, 60, 120, 300, 600, 1800)  # seconds; 0 = off
@@ -48,7 +48,7 @@ def settings_text(tr: Translator, s: ChatSettings, *, private: bool) -> str:
 
 def _button(label: str, chosen: bool, press: SettingsPress) -> InlineKeyboardButton:
     return InlineKeyboardButton(TICK + label if chosen else label,
-                                callback_data=codec.encode(press))
+                                callback_data=callbacks.encode(press))
 
 
 def _row(setting: Setting, current: object,
@@ -76,5 +76,5 @@ def settings_keyboard(tr: Translator, s: ChatSettings, *, private: bool) -> Inli
         ]
     done = SettingsPress(Setting.CLOSE)
     rows.append([InlineKeyboardButton(tr.t("settings.button_done"),
-                                      callback_data=codec.encode(done))])
+                                      callback_data=callbacks.encode(done))])
     return InlineKeyboardMarkup(rows)

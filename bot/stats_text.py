@@ -10,9 +10,9 @@ import time
 from collections.abc import Mapping, Sequence
 
 from bot.i18n import Html, Translator
-from bot.mentions import clean_name
 from bot.standings import Standing
 from bot.storage import DuelResult, ResultReason
+from bot.telegram.html import clean_name
 from render.standings import Figures
 from render.text import signed
 

@@ -27,13 +27,13 @@ from typing import Any, Protocol
 from telegram import Bot
 from telegram.ext import Application, ContextTypes, JobQueue
 
-from bot import tg
 from bot.game import Refusal, act, forget_chat, migrate_chat
 from bot.i18n import Html, Translator
 from bot.present import Table, present, table_for
 from bot.services import Services
 from bot.storage import DuelRecord
 from bot.storage.timers import TimerRecord, TimerRepo
+from bot.telegram import send
 from rules.duel import Bet, DuelState, Phase
 from rules.duel.policy import Kind, TimeoutMove, timeout_move
 
@@ -177,11 +177,11 @@ class TurnTimers:
                 if alarm.kind is AlarmKind.REMIND:
                     return await self._remind(record, row)
                 return await self._expire(alarm, record, row)
-            except tg.ChatGone:
+            except send.ChatGone:
                 await forget_chat(self.svc, record.chat_id)
                 await self.arm(record.id)
                 return False
-            except tg.ChatMoved as e:  # a supergroup now: the sync job shows the duel there
+            except send.ChatMoved as e:  # a supergroup now: the sync job shows the duel there
                 await migrate_chat(self.svc, e.chat_id, e.new_chat_id)
                 return False
 
@@ -193,7 +193,7 @@ class TurnTimers:
         key = "timer.remind_offer" if state.phase is Phase.TIEBREAK_OFFER else "timer.remind"
         text = t.tr.t(key, mention=_mentions(t, state.players_to_act),
                       left=duration(t.tr, row.seconds - row.seconds // 2))
-        await tg.send_text(self.bot, record.chat_id, record.thread_id, text,
+        await send.send_text(self.bot, record.chat_id, record.thread_id, text,
                            reply_to=record.message_id)
         log.info("duel %d v%d: reminded player(s) %s", record.id, record.version,
                  state.players_to_act)
@@ -223,7 +223,7 @@ class TurnTimers:
         log.info("duel %d v%d: player %d ran out of time: %s", record.id, record.version,
                  move.player, move.kind.value)
         t = await table_for(self.svc, outcome.record)
-        await tg.send_text(self.bot, record.chat_id, record.thread_id, _notice(t, move),
+        await send.send_text(self.bot, record.chat_id, record.thread_id, _notice(t, move),
                            reply_to=record.message_id)
         await present(self.svc, self.bot, outcome.record)
         return True

@@ -12,7 +12,6 @@ import logging
 from telegram import CallbackQuery, Message, Update
 from telegram.ext import ContextTypes
 
-from bot import codec
 from bot.challenges import accept, may_accept, may_decline, settle
 from bot.game import Refusal, act
 from bot.handlers.common import chat_language, pressed, refusal_text, toast, user_translator
@@ -20,6 +19,7 @@ from bot.handlers.errors import answer_quietly
 from bot.present import adopt, present, retire
 from bot.services import services
 from bot.storage import ChallengeStatus, DuelRecord
+from bot.telegram import callbacks
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ def _shows_duel(query: CallbackQuery, record: DuelRecord) -> bool:
 
 
 async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, codec.DuelPress)
+    p = await pressed(update, context, callbacks.DuelPress)
     if p is None:
         return
     query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
@@ -70,7 +70,7 @@ async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, codec.ChallengePress)
+    p = await pressed(update, context, callbacks.ChallengePress)
     if p is None:
         return
     query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
@@ -80,14 +80,14 @@ async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     challenger = await svc.storage.users.get(c.challenger_id)
     ctr = await chat_language(svc, c.chat_id, challenger.language_code if challenger else None)
-    if press.op == codec.ChallengeOp.WITHDRAW:
+    if press.op == callbacks.ChallengeOp.WITHDRAW:
         if user.id != c.challenger_id:
             await toast(query, tr.t("toast.not_your_challenge"))
             return
         settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.CANCELLED)
         await toast(query, tr.t("toast.withdrawn" if settled else "toast.challenge_gone"))
         return
-    if press.op == codec.ChallengeOp.DECLINE:  # only by the challenged player
+    if press.op == callbacks.ChallengeOp.DECLINE:  # only by the challenged player
         why_not = may_decline(c, user)
         if why_not is not None:
             log.info("challenge %d: a decline by user %d refused: %s", c.id, user.id, why_not)

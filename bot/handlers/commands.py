@@ -8,7 +8,7 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import keyboards, tg
+from bot import keyboards
 from bot.challenges import (
     BadDuelCommand,
     parse_duel_command,
@@ -22,6 +22,7 @@ from bot.present import present, repost
 from bot.services import Services, services
 from bot.storage import ChallengeRecord, ChallengeStatus
 from bot.storage.challenges import AlreadyPending
+from bot.telegram import send
 from rules.duel import Surrender
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = await user_translator(svc, update)
     if chat.type == ChatType.PRIVATE:
         markup = keyboards.add_to_group(tr, svc.bot_username)
-        await tg.send_text(context.bot, chat.id, None, tr.t("start.private"), markup)
+        await send.send_text(context.bot, chat.id, None, tr.t("start.private"), markup)
         return
     await reply(context, update, tr.t("help.group"))
 
@@ -126,7 +127,7 @@ async def _post_challenge(context: ContextTypes.DEFAULT_TYPE, svc: Services,
     text = await render_challenge(svc, ctr, c)
     sent = None
     try:
-        sent = await tg.send_text(context.bot, c.chat_id, c.thread_id, text,
+        sent = await send.send_text(context.bot, c.chat_id, c.thread_id, text,
                                   keyboards.challenge(ctr, c))
     finally:
         if sent is None:
@@ -144,10 +145,10 @@ async def _post_challenge(context: ContextTypes.DEFAULT_TYPE, svc: Services,
         # as never sent), by someone who could not know the message: it must not keep live
         # buttons.
         if fresh.status is ChallengeStatus.ACCEPTED:
-            await tg.drop_keyboard(context.bot, c.chat_id, sent.message_id)
+            await send.drop_keyboard(context.bot, c.chat_id, sent.message_id)
         else:
             settled = await render_challenge(svc, ctr, fresh, fresh.status)
-            await tg.edit_text(context.bot, c.chat_id, sent.message_id, settled, None)
+            await send.edit_text(context.bot, c.chat_id, sent.message_id, settled, None)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -8,12 +8,13 @@ from typing import Generic, TypeVar
 from telegram import CallbackQuery, Update, User
 from telegram.ext import ContextTypes
 
-from bot import codec, tg
 from bot.game import Refusal
 from bot.i18n import Translator, pick_language, translator
 from bot.services import Services, services
+from bot.telegram import callbacks, send
 
-P = TypeVar("P", codec.DuelPress, codec.ChallengePress, codec.SixCardPress, codec.SettingsPress)
+P = TypeVar("P", callbacks.DuelPress, callbacks.ChallengePress, callbacks.SixCardPress,
+            callbacks.SettingsPress)
 
 
 async def user_translator(svc: Services, update: Update) -> Translator:
@@ -35,7 +36,7 @@ async def reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str) -
     if message is None or chat is None:
         return
     thread = message.message_thread_id if message.is_topic_message else None
-    await tg.send_text(context.bot, chat.id, thread, text, reply_to=message.message_id)
+    await send.send_text(context.bot, chat.id, thread, text, reply_to=message.message_id)
 
 
 _REFUSALS = {
@@ -78,8 +79,8 @@ async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE,
     svc = services(context.bot_data)
     tr = await user_translator(svc, update)
     try:
-        payload = codec.decode(query.data or "")
-    except codec.CallbackDataError:
+        payload = callbacks.decode(query.data or "")
+    except callbacks.CallbackDataError:
         payload = None
     if not isinstance(payload, kind):
         await toast(query, tr.t("toast.invalid"))

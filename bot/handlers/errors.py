@@ -15,9 +15,9 @@ from telegram import CallbackQuery, MessageEntity, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import tg
 from bot.i18n import pick_language, translator
 from bot.storage import StorageError
+from bot.telegram import send
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ async def _tell(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     tr = translator(pick_language(None, user.language_code if user else None))
     thread = message.message_thread_id if message.is_topic_message else None
     try:
-        await tg.send_text(context.bot, message.chat_id, thread, tr.t("error.apology"),
+        await send.send_text(context.bot, message.chat_id, thread, tr.t("error.apology"),
                            reply_to=message.message_id)
     except Exception as e:  # a chat that is gone, a refused send...: nothing more to do
         log.warning("could not apologise in chat %s: %s", message.chat_id, e)

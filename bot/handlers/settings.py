@@ -16,12 +16,12 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import tg
-from bot.codec import Setting, SettingsPress
 from bot.handlers.common import chat_language, pressed, toast, user_translator
 from bot.services import services
 from bot.settings_keyboards import settings_keyboard, settings_text
 from bot.storage import ChatSettings
+from bot.telegram import send
+from bot.telegram.callbacks import Setting, SettingsPress
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     settings = await svc.storage.chats.get_settings(chat.id)
     private = chat.type == ChatType.PRIVATE
     thread = message.message_thread_id if message.is_topic_message else None
-    await tg.send_text(context.bot, chat.id, thread, settings_text(tr, settings, private=private),
+    await send.send_text(context.bot, chat.id, thread, settings_text(tr, settings, private=private),
                        settings_keyboard(tr, settings, private=private))
 
 
@@ -83,7 +83,7 @@ async def on_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     if press.setting is Setting.CLOSE:
         await query.answer()
-        await tg.drop_keyboard(context.bot, chat.id, message.message_id)
+        await send.drop_keyboard(context.bot, chat.id, message.message_id)
         return
     async with svc.lock(f"settings:{chat.id}"):
         settings = await svc.storage.chats.get_settings(chat.id)
@@ -99,6 +99,6 @@ async def on_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     tr = await chat_language(svc, chat.id, user.language_code)  # the language may have changed
     await toast(query, tr.t("settings.saved"))
     private = chat.type == ChatType.PRIVATE
-    await tg.edit_text(context.bot, chat.id, message.message_id,
+    await send.edit_text(context.bot, chat.id, message.message_id,
                        settings_text(tr, new, private=private),
                        settings_keyboard(tr, new, private=private))

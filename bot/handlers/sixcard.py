@@ -12,7 +12,6 @@ import logging
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot import codec, tg
 from bot.handlers.common import pressed, toast, user_translator
 from bot.handlers.errors import answer_quietly
 from bot.i18n import mention_html
@@ -32,6 +31,7 @@ from bot.sixcard.game import (
 )
 from bot.sixcard.present import present
 from bot.storage.casino import START_BALANCE, RebuyRefusal
+from bot.telegram import callbacks, send
 from render.text import signed
 from rules.sixcard import SixCardGame
 
@@ -51,7 +51,7 @@ async def _reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str,
     if message is None or chat is None:
         return
     thread = message.message_thread_id if message.is_topic_message else None
-    await tg.send_text(context.bot, chat.id, thread, text,
+    await send.send_text(context.bot, chat.id, thread, text,
                        reply_to=reply_to if reply_to is not None else message.message_id)
 
 
@@ -131,7 +131,7 @@ async def rebuy_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 
 
 async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, codec.SixCardPress)
+    p = await pressed(update, context, callbacks.SixCardPress)
     if p is None:
         return
     query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload

@@ -9,13 +9,14 @@ from telegram import Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import standings, tg
+from bot import standings
 from bot.handlers.common import reply, user_translator
 from bot.i18n import Html, Translator
 from bot.present import display_name
 from bot.services import Services, services
 from bot.stats_text import board_text, card_text, history_text, split_caption
 from bot.storage import DuelResult
+from bot.telegram import send
 from render import standings as pictures
 
 HISTORY = 10  # duels /history lists
@@ -34,10 +35,10 @@ async def _send(context: ContextTypes.DEFAULT_TYPE, update: Update, photo: bytes
         return
     thread = message.message_thread_id if message.is_topic_message else None
     first, then = split_caption(caption, rest or [])
-    sent = await tg.send_photo(context.bot, chat.id, thread, photo, first, None,
+    sent = await send.send_photo(context.bot, chat.id, thread, photo, first, None,
                                reply_to=message.message_id)
     if then is not None:
-        await tg.send_text(context.bot, chat.id, thread, then,
+        await send.send_text(context.bot, chat.id, thread, then,
                            reply_to=sent.message_id if sent else message.message_id)
 
 

@@ -6,15 +6,15 @@
     Buy the dealer a game (−10)  No
 
 Callback data carries the game id, the version the buttons were drawn for and the action's
-code (bot.codec), never a card.
+code (bot.telegram.callbacks), never a card.
 """
 
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec
 from bot.i18n import Translator
+from bot.telegram import callbacks
 from render.text import signed
 from rules.sixcard import (
     BET,
@@ -32,7 +32,7 @@ CARDS_PER_ROW = 3
 
 
 def _button(text: str, game_id: int, version: int, action: SixAction) -> InlineKeyboardButton:
-    data = codec.encode(codec.SixCardPress(game_id, version, action))
+    data = callbacks.encode(callbacks.SixCardPress(game_id, version, action))
     return InlineKeyboardButton(text, callback_data=data)
 
 

@@ -16,7 +16,6 @@ from telegram import Bot
 from telegram.ext import Application, ContextTypes
 
 import render
-from bot import tg
 from bot.game import migrate_chat
 from bot.i18n import Translator, mention_html, pick_language, translator
 from bot.present import display_name, draw
@@ -25,6 +24,7 @@ from bot.sixcard.captions import caption
 from bot.sixcard.game import abandon, casino
 from bot.sixcard.keyboards import game_keyboard
 from bot.storage.casino import GameRecord, GameStatus
+from bot.telegram import send
 from rules.sixcard import SixCardGame
 
 log = logging.getLogger(__name__)
@@ -48,18 +48,18 @@ async def present(svc: Services, bot: Bot, record: GameRecord) -> None:
     edit leaves it for the sync job."""
     try:
         await _present(svc, bot, record)
-    except tg.ChatGone:
+    except send.ChatGone:
         await _gone(svc, record)
-    except tg.ChatMoved as e:
+    except send.ChatMoved as e:
         await migrate_chat(svc, e.chat_id, e.new_chat_id)
         fresh = await casino(svc).get_game(record.id)
         if fresh is None or fresh.chat_id == record.chat_id:
             return
         try:
             await _present(svc, bot, fresh)
-        except tg.ChatGone:
+        except send.ChatGone:
             await _gone(svc, fresh)
-        except tg.ChatMoved:
+        except send.ChatMoved:
             log.warning("six-card game %d: its chat moved again; left to the sync job",
                         fresh.id)
 
@@ -79,15 +79,15 @@ async def _present(svc: Services, bot: Bot, record: GameRecord) -> None:
     markup = game_keyboard(tr, record.id, record.version, view) if record.is_live else None
     repo = casino(svc)
     if record.message_id is not None:
-        edit = await tg.edit_photo(bot, record.chat_id, record.message_id, photo, text, markup)
-        if edit is tg.Edit.DONE:
+        edit = await send.edit_photo(bot, record.chat_id, record.message_id, photo, text, markup)
+        if edit is send.Edit.DONE:
             await repo.set_message(record.id, record.message_id, record.version)
             return
-        if edit is tg.Edit.FAILED:
+        if edit is send.Edit.FAILED:
             return  # the sync job tries again
         log.info("six-card game %d: its message %d is gone; sending a fresh one", record.id,
                  record.message_id)
-    sent = await tg.send_photo(bot, record.chat_id, record.thread_id, photo, text, markup)
+    sent = await send.send_photo(bot, record.chat_id, record.thread_id, photo, text, markup)
     if sent is not None:
         await repo.set_message(record.id, sent.message_id, record.version)
 

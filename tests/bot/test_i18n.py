@@ -26,7 +26,7 @@ from bot.i18n import (
     placeholders,
     translator,
 )
-from bot.mentions import MAX_NAME, clean_name
+from bot.telegram.html import MAX_NAME, clean_name
 from render import preview
 from render.text import Labels
 from rules.hands import Category

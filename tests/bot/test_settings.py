@@ -13,14 +13,14 @@ import pytest
 from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot import codec
-from bot.codec import Setting, SettingsPress
 from bot.handlers.settings import changed, on_settings, settings_command
 from bot.i18n import translator
 from bot.services import KEY, Services
 from bot.settings_keyboards import STACK_CHOICES, TIMER_CHOICES, settings_keyboard, settings_text
 from bot.storage import ChatSettings, Storage
 from bot.storage.chats import TURN_TIMER_DEFAULT
+from bot.telegram import callbacks
+from bot.telegram.callbacks import Setting, SettingsPress
 
 GROUP = -100555
 ADMIN, MEMBER = 11, 22
@@ -93,7 +93,8 @@ def context(bot: FakeBot, svc: Services) -> ContextTypes.DEFAULT_TYPE:
 
 async def tap(bot: FakeBot, svc: Services, user_id: int, chat_id: int, press: SettingsPress
               ) -> str | None:
-    await on_settings(press_update(bot, user_id, chat_id, codec.encode(press)), context(bot, svc))
+    await on_settings(press_update(bot, user_id, chat_id, callbacks.encode(press)),
+                      context(bot, svc))
     answer = bot.answers[-1]
     text = answer.get("text")
     return text if isinstance(text, str) else None
@@ -176,7 +177,7 @@ def test_every_button_decodes_to_a_settings_press_and_the_current_one_is_ticked(
     settings = ChatSettings(language="ru", turn_timer=600, default_stack=20,
                             show_cards_out=False)
     markup = settings_keyboard(tr, settings, private=False)
-    presses = [codec.decode(d) for d in callback_data(markup)]
+    presses = [callbacks.decode(d) for d in callback_data(markup)]
     assert all(isinstance(p, SettingsPress) for p in presses)
     ticked = {b.text for row in markup.inline_keyboard for b in row if b.text.startswith("✅")}
     assert ticked == {"✅ Русский", "✅ 10 мин", "✅ 20", "✅ Скрыть"}
@@ -194,7 +195,7 @@ def test_every_button_decodes_to_a_settings_press_and_the_current_one_is_ticked(
 def test_a_private_chat_offers_only_the_language() -> None:
     tr = translator("en")
     markup = settings_keyboard(tr, ChatSettings(), private=True)
-    kinds = {cast(SettingsPress, codec.decode(d)).setting for d in callback_data(markup)}
+    kinds = {cast(SettingsPress, callbacks.decode(d)).setting for d in callback_data(markup)}
     assert kinds == {Setting.LANGUAGE, Setting.CLOSE}
     assert "Turn timer" not in settings_text(tr, ChatSettings(), private=True)
 

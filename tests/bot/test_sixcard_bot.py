@@ -9,11 +9,11 @@ import re
 
 import pytest
 
-from bot import codec
 from bot.i18n import Html, mention_html, translator
 from bot.sixcard.args import BadArgs, parse_args
 from bot.sixcard.captions import caption, duration
 from bot.sixcard.keyboards import game_keyboard
+from bot.telegram import callbacks
 from render.text import signed
 from rules.cards import CARDS, Card, parse_cards, shuffled_deck
 from rules.sixcard import Buy, DealerGame, Fold, Play, Replace, SixCardGame, SixCardView, SixPhase
@@ -179,11 +179,11 @@ def test_every_button_decodes_to_a_legal_action_of_its_version() -> None:
         while not g.is_over:
             markup = game_keyboard(EN, 9, version, g.public_view())
             assert markup is not None
-            presses = [codec.decode(b.callback_data) for row in markup.inline_keyboard
+            presses = [callbacks.decode(b.callback_data) for row in markup.inline_keyboard
                        for b in row]
-            assert all(isinstance(p, codec.SixCardPress) and (p.game_id, p.version) == (9, version)
-                       for p in presses)
-            actions = [p.action for p in presses if isinstance(p, codec.SixCardPress)]
+            assert all(isinstance(p, callbacks.SixCardPress)
+                       and (p.game_id, p.version) == (9, version) for p in presses)
+            actions = [p.action for p in presses if isinstance(p, callbacks.SixCardPress)]
             assert sorted(map(str, actions)) == sorted(map(str, g.legal_actions()))
             g.apply(rng.choice(g.legal_actions()))
             version += 1

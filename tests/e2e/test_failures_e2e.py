@@ -83,7 +83,7 @@ async def statuses(storage: Storage, chat: FakeChat, sixcard: FakeUser) -> dict[
 
 async def test_a_closed_topic_holds_back_its_own_duel_and_nothing_else(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    """Decision (bot/tg.py): a closed topic's duel waits in its topic; it is not moved to
+    """Decision (bot/telegram/send.py): a closed topic's duel waits in its topic; it is not moved to
     General. Another topic's duel goes on, nothing is abandoned, and once the topic reopens the
     sync job shows the waiting duel there."""
     bot = await launch_bot(env=QUICK)

@@ -21,7 +21,7 @@ import httpx
 import pytest
 from telegram.error import BadRequest, Conflict
 
-from bot.webhook import SECRET_KEY
+from bot.telegram.webhook import SECRET_KEY
 from tests.support.botprocess import BotProcess, LaunchBot, fake_bot
 from tests.support.fakeapi import FakeTelegramAPI, RecordedRequest
 from tests.support.fakeapi.core import member_dict

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from telegram import Chat, Message, Update, User
 
-from bot.scheduling import FairUpdateProcessor, lane_key
+from bot.telegram.scheduling import FairUpdateProcessor, lane_key
 
 WHEN = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 

@@ -1,4 +1,4 @@
-"""bot.tg: each failure scoped to what failed.
+"""bot.telegram.send: each failure scoped to what failed.
 
 Only "the bot is out of the chat" forgets a chat; a refused send (rights, a closed or deleted
 topic) is a failure for now; an upgraded group is a move. A send that may have reached Telegram
@@ -24,7 +24,7 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot import tg
+from bot.telegram import send
 
 CHAT = -100777
 
@@ -84,19 +84,19 @@ def no_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
     async def instant(_: float) -> None:
         return None
 
-    monkeypatch.setattr(tg.asyncio, "sleep", instant)
+    monkeypatch.setattr(send.asyncio, "sleep", instant)
 
 
 async def send_photo(bot: StubBot) -> Message | None:
-    return await tg.send_photo(cast(Bot, bot), CHAT, None, b"png", "caption", None)
+    return await send.send_photo(cast(Bot, bot), CHAT, None, b"png", "caption", None)
 
 
 async def send_text(bot: StubBot) -> Message | None:
-    return await tg.send_text(cast(Bot, bot), CHAT, 7, "text")
+    return await send.send_text(cast(Bot, bot), CHAT, 7, "text")
 
 
-async def edit_photo(bot: StubBot) -> tg.Edit:
-    return await tg.edit_photo(cast(Bot, bot), CHAT, 5, b"png", "caption", None)
+async def edit_photo(bot: StubBot) -> send.Edit:
+    return await send.edit_photo(cast(Bot, bot), CHAT, 5, b"png", "caption", None)
 
 
 # --- sends: never blindly made again --------------------------------------------------------
@@ -112,11 +112,11 @@ MAY_HAVE_ARRIVED = [
 
 
 @pytest.mark.parametrize("error", MAY_HAVE_ARRIVED, ids=lambda e: type(e.__cause__).__name__)
-@pytest.mark.parametrize("send", [send_photo, send_text], ids=["photo", "text"])
+@pytest.mark.parametrize("sending", [send_photo, send_text], ids=["photo", "text"])
 async def test_a_send_that_may_have_arrived_is_made_once_and_reported_failed(
-        error: NetworkError, send: Callable[[StubBot], Any]) -> None:
+        error: NetworkError, sending: Callable[[StubBot], Any]) -> None:
     bot = StubBot(error, SENT)
-    assert await send(bot) is None
+    assert await sending(bot) is None
     assert len(bot.calls) == 1
 
 
@@ -135,9 +135,9 @@ async def test_a_send_that_surely_never_left_is_made_again(error: NetworkError) 
 
 
 async def test_a_send_that_never_leaves_gives_up_after_a_few_tries() -> None:
-    bot = StubBot(*(network(httpx.ConnectError("down")) for _ in range(tg.NETWORK_TRIES + 2)))
+    bot = StubBot(*(network(httpx.ConnectError("down")) for _ in range(send.NETWORK_TRIES + 2)))
     assert await send_photo(bot) is None
-    assert len(bot.calls) == tg.NETWORK_TRIES
+    assert len(bot.calls) == send.NETWORK_TRIES
 
 
 async def test_a_flood_refusal_did_nothing_so_the_send_is_made_again() -> None:
@@ -152,14 +152,14 @@ async def test_a_flood_refusal_did_nothing_so_the_send_is_made_again() -> None:
 @pytest.mark.parametrize("error", MAY_HAVE_ARRIVED[:3], ids=lambda e: type(e.__cause__).__name__)
 async def test_an_edit_is_made_again_after_any_network_failure(error: NetworkError) -> None:
     bot = StubBot(error, "edited")
-    assert await edit_photo(bot) is tg.Edit.DONE
+    assert await edit_photo(bot) is send.Edit.DONE
     assert bot.calls == ["editMessageMedia", "editMessageMedia"]
 
 
 async def test_an_edit_that_keeps_failing_is_failed_not_gone() -> None:
-    bot = StubBot(*(timed_out(httpx.ReadTimeout("slow")) for _ in range(tg.NETWORK_TRIES)))
-    assert await edit_photo(bot) is tg.Edit.FAILED
-    assert len(bot.calls) == tg.NETWORK_TRIES
+    bot = StubBot(*(timed_out(httpx.ReadTimeout("slow")) for _ in range(send.NETWORK_TRIES)))
+    assert await edit_photo(bot) is send.Edit.FAILED
+    assert len(bot.calls) == send.NETWORK_TRIES
 
 
 # --- who is gone, what is refused, what moved -------------------------------------------------
@@ -179,7 +179,7 @@ BOT_OUT = [
 @pytest.mark.parametrize("error", BOT_OUT, ids=lambda e: e.message)
 async def test_only_the_bot_being_out_of_the_chat_is_chat_gone(error: TelegramError) -> None:
     for call in (send_photo, send_text, edit_photo):
-        with pytest.raises(tg.ChatGone) as gone:
+        with pytest.raises(send.ChatGone) as gone:
             await call(StubBot(error))
         assert gone.value.chat_id == CHAT
 
@@ -206,12 +206,12 @@ async def test_a_refused_send_is_a_failure_for_now_not_the_chat_gone(error: Tele
 
 @pytest.mark.parametrize("error", REFUSED[:3], ids=lambda e: e.message)
 async def test_a_refused_edit_is_failed(error: TelegramError) -> None:
-    assert await edit_photo(StubBot(error)) is tg.Edit.FAILED
+    assert await edit_photo(StubBot(error)) is send.Edit.FAILED
 
 
 async def test_an_upgraded_group_is_a_move_to_its_new_id() -> None:
     for call in (send_photo, send_text, edit_photo):
-        with pytest.raises(tg.ChatMoved) as moved:
+        with pytest.raises(send.ChatMoved) as moved:
             await call(StubBot(ChatMigrated(-1009876543210)))
         assert (moved.value.chat_id, moved.value.new_chat_id) == (CHAT, -1009876543210)
 
@@ -220,14 +220,14 @@ async def test_other_bad_requests_are_the_callers_to_judge() -> None:
     with pytest.raises(BadRequest, match="parse entities"):
         await send_text(StubBot(BadRequest("Bad Request: can't parse entities: oops")))
     assert await edit_photo(StubBot(BadRequest("Bad Request: message to edit not found"))) is (
-        tg.Edit.GONE)
+        send.Edit.GONE)
     assert await edit_photo(StubBot(BadRequest("Bad Request: message is not modified"))) is (
-        tg.Edit.DONE)
+        send.Edit.DONE)
 
 
 async def test_delete_reports_done_gone_or_failed() -> None:
-    assert await tg.delete(cast(Bot, StubBot(True)), CHAT, 3) is tg.Edit.DONE
+    assert await send.delete(cast(Bot, StubBot(True)), CHAT, 3) is send.Edit.DONE
     gone = StubBot(BadRequest("Bad Request: message to delete not found"))
-    assert await tg.delete(cast(Bot, gone), CHAT, 3) is tg.Edit.GONE
+    assert await send.delete(cast(Bot, gone), CHAT, 3) is send.Edit.GONE
     old = StubBot(BadRequest("Bad Request: message can't be deleted for everyone"))
-    assert await tg.delete(cast(Bot, old), CHAT, 3) is tg.Edit.FAILED
+    assert await send.delete(cast(Bot, old), CHAT, 3) is send.Edit.FAILED

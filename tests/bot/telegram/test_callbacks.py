@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.codec import (
+from bot.telegram.callbacks import (
     MAX_BYTES,
     MAX_ID,
     CallbackDataError,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from telegram.error import RetryAfter
 
-from bot.ratelimit import ChatRateLimiter, chat_key, is_group
+from bot.telegram.ratelimit import ChatRateLimiter, chat_key, is_group
 
 # RetryAfter's own constructor reads its int form (PTB 22 moving to timedelta).
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")

@@ -13,8 +13,8 @@ import sys
 import pytest
 from telegram.error import BadRequest, InvalidToken, NetworkError, RetryAfter, TimedOut
 
-from bot import connect
 from bot.logs import FORMAT
+from bot.telegram import connect
 
 
 class FlakyApp:
@@ -39,7 +39,7 @@ async def test_network_failures_are_retried_with_one_line_each(
 ) -> None:
     app = FlakyApp(NetworkError("httpx.ConnectError: All connection attempts failed"),
                    TimedOut("Timed out"), NetworkError("Bad Gateway (502)"))
-    caplog.set_level(logging.INFO, logger="bot.connect")
+    caplog.set_level(logging.INFO, logger="bot.telegram.connect")
     assert await connect.connect(app, first=0.01, cap=0.02) is True
     assert app.calls == 4
     failed = [r for r in caplog.records if r.levelno == logging.WARNING]

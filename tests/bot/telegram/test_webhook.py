@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import logs, webhook
+from bot import logs
 from bot.config import Config
 from bot.storage import Storage
+from bot.telegram import webhook
 
 TOKEN = "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
 
