@@ -85,7 +85,7 @@ def dealt_decks(records: list[DuelRecord]) -> list[str]:
 
 def actions(record: DuelRecord) -> int:
     """How many players' actions the saved state holds (each applied exactly once)."""
-    return sum(1 for entry in state(record).log if entry[0] == "act")
+    return state(record).version  # one version per action
 
 
 # --- challenges, chats --------------------------------------------------------------------------
