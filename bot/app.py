@@ -17,7 +17,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import timers
+from bot import info, timers
 from bot.config import Config
 from bot.handlers import buttons, commands, errors, members, stats, verify
 from bot.handlers.settings import on_settings, settings_command
@@ -67,9 +67,7 @@ def build(config: Config) -> App:
     app.bot_data[CONFIG] = config
     app.add_handler(TypeHandler(Update, members.remember), group=-1)
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, members.on_migrate))
-    app.add_handler(CommandHandler("start", commands.start))
-    app.add_handler(CommandHandler("help", commands.help_command))
-    app.add_handler(CommandHandler("rules", commands.rules))
+    info.register(app)
     app.add_handler(CommandHandler("duel", commands.duel))
     app.add_handler(CommandHandler("cancel", commands.cancel))
     app.add_handler(CommandHandler("surrender", commands.surrender))

@@ -30,30 +30,6 @@ log = logging.getLogger(__name__)
 GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
-        return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
-    if chat.type == ChatType.PRIVATE:
-        markup = keyboards.add_to_group(tr, svc.bot_username)
-        await send.send_text(context.bot, chat.id, None, tr.t("start.private"), markup)
-        return
-    await reply(context, update, tr.t("help.group"))
-
-
-async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await start(update, context)
-
-
-async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    tr = await user_translator(services(context.bot_data), update)
-    topic = (context.args or [""])[0].lower()
-    key = "rules.sixcard" if topic in ("sixcard", "six", "6") else "rules.duel"
-    await reply(context, update, tr.t(key))
-
-
 async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if message is None or chat is None or user is None:

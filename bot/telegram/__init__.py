@@ -1,4 +1,14 @@
 """Everything that speaks to Telegram and nothing about a game: sending and editing (send),
 the callback data of every button (callbacks), the HTML the bot writes (html), the command
-menu (menu), the per-chat rate limiter (ratelimit), the fair update processor (scheduling),
-the webhook (webhook) and the first connection (connect)."""
+menu (menu), the one drawing thread (drawing), the per-chat rate limiter (ratelimit), the
+fair update processor (scheduling), the webhook (webhook) and the first connection (connect).
+
+`App` is the Application every feature package registers its handlers with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram.ext import Application
+
+App = Application[Any, Any, Any, Any, Any, Any]

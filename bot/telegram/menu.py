@@ -1,8 +1,16 @@
-"""The command menu, registered with Telegram for groups and private chats in both languages."""
+"""The command menu, registered with Telegram for groups and private chats in both languages.
+
+Each feature package contributes its `COMMANDS` (a tuple of `Command`, in menu order); the
+menu lists them in the order given, a command in the group menu if `groups`, in the private
+menu if `private`. The private menu opens with the private-only commands (today /start, the
+way into a private chat), then follows the same order. Each description is the catalog key
+`command.<name>`."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from telegram import (
     Bot,
@@ -17,11 +25,44 @@ from bot.i18n import LANGUAGES, translator
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("duel", "cancel", "surrender", "sixcard", "balance", "rebuy",
-                  "stats", "history", "verify", "settings",
-                  "rules", "help")
-PRIVATE_COMMANDS = ("start", "sixcard", "balance", "rebuy",
-                    "stats", "history", "verify", "settings", "rules", "help")
+
+@dataclass(frozen=True)
+class Command:
+    """A menu entry: the command's name, and the menus it appears in."""
+
+    name: str
+    groups: bool
+    private: bool
+
+
+def group_names(menu: Iterable[Command]) -> tuple[str, ...]:
+    return tuple(c.name for c in menu if c.groups)
+
+
+def private_names(menu: Iterable[Command]) -> tuple[str, ...]:
+    entries = [c for c in menu if c.private]
+    first = [c.name for c in entries if not c.groups]
+    return (*first, *(c.name for c in entries if c.groups))
+
+
+# Today's menu, until app.py passes the features' COMMANDS (the same entries, the same order).
+DEFAULT: tuple[Command, ...] = (
+    Command("duel", groups=True, private=False),
+    Command("cancel", groups=True, private=False),
+    Command("surrender", groups=True, private=False),
+    Command("sixcard", groups=True, private=True),
+    Command("balance", groups=True, private=True),
+    Command("rebuy", groups=True, private=True),
+    Command("stats", groups=True, private=True),
+    Command("history", groups=True, private=True),
+    Command("verify", groups=True, private=True),
+    Command("settings", groups=True, private=True),
+    Command("start", groups=False, private=True),
+    Command("rules", groups=True, private=True),
+    Command("help", groups=True, private=True),
+)
+GROUP_COMMANDS = group_names(DEFAULT)
+PRIVATE_COMMANDS = private_names(DEFAULT)
 
 
 def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
@@ -29,12 +70,13 @@ def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
     return [BotCommand(name, tr.t(f"command.{name}")) for name in names]
 
 
-async def register(bot: Bot) -> None:
+async def register(bot: Bot, menu: Sequence[Command] = DEFAULT) -> None:
     """setMyCommands for each scope and language (English is also the default)."""
+    groups, private = group_names(menu), private_names(menu)
     scopes = (
-        (BotCommandScopeDefault(), GROUP_COMMANDS),
-        (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
-        (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+        (BotCommandScopeDefault(), groups),
+        (BotCommandScopeAllGroupChats(), groups),
+        (BotCommandScopeAllPrivateChats(), private),
     )
     try:
         for scope, names in scopes:

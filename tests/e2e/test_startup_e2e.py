@@ -14,7 +14,7 @@ from tests.support.fakeapi import FakeTelegramAPI
 
 TIMEOUT = 30.0
 ATTEMPT = re.compile(
-    r"^\S+ \S+ WARNING bot\.connect: cannot reach Telegram \(NetworkError: [^\n]*\): "
+    r"^\S+ \S+ WARNING bot\.telegram\.connect: cannot reach Telegram \(NetworkError: [^\n]*\): "
     r"attempt (\d+) failed, next in (\d+) s$"
 )
 

@@ -1,0 +1,36 @@
+"""/start, /help and /rules: what the bot is and how the games are played."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bot import keyboards
+from bot.handlers.common import reply, user_translator
+from bot.services import services
+from bot.telegram import send
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    svc = services(context.bot_data)
+    tr = await user_translator(svc, update)
+    if chat.type == ChatType.PRIVATE:
+        markup = keyboards.add_to_group(tr, svc.bot_username)
+        await send.send_text(context.bot, chat.id, None, tr.t("start.private"), markup)
+        return
+    await reply(context, update, tr.t("help.group"))
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await start(update, context)
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    tr = await user_translator(services(context.bot_data), update)
+    topic = (context.args or [""])[0].lower()
+    key = "rules.sixcard" if topic in ("sixcard", "six", "6") else "rules.duel"
+    await reply(context, update, tr.t(key))

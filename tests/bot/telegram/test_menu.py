@@ -1,0 +1,54 @@
+"""The command menu: built from a list of Commands, today's order and scopes exactly."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from telegram import (
+    Bot,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+)
+
+from bot.i18n import LANGUAGES
+from bot.telegram import menu
+from bot.telegram.menu import Command
+
+GROUPS = ("duel", "cancel", "surrender", "sixcard", "balance", "rebuy", "stats", "history",
+          "verify", "settings", "rules", "help")
+PRIVATE = ("start", "sixcard", "balance", "rebuy", "stats", "history", "verify", "settings",
+           "rules", "help")
+
+
+class StubBot:
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, str | None, tuple[str, ...]]] = []
+
+    async def set_my_commands(self, commands: list[Any], scope: Any,
+                              language_code: str | None = None) -> bool:
+        self.calls.append((scope, language_code, tuple(c.command for c in commands)))
+        return True
+
+
+def test_the_default_menu_is_todays() -> None:
+    assert menu.GROUP_COMMANDS == GROUPS
+    assert menu.PRIVATE_COMMANDS == PRIVATE
+
+
+def test_the_private_menu_opens_with_the_private_only_commands() -> None:
+    entries = (Command("a", groups=True, private=True), Command("b", groups=False, private=True),
+               Command("c", groups=True, private=False))
+    assert menu.group_names(entries) == ("a", "c")
+    assert menu.private_names(entries) == ("b", "a")
+
+
+async def test_each_scope_and_language_gets_its_list() -> None:
+    bot = StubBot()
+    await menu.register(cast(Bot, bot))
+    expected = []
+    for scope, names in ((BotCommandScopeDefault(), GROUPS),
+                         (BotCommandScopeAllGroupChats(), GROUPS),
+                         (BotCommandScopeAllPrivateChats(), PRIVATE)):
+        expected += [(scope, None, names), *((scope, lang, names) for lang in LANGUAGES)]
+    assert bot.calls == expected
