@@ -12,10 +12,10 @@ Typical e2e test (fixtures from ``tests/e2e/conftest.py``)::
         await fake_api.wait_for_answer(query)
         table = await fake_api.wait_for_message(group, lambda m: m.photo is not None)
 
-Modules: ``server`` (HTTP, failure injection), ``methods`` (the Bot API methods and their
-checks), ``core`` (state, control and query API, waiting), ``formatting`` (HTML/MarkdownV2
-parsing like tdlib), ``model`` (users, chats, messages, records), ``spec`` (limits from
-``api_limits.json`` beside it, made by ``extract_limits``).
+Modules: ``server`` (HTTP, failure injection), ``methods`` (the Bot API methods the bot
+calls, and their checks), ``core`` (state, control and query API, waiting), ``formatting``
+(HTML parsing like tdlib: the bot sends HTML only), ``model`` (users, chats, messages,
+records), ``spec`` (limits from ``api_limits.json`` beside it, made by ``extract_limits``).
 """
 
 from .core import DEFAULT_ALLOWED_UPDATES, Injection

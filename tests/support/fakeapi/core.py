@@ -118,8 +118,6 @@ class FakeState:
         self.callback_queries: dict[str, CallbackQueryRecord] = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}  # (scope JSON, lang) -> commands
         self.warnings: list[str] = []  # things Telegram accepts silently but a test may care about
-        self.default_menu_button: JSON = {"type": "default"}
-        self.bot_texts: dict[tuple[str, str], str] = {}  # (name|description|..., lang) -> text
         self._messages: dict[tuple[int, int], FakeMessage] = {}
         self._files: dict[str, FakePhoto] = {}
         self._updates: list[JSON] = []

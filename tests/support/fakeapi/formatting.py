@@ -1,9 +1,11 @@
-"""Telegram text formatting as the Bot API server does it: HTML, MarkdownV2 and legacy Markdown.
+"""Telegram text formatting as the Bot API server does it, for HTML: the one parse mode the
+bot uses (bot/telegram/send.py sends every text and caption with parse_mode=HTML).
 
-The parsers follow tdlib's ``parse_html`` / ``parse_markdown_v2`` / ``parse_markdown`` closely
-enough to reproduce their acceptance rules and error texts (the part after
-"Bad Request: can't parse entities: "). Offsets and lengths of entities are in UTF-16 code
-units, as in the Bot API. ``ParseError`` carries the tdlib error detail.
+The parser follows tdlib's ``parse_html`` closely enough to reproduce its acceptance rules and
+error texts (the part after "Bad Request: can't parse entities: "). Offsets and lengths of
+entities are in UTF-16 code units, as in the Bot API. ``ParseError`` carries the tdlib error
+detail. MarkdownV2 and legacy Markdown are not implemented (``format_text`` raises
+``NotImplementedError`` for them).
 """
 
 from __future__ import annotations
@@ -299,245 +301,6 @@ def _close_html(
         entities.append({"type": kind, "offset": offset, "length": length})
 
 
-_MDV2_RESERVED = "_*[]()~`>#+-=|{}.!"
-_MDV2_NAMES = {
-    "bold": "Bold",
-    "italic": "Italic",
-    "underline": "Underline",
-    "strikethrough": "Strikethrough",
-    "spoiler": "Spoiler",
-    "text_link": "TextUrl",
-    "code": "Code",
-    "pre": "Pre",
-    "custom_emoji": "CustomEmoji",
-}
-
-
-def parse_markdown_v2(text: str, resolve_user: UserResolver) -> tuple[str, list[Entity]]:
-    """Parse MarkdownV2 (tdlib ``parse_markdown_v2`` rules, blockquotes simplified)."""
-    out = _Builder()
-    entities: list[Entity] = []
-    stack: list[_Open] = []
-    n = len(text)
-    quote_start: int | None = None  # utf16 offset of the open blockquote
-    quote_expandable = False
-
-    def at(k: int) -> str:
-        return text[k] if 0 <= k < n else ""
-
-    def byte_off(pos: int) -> int:
-        return len(text[:pos].encode("utf-8"))
-
-    def in_code() -> bool:
-        return bool(stack) and stack[-1].tag in ("code", "pre")
-
-    def close_quote() -> None:
-        nonlocal quote_start
-        if quote_start is not None and out.utf16 > quote_start:
-            kind = "expandable_blockquote" if quote_expandable else "blockquote"
-            length = out.utf16 - quote_start
-            if out.text().endswith("\n"):
-                length -= 1
-            if length > 0:
-                entities.append({"type": kind, "offset": quote_start, "length": length})
-        quote_start = None
-
-    i = 0
-    while i < n:
-        c = text[i]
-        line_start = i == 0 or text[i - 1] == "\n"
-        if line_start and not in_code():
-            if c == ">" or (text.startswith("**>", i) and quote_start is None):
-                if quote_start is None:
-                    quote_start = out.utf16
-                    quote_expandable = c == "*"
-                i += 1 if c == ">" else 3
-                continue
-            if quote_start is not None:
-                close_quote()
-        if c == "\\" and 0 < ord(at(i + 1) or "\0") <= 126:
-            out.add(text[i + 1])
-            i += 2
-            continue
-        if quote_start is not None and quote_expandable and text.startswith("||", i):
-            rest = text[i + 2 :]
-            if rest == "" or rest.startswith("\n"):
-                i += 2
-                close_quote()
-                continue
-        reserved = "`" if in_code() else _MDV2_RESERVED
-        if c not in reserved:
-            out.add(c)
-            i += 1
-            continue
-        top = stack[-1].tag if stack else None
-        is_end = {
-            "bold": c == "*",
-            "italic": c == "_" and at(i + 1) != "_",
-            "code": c == "`",
-            "pre": c == "`" and at(i + 1) == "`" and at(i + 2) == "`",
-            "text_link": c == "]",
-            "underline": c == "_" and at(i + 1) == "_",
-            "strikethrough": c == "~",
-            "spoiler": c == "|" and at(i + 1) == "|",
-            "custom_emoji": c == "]",
-        }.get(top or "", False)
-        if not is_end:
-            begin = i
-            argument = ""
-            if c == "_":
-                if at(i + 1) == "_":
-                    kind = "underline"
-                    i += 1
-                else:
-                    kind = "italic"
-            elif c == "*":
-                kind = "bold"
-            elif c == "~":
-                kind = "strikethrough"
-            elif c == "|" and at(i + 1) == "|":
-                kind = "spoiler"
-                i += 1
-            elif c == "[":
-                kind = "text_link"
-            elif c == "`":
-                if at(i + 1) == "`" and at(i + 2) == "`":
-                    kind = "pre"
-                    i += 3
-                    lang_end = i
-                    while lang_end < n and text[lang_end] not in _SPACE and text[lang_end] != "`":
-                        lang_end += 1
-                    if lang_end != i and lang_end < n and text[lang_end] != "`":
-                        argument = text[i:lang_end]
-                        i = lang_end
-                    if at(i) in "\r\n" and at(i):
-                        if at(i + 1) in "\r\n" and at(i + 1) and at(i) != at(i + 1):
-                            i += 2
-                        else:
-                            i += 1
-                    i -= 1
-                else:
-                    kind = "code"
-            elif c == "!" and at(i + 1) == "[":
-                kind = "custom_emoji"
-                i += 1
-            else:
-                raise ParseError(
-                    f"Character '{c}' is reserved and must be escaped with the preceding '\\'"
-                )
-            stack.append(_Open(kind, argument, out.utf16, out.size, byte_off(begin)))
-            i += 1
-            continue
-        opened = stack.pop()
-        kind = opened.tag
-        offset, length = opened.utf16_offset, out.utf16 - opened.utf16_offset
-        entity: Entity | None = {"type": kind, "offset": offset, "length": length}
-        if kind in ("underline", "spoiler"):
-            i += 1
-        elif kind == "pre":
-            i += 2
-            if opened.argument and entity is not None:
-                entity["language"] = opened.argument
-        elif kind in ("text_link", "custom_emoji"):
-            if at(i + 1) != "(":
-                if kind == "custom_emoji":
-                    raise ParseError("Custom emoji entity must contain a tg://emoji URL")
-                url = out.text()[opened.result_pos :]
-            else:
-                i += 2
-                url_begin = i
-                url_parts: list[str] = []
-                while i < n and text[i] != ")":
-                    if text[i] == "\\" and 0 < ord(at(i + 1) or "\0") <= 126:
-                        url_parts.append(text[i + 1])
-                        i += 2
-                        continue
-                    url_parts.append(text[i])
-                    i += 1
-                if i >= n:
-                    what = "a custom emoji URL" if kind == "custom_emoji" else "a URL"
-                    raise ParseError(
-                        f"Can't find end of {what} at byte offset {byte_off(url_begin)}"
-                    )
-                url = "".join(url_parts)
-            if kind == "custom_emoji":
-                m = _CUSTOM_EMOJI_URL.match(url)
-                if not m:
-                    raise ParseError("Invalid custom emoji URL specified")
-                entity = {**(entity or {}), "custom_emoji_id": m.group(1)}
-            else:
-                entity = _link_entity(url, offset, length, resolve_user)
-        if entity is not None and length > 0:
-            entities.append(entity)
-        i += 1
-    if stack:
-        top_open = stack[-1]
-        raise ParseError(
-            f"Can't find end of {_MDV2_NAMES[top_open.tag]} entity at byte offset "
-            f"{top_open.byte_offset}"
-        )
-    close_quote()
-    return out.text(), entities
-
-
-def parse_markdown(text: str, resolve_user: UserResolver) -> tuple[str, list[Entity]]:
-    """Legacy Markdown: *bold* _italic_ `code` ```pre``` [text](url); no nesting."""
-    out = _Builder()
-    entities: list[Entity] = []
-    n = len(text)
-    i = 0
-    ends = {"*": "*", "_": "_", "`": "`", "[": "]"}
-    while i < n:
-        c = text[i]
-        if c == "\\" and i + 1 < n and text[i + 1] in "_*`[":
-            out.add(text[i + 1])
-            i += 2
-            continue
-        if c not in ends:
-            out.add(c)
-            i += 1
-            continue
-        byte_begin = len(text[:i].encode("utf-8"))
-        is_pre = text.startswith("```", i)
-        if is_pre:
-            i += 3
-            close = text.find("```", i)
-        else:
-            i += 1
-            close = text.find(ends[c], i)
-        if close == -1:
-            raise ParseError(f"Can't find end of the entity starting at byte offset {byte_begin}")
-        inner = text[i:close]
-        offset = out.utf16
-        language = ""
-        if is_pre:
-            first, sep, rest = inner.partition("\n")
-            if sep and first and " " not in first:
-                language, inner = first, rest
-        out.add(inner)
-        length = out.utf16 - offset
-        i = close + (3 if is_pre else 1)
-        kind = {"*": "bold", "_": "italic", "`": "pre" if is_pre else "code", "[": "text_link"}[c]
-        entity: Entity | None = {"type": kind, "offset": offset, "length": length}
-        if kind == "text_link":
-            if not text.startswith("(", i):
-                raise ParseError(
-                    f"Can't find end of the entity starting at byte offset {byte_begin}"
-                )
-            url_end = text.find(")", i)
-            if url_end == -1:
-                raise ParseError(
-                    f"Can't find end of the entity starting at byte offset {byte_begin}"
-                )
-            entity = _link_entity(text[i + 1 : url_end], offset, length, resolve_user)
-            i = url_end + 1
-        elif language and entity is not None:
-            entity["language"] = language
-        if entity is not None and length > 0:
-            entities.append(entity)
-    return out.text(), entities
-
-
 def strip_text(text: str, entities: list[Entity]) -> tuple[str, list[Entity]]:
     """Trim surrounding whitespace like Telegram, never cutting into an entity."""
     first_entity = min((e["offset"] for e in entities), default=None)
@@ -610,9 +373,9 @@ def format_text(
     *,
     strict_ampersand: bool = True,
 ) -> tuple[str, list[Entity]]:
-    """Text and entities after parsing ``parse_mode`` and trimming. Raises ParseError/ValueError.
-
-    ValueError means the parse mode itself is unknown.
+    """Text and entities after parsing ``parse_mode`` and trimming. Raises ParseError,
+    ValueError (the parse mode is unknown to Telegram) or NotImplementedError (Telegram knows
+    it, the fake does not: MarkdownV2, Markdown).
     """
     mode = (parse_mode or "").lower()
     entities: list[Entity]
@@ -620,10 +383,8 @@ def format_text(
         plain, entities = text, []
     elif mode == "html":
         plain, entities = parse_html(text, resolve_user, strict_ampersand=strict_ampersand)
-    elif mode == "markdownv2":
-        plain, entities = parse_markdown_v2(text, resolve_user)
-    elif mode == "markdown":
-        plain, entities = parse_markdown(text, resolve_user)
+    elif mode in ("markdownv2", "markdown"):
+        raise NotImplementedError(f"parse_mode {parse_mode} is not implemented by the fake API")
     else:
         raise ValueError(parse_mode)
     plain, entities = strip_text(plain, entities)

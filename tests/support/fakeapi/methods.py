@@ -1,4 +1,9 @@
-"""The Bot API methods of the fake, with Telegram's checks and error texts."""
+"""The Bot API methods of the fake, with Telegram's checks and error texts.
+
+Only the methods the bot calls (directly, in bot/, or through python-telegram-bot: getMe,
+getUpdates, deleteWebhook and setWebhook at start) are implemented; any other Bot API method
+is answered 400 "not implemented by the fake API" (and an unknown name 404, like Telegram).
+"""
 
 from __future__ import annotations
 
@@ -71,15 +76,6 @@ _COMMAND_SCOPES = {
 }
 
 
-_CHAT_ACTIONS = frozenset(
-    {
-        "typing", "upload_photo", "record_video", "upload_video", "record_voice",
-        "upload_voice", "upload_document", "choose_sticker", "find_location",
-        "record_video_note", "upload_video_note",
-    }
-)  # fmt: skip
-
-
 def scope_key(scope: JSON) -> str:
     return json.dumps(scope, sort_keys=True)
 
@@ -97,36 +93,16 @@ class FakeBotMethods(FakeState):
             "getUpdates": self.get_updates,
             "setWebhook": self.set_webhook,
             "deleteWebhook": self.delete_webhook,
-            "getWebhookInfo": self.get_webhook_info,
             "setMyCommands": self.set_my_commands,
-            "getMyCommands": self.get_my_commands,
-            "deleteMyCommands": self.delete_my_commands,
             "sendMessage": self.send_message_api,
             "sendPhoto": self.send_photo,
-            "sendChatAction": self.send_chat_action,
             "editMessageText": self.edit_message_text,
             "editMessageCaption": self.edit_message_caption,
             "editMessageMedia": self.edit_message_media,
             "editMessageReplyMarkup": self.edit_message_reply_markup,
             "deleteMessage": self.delete_message_api,
             "answerCallbackQuery": self.answer_callback_query,
-            "getChat": self.get_chat,
             "getChatMember": self.get_chat_member,
-            "getChatAdministrators": self.get_chat_administrators,
-            "leaveChat": self.leave_chat,
-            "setChatMenuButton": self.set_chat_menu_button,
-            "getChatMenuButton": self.get_chat_menu_button,
-            "getChatMemberCount": self.get_chat_member_count,
-            "pinChatMessage": self.pin_chat_message,
-            "unpinChatMessage": self.unpin_chat_message,
-            "setMyName": self._bot_text_setter("setMyName", "name"),
-            "getMyName": self._bot_text_getter("name"),
-            "setMyDescription": self._bot_text_setter("setMyDescription", "description"),
-            "getMyDescription": self._bot_text_getter("description"),
-            "setMyShortDescription": self._bot_text_setter(
-                "setMyShortDescription", "short_description"
-            ),
-            "getMyShortDescription": self._bot_text_getter("short_description"),
         }
 
     # ------------------------------------------------------------------ shared checks
@@ -197,6 +173,8 @@ class FakeBotMethods(FakeState):
                 ents = sort_entities(ents)
         except ParseError as exc:
             raise ApiError.bad_request(f"can't parse entities: {exc}") from None
+        except NotImplementedError as exc:
+            raise ApiError.bad_request(str(exc)) from None
         except ValueError:
             raise ApiError.bad_request("unsupported parse_mode") from None
         ents = merge_detected(plain, ents)
@@ -486,7 +464,7 @@ class FakeBotMethods(FakeState):
             "url": url,
             "secret_token": secret,
             "max_connections": connections,
-            "ip_address": params.get("ip_address"),
+            "allowed_updates": sorted(self._allowed_updates),
         }
         self._notify()
         return True
@@ -497,19 +475,6 @@ class FakeBotMethods(FakeState):
         self.webhook = None
         self._notify()
         return True
-
-    async def get_webhook_info(self, params: Params, uploads: Uploads) -> JSON:
-        info: JSON = {"url": "", "has_custom_certificate": False,
-                      "pending_update_count": len(self._updates)}
-        if self.webhook is not None:
-            info |= {
-                "url": self.webhook["url"],
-                "max_connections": self.webhook["max_connections"],
-                "allowed_updates": sorted(self._allowed_updates),
-            }
-            if self.webhook["ip_address"]:
-                info["ip_address"] = self.webhook["ip_address"]
-        return info
 
     def _command_scope(self, params: Params) -> str:
         scope = params.get("scope") or {"type": "default"}
@@ -550,15 +515,6 @@ class FakeBotMethods(FakeState):
         self.commands[key] = stored
         return True
 
-    async def get_my_commands(self, params: Params, uploads: Uploads) -> list[JSON]:
-        key = (self._command_scope(params), params.get("language_code", ""))
-        return list(self.commands.get(key, []))
-
-    async def delete_my_commands(self, params: Params, uploads: Uploads) -> bool:
-        key = (self._command_scope(params), params.get("language_code", ""))
-        self.commands.pop(key, None)
-        return True
-
     async def send_message_api(self, params: Params, uploads: Uploads) -> JSON:
         chat = self.chat_for(params)
         text, entities = self.formatted(
@@ -591,13 +547,6 @@ class FakeBotMethods(FakeState):
             reply_markup=markup,
         )
         return msg.to_dict()
-
-    async def send_chat_action(self, params: Params, uploads: Uploads) -> bool:
-        chat = self.chat_for(params)
-        if params["action"] not in _CHAT_ACTIONS:
-            raise ApiError.bad_request("wrong parameter action in request")
-        self.thread_for(chat, params)
-        return True
 
     async def edit_message_text(self, params: Params, uploads: Uploads) -> JSON:
         if "text" not in params:
@@ -705,23 +654,6 @@ class FakeBotMethods(FakeState):
         self._notify()
         return True
 
-    async def get_chat(self, params: Params, uploads: Uploads) -> JSON:
-        chat = self.chat_for(params)
-        out = chat.to_dict() | {
-            "accent_color_id": 0,
-            "max_reaction_count": 11,
-            "accepted_gift_types": {
-                "unlimited_gifts": False,
-                "limited_gifts": False,
-                "unique_gifts": False,
-                "premium_subscription": False,
-                "gifts_from_channels": False,
-            },
-        }
-        if chat.type != "private":
-            out["permissions"] = {"can_send_messages": True}
-        return out
-
     def _member_status(self, chat: FakeChat, user_id: int) -> JSON:
         if user_id == BOT_ID:
             return member_dict(bot_user_dict(), chat.bot_status)
@@ -733,100 +665,6 @@ class FakeBotMethods(FakeState):
     async def get_chat_member(self, params: Params, uploads: Uploads) -> JSON:
         chat = self.chat_for(params)
         return self._member_status(chat, params["user_id"])
-
-    async def get_chat_administrators(self, params: Params, uploads: Uploads) -> list[JSON]:
-        chat = self.chat_for(params)
-        if chat.type == "private":
-            raise ApiError.bad_request("there are no administrators in the private chat")
-        out = [
-            self._member_status(chat, uid)
-            for uid, status in chat.members.items()
-            if status in ("creator", "administrator")
-            and (not self.users[uid].is_bot or params.get("return_bots"))
-        ]
-        if chat.bot_status == "administrator":
-            out.append(self._member_status(chat, BOT_ID))
-        return out
-
-    async def leave_chat(self, params: Params, uploads: Uploads) -> bool:
-        chat = self.chat_for(params)
-        if chat.type == "private":
-            raise ApiError.bad_request("chat member status can't be changed in private chats")
-        self._bot_status_change(chat, bot_user_dict(), "left")
-        return True
-
-    async def set_chat_menu_button(self, params: Params, uploads: Uploads) -> bool:
-        button = params.get("menu_button") or {"type": "default"}
-        if not isinstance(button, dict) or button.get("type") not in (
-            "default",
-            "commands",
-            "web_app",
-        ):
-            raise ApiError.bad_request("can't parse menu button JSON object")
-        if "chat_id" in params:
-            chat = self.chat_for(params)
-            if chat.type != "private":
-                raise ApiError.bad_request("chat must be a private chat")
-            chat.menu_button = button
-        else:
-            self.default_menu_button = button
-        return True
-
-    async def get_chat_menu_button(self, params: Params, uploads: Uploads) -> JSON:
-        if "chat_id" in params:
-            chat = self.chat_for(params)
-            return chat.menu_button or self.default_menu_button
-        return self.default_menu_button
-
-    async def get_chat_member_count(self, params: Params, uploads: Uploads) -> int:
-        chat = self.chat_for(params)
-        present = ("creator", "administrator", "member", "restricted")
-        return sum(1 for s in chat.members.values() if s in present) + (chat.type != "private")
-
-    def _pinnable(self, params: Params) -> FakeChat:
-        chat = self.chat_for(params)
-        if chat.type != "private" and chat.bot_status != "administrator":
-            raise ApiError.bad_request("not enough rights to manage pinned messages in the chat")
-        return chat
-
-    async def pin_chat_message(self, params: Params, uploads: Uploads) -> bool:
-        chat = self._pinnable(params)
-        msg = self._messages.get((chat.id, params["message_id"]))
-        if msg is None or msg.deleted:
-            raise ApiError.bad_request("message to pin not found")
-        if msg.message_id not in chat.pinned:
-            chat.pinned.append(msg.message_id)
-        self._notify()
-        return True
-
-    async def unpin_chat_message(self, params: Params, uploads: Uploads) -> bool:
-        chat = self._pinnable(params)
-        message_id = params.get("message_id", chat.pinned[-1] if chat.pinned else None)
-        if message_id is None or message_id not in chat.pinned:
-            raise ApiError.bad_request("message to unpin not found")
-        chat.pinned.remove(message_id)
-        self._notify()
-        return True
-
-    def _bot_text_setter(self, method: str, field: str) -> Handler:
-        async def setter(params: Params, uploads: Uploads) -> bool:
-            value = str(params.get(field, ""))
-            if not spec.fits(spec.method_fields(method)[field], value):
-                raise ApiError.bad_request(f"bot {field.replace('_', ' ')} is too long")
-            self.bot_texts[(field, _lang(params))] = value
-            return True
-
-        return setter
-
-    def _bot_text_getter(self, field: str) -> Handler:
-        async def getter(params: Params, uploads: Uploads) -> JSON:
-            lang = _lang(params)
-            value = self.bot_texts.get((field, lang), self.bot_texts.get((field, ""), ""))
-            if field == "name" and not value:
-                value = bot_user_dict()["first_name"]
-            return {field: value}
-
-        return getter
 
 
 _OPAQUE = frozenset({"code", "pre", "text_link", "text_mention", "custom_emoji"})

@@ -101,8 +101,6 @@ class FakeChat:
     bot_status: str = "member"  # member | administrator | left | kicked
     topics: dict[int, str] = field(default_factory=dict)  # message_thread_id -> name
     next_message_id: int = 1
-    menu_button: JSON | None = None
-    pinned: list[int] = field(default_factory=list)  # pinned message ids, latest last
 
     def to_dict(self) -> JSON:
         out: JSON = {"id": self.id, "type": self.type}
