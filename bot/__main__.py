@@ -76,7 +76,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "verify":
-        from bot.verify import cli
+        from bot.fairness.verify import cli
 
         return cli([args.commitment, args.salt, *args.deck])
     return run()

@@ -17,10 +17,9 @@ from telegram.ext import (
     filters,
 )
 
-from bot import info, timers
+from bot import fairness, info, settings, stats, timers
 from bot.config import Config
-from bot.handlers import buttons, commands, errors, members, stats, verify
-from bot.handlers.settings import on_settings, settings_command
+from bot.handlers import buttons, commands, errors, members
 from bot.handlers.sixcard import balance_command, on_press, rebuy_command, sixcard_command
 from bot.jobs import SYNC_EVERY, resume, sync_lagging
 from bot.services import KEY, Services, services
@@ -74,14 +73,12 @@ def build(config: Config) -> App:
     app.add_handler(CommandHandler("sixcard", sixcard_command))
     app.add_handler(CommandHandler("balance", balance_command))
     app.add_handler(CommandHandler("rebuy", rebuy_command))
-    app.add_handler(CommandHandler("settings", settings_command))
-    app.add_handler(CommandHandler("stats", stats.stats))
-    app.add_handler(CommandHandler("history", stats.history))
-    app.add_handler(CommandHandler("verify", verify.verify))
+    settings.register(app)  # /settings, and its presses (s:, no other pattern matches them)
+    stats.register(app)
+    fairness.register(app)
     app.add_handler(CallbackQueryHandler(buttons.on_duel, pattern=r"^d:"))
     app.add_handler(CallbackQueryHandler(buttons.on_challenge, pattern=r"^c:"))
     app.add_handler(CallbackQueryHandler(on_press, pattern=r"^x:"))
-    app.add_handler(CallbackQueryHandler(on_settings, pattern=r"^s:"))
     app.add_handler(CallbackQueryHandler(buttons.on_unknown))
     app.add_handler(ChatMemberHandler(members.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(errors.on_error)

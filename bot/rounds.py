@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.fairness.verify import Parts
 from bot.storage import DuelRecord, Storage
-from bot.verify import Parts
 from rules.duel import DealProof, DuelState
 
 SEARCH_DUELS = 50  # a commitment alone is looked for among the chat's latest duels

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.i18n import Texts
-from bot.standings import figures_for, head_to_head, ranking, top_and_you
-from bot.stats_text import board_text, caption_length, card_text, fits_caption, split_caption
+from bot.stats.standings import figures_for, head_to_head, ranking, top_and_you
+from bot.stats.text import board_text, caption_length, card_text, fits_caption, split_caption
 from bot.storage import DuelResult, DuelStatus, ResultReason, Storage
 from render.standings import Figures
 from rules.hands import Category, HandValue

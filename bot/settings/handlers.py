@@ -18,7 +18,7 @@ from telegram.ext import ContextTypes
 
 from bot.handlers.common import chat_language, pressed, toast, user_translator
 from bot.services import services
-from bot.settings_keyboards import settings_keyboard, settings_text
+from bot.settings.keyboards import settings_keyboard, settings_text
 from bot.storage import ChatSettings
 from bot.telegram import send
 from bot.telegram.callbacks import Setting, SettingsPress

@@ -13,10 +13,10 @@ import pytest
 from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers.settings import changed, on_settings, settings_command
 from bot.i18n import translator
 from bot.services import KEY, Services
-from bot.settings_keyboards import STACK_CHOICES, TIMER_CHOICES, settings_keyboard, settings_text
+from bot.settings.handlers import changed, on_settings, settings_command
+from bot.settings.keyboards import STACK_CHOICES, TIMER_CHOICES, settings_keyboard, settings_text
 from bot.storage import ChatSettings, Storage
 from bot.storage.chats import TURN_TIMER_DEFAULT
 from bot.telegram import callbacks

@@ -11,11 +11,11 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from bot.fairness.verify import Malformed, Parts, claim, claim_from_args, proof_parts
 from bot.handlers.common import reply, user_translator
 from bot.i18n import Html, Translator
 from bot.rounds import InPlay, Published, find_round
 from bot.services import services
-from bot.verify import Malformed, Parts, claim, claim_from_args, proof_parts
 from rules.fairness import deck_text
 
 

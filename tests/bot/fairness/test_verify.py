@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 
 from bot.captions import Seat, bullet_caption, reveal_caption
-from bot.handlers.verify import _published
+from bot.fairness.handlers import _published
+from bot.fairness.verify import Malformed, Parts, claim, claim_from_args, proof_parts
 from bot.i18n import Texts
 from bot.rounds import InPlay, Published, find_round
 from bot.storage import Storage
-from bot.verify import Malformed, Parts, claim, claim_from_args, proof_parts
 from rules.cards import shuffled_deck
 from rules.duel import Bet, DealProof, DuelState
 from rules.fairness import deck_text, new_salt
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 CHAT = -42
 SEATS = (Seat(1, "Alice"), Seat(2, "Bob"))
 

@@ -1,4 +1,4 @@
-"""/stats and /history: load the results, compute (bot.standings), word (bot.stats_text) and
+"""/stats and /history: load the results, compute (bot.stats.standings), word (bot.stats.text) and
 draw (render.standings), send."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from telegram import Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import standings
 from bot.handlers.common import reply, user_translator
 from bot.i18n import Html, Translator
 from bot.present import display_name
 from bot.services import Services, services
-from bot.stats_text import board_text, card_text, history_text, split_caption
+from bot.stats import standings
+from bot.stats.text import board_text, card_text, history_text, split_caption
 from bot.storage import DuelResult
 from bot.telegram import send
 from render import standings as pictures

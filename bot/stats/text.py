@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 from bot.i18n import Html, Translator
-from bot.standings import Standing
+from bot.stats.standings import Standing
 from bot.storage import DuelResult, ResultReason
 from bot.telegram.html import clean_name
 from render.standings import Figures

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import Texts
-from bot.stats_text import history_text
+from bot.stats.text import history_text
 from bot.storage import DuelResult, ResultReason
 
 T0 = 1_700_000_000  # 2023-11-14 22:13 UTC

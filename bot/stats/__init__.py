@@ -1,0 +1,20 @@
+"""/stats and /history: the standings computed from the saved results (standings), worded
+(text) and drawn (render.standings), answered (handlers)."""
+
+from __future__ import annotations
+
+from telegram.ext import CommandHandler
+
+from bot.stats import handlers
+from bot.telegram import App
+from bot.telegram.menu import Command
+
+COMMANDS = (
+    Command("stats", groups=True, private=True),
+    Command("history", groups=True, private=True),
+)
+
+
+def register(app: App) -> None:
+    app.add_handler(CommandHandler("stats", handlers.stats))
+    app.add_handler(CommandHandler("history", handlers.history))
