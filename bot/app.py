@@ -18,12 +18,14 @@ from telegram.ext import (
 )
 
 from bot import fairness, info, settings, stats, timers
+from bot.common import chats as members
+from bot.common import live
 from bot.config import Config
-from bot.handlers import buttons, commands, errors, members
-from bot.handlers.sixcard import balance_command, on_press, rebuy_command, sixcard_command
-from bot.jobs import SYNC_EVERY, resume, sync_lagging
+from bot.handlers import buttons, commands, errors
+from bot.jobs import resume
 from bot.services import KEY, Services, services
 from bot.sixcard import present as sixcard_present
+from bot.sixcard.handlers import balance_command, on_press, rebuy_command, sixcard_command
 from bot.storage import Storage
 from bot.telegram import menu
 from bot.telegram.ratelimit import ChatRateLimiter
@@ -95,10 +97,8 @@ async def _started(app: App) -> None:
     svc.bot_username = me.username or ""
     await menu.register(app.bot)
     await resume(app)
-    await sixcard_present.resume(app)  # six-card games' messages and their sync
-    if app.job_queue is not None:
-        app.job_queue.run_repeating(sync_lagging, interval=SYNC_EVERY, first=SYNC_EVERY,
-                                    name="sync")
+    await sixcard_present.resume(app)  # six-card games' messages
+    live.arm_sync(app)  # one job keeps every game's messages up to date
     log.info("@%s is up", svc.bot_username)
 
 

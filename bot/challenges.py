@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from telegram import Bot, Message, User
 
+from bot.common.refusal import Refusal, Refused
 from bot.game import start_duel
 from bot.i18n import Translator, mention_html
 from bot.present import display_name, present, table_for
@@ -19,8 +20,11 @@ from rules.duel import MAX_STACK, MIN_STACK, DuelState
 log = logging.getLogger(__name__)
 
 
-class BadDuelCommand(ValueError):
-    """`/duel` arguments that do not parse; the value is the catalog key of the reply."""
+class BadDuelCommand(Refused):
+    """`/duel` arguments that do not parse; its refusal is the reply."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(Refusal(key))
 
 
 # Telegram's usernames are 5-32 characters of [A-Za-z0-9_]; collectible usernames (bought on
@@ -71,7 +75,7 @@ def parse_username(arg: str) -> str:
 
 def parse_duel_command(message: Message, args: list[str]) -> DuelRequest:
     """Who is challenged (a reply, @username, a text mention, or nobody: an open challenge)
-    and with what stack. BadDuelCommand (its value the reply's catalog key) for anything
+    and with what stack. BadDuelCommand (its refusal the reply) for anything
     else: at most one @username and one stack, each well formed."""
     target: User | None = None
     username: str | None = None
@@ -137,26 +141,32 @@ async def render_challenge(svc: Services, tr: Translator, c: ChallengeRecord,
     return challenge_text(tr, c, challenger, target_label(c, target), status)
 
 
-def may_accept(c: ChallengeRecord, user: User) -> str | None:
-    """None if `user` may accept, else the toast key saying why not."""
+OWN_CHALLENGE = Refusal("toast.own_challenge")
+NOT_FOR_YOU = Refusal("toast.not_for_you")
+DECLINE_OPEN = Refusal("toast.decline_open")
+DECLINE_OWN = Refusal("toast.decline_own")
+
+
+def may_accept(c: ChallengeRecord, user: User) -> Refusal | None:
+    """None if `user` may accept, else why not."""
     if user.id == c.challenger_id:
-        return "toast.own_challenge"
+        return OWN_CHALLENGE
     if user.is_bot:
-        return "toast.not_for_you"
+        return NOT_FOR_YOU
     if c.target_id is not None and user.id != c.target_id:
-        return "toast.not_for_you"
+        return NOT_FOR_YOU
     if c.target_username and (user.username or "").lower() != c.target_username.lower():
-        return "toast.not_for_you"
+        return NOT_FOR_YOU
     return None
 
 
-def may_decline(c: ChallengeRecord, user: User) -> str | None:
+def may_decline(c: ChallengeRecord, user: User) -> Refusal | None:
     """None if `user` may decline: only the challenged player, so an open challenge cannot be
-    declined at all (its author withdraws it, or it expires). Else the toast key."""
+    declined at all (its author withdraws it, or it expires). Else why not."""
     if c.target_id is None and not c.target_username:
-        return "toast.decline_open"
+        return DECLINE_OPEN
     if user.id == c.challenger_id:
-        return "toast.decline_own"
+        return DECLINE_OWN
     return may_accept(c, user)
 
 

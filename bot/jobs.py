@@ -2,33 +2,33 @@
 
 The job queue is not persistent, so everything here is derived from the database: at start
 `resume` brings every live duel's message up to date, closes challenges that were saved but
-never sent, and re-arms every pending challenge's expiry; the periodic `sync_lagging` redraws
-any duel whose message fell behind (a network failure, a crash between save and send).
+never sent, and re-arms every pending challenge's expiry; the one sync job
+(`bot.common.live.sync_lagging`) redraws any duel whose message fell behind (a network
+failure, a crash between save and send).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from telegram.ext import Application, ContextTypes
+from telegram import Bot
+from telegram.ext import ContextTypes
 
-from bot import timers
+from bot import game, timers
 from bot.challenges import settle
+from bot.common import chats, live
 from bot.handlers.common import chat_language
-from bot.present import present
+from bot.present import LIVE
 from bot.services import Services, services
-from bot.storage import ChallengeStatus, DuelStatus
+from bot.storage import ChallengeStatus
 from bot.storage.challenges import UNSENT_GRACE
+from bot.storage.migrate import ChatMove
+from bot.telegram import App
 
 log = logging.getLogger(__name__)
 
-SYNC_EVERY = 20.0  # seconds between checks for lagging duel messages
-SYNC_GRACE = 5  # a save this recent is probably being shown right now
 
-
-def schedule_expiry(app: Application[Any, Any, Any, Any, Any, Any], challenge_id: int,
-                    delay: float) -> None:
+def schedule_expiry(app: App, challenge_id: int, delay: float) -> None:
     if app.job_queue is None:
         return
     app.job_queue.run_once(expire_challenge, when=max(0.0, delay), data=challenge_id,
@@ -51,23 +51,17 @@ async def expire_challenge(context: ContextTypes.DEFAULT_TYPE) -> None:
     await settle(svc, context.bot, tr, c, ChallengeStatus.EXPIRED)
 
 
-async def sync_duel(svc: Services, app: Application[Any, Any, Any, Any, Any, Any],
-                    duel_id: int) -> None:
-    async with svc.lock(f"duel:{duel_id}"):
-        record = await svc.storage.duels.get(duel_id)
-        if record is not None and record.status is not DuelStatus.ABANDONED and (
-                record.needs_redraw):
-            await present(svc, app.bot, record)
+async def show_moved(svc: Services, bot: Bot, moved: ChatMove) -> None:
+    """A group became a supergroup: its live duels are shown there at once."""
+    for duel_id in moved.live_duels:
+        await LIVE.sync(svc, bot, duel_id)
 
 
-async def resume(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+async def resume(app: App) -> None:
     """After a start: every live duel's message up to date, every challenge's timer and
     every live duel's turn timer armed."""
     svc = services(app.bot_data)
-    lagging = 0
-    for record in await svc.storage.duels.lagging():
-        lagging += 1
-        await sync_duel(svc, app, record.id)
+    lagging = await LIVE.resync(svc, app.bot)
     # A challenge saved but never shown (the bot stopped between the insert and the send)
     # must not block its challenger: nobody can see it, let alone accept it.
     unsent = await svc.storage.challenges.expire_unsent(svc.clock() - UNSENT_GRACE)
@@ -79,9 +73,5 @@ async def resume(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
              "armed, %d never-sent challenge(s) closed", lagging, len(pending), turns, unsent)
 
 
-async def sync_lagging(context: ContextTypes.DEFAULT_TYPE) -> None:
-    svc = services(context.bot_data)
-    now = svc.clock()
-    for record in await svc.storage.duels.lagging():
-        if now - record.updated_at >= SYNC_GRACE:
-            await sync_duel(svc, context.application, record.id)
+live.plug(LIVE)
+chats.closes(chats.ChatGames("duel", forget=game.forget_chat, show_moved=show_moved))

@@ -27,10 +27,13 @@ from bot.captions import (
     result_caption,
     reveal_caption,
 )
-from bot.game import forget_chat, migrate_chat
+from bot.common import live
+from bot.common.chats import forget_chat
+from bot.common.live import Screen
+from bot.game import GAME
 from bot.i18n import Translator, pick_language, translator
 from bot.services import Services
-from bot.storage import DuelRecord, DuelStatus
+from bot.storage import DuelRecord
 from bot.storage.users import UserRecord
 from bot.telegram import send
 from rules.duel import DuelState, Phase
@@ -159,6 +162,29 @@ async def _edit_live(bot: Bot, t: Table, state: DuelState, message_id: int) -> s
     return await send.edit_photo(bot, chat, message_id, c.photo, c.caption, c.markup)
 
 
+class DuelScreen(Screen[DuelRecord]):
+    async def show(self, svc: Services, bot: Bot, record: DuelRecord) -> None:
+        await _present(svc, bot, record)
+
+    async def gone(self, svc: Services, record: DuelRecord) -> None:
+        """A chat that threw the bot out loses its live duels (closed, not counted)."""
+        await forget_chat(svc, record.chat_id)
+
+    async def presented(self, svc: Services, record: DuelRecord) -> None:
+        """`svc.on_presented` (the turn timers) follow the duel to its new move."""
+        for listener in svc.on_presented:
+            await listener(record)
+
+
+LIVE = live.Live(GAME, DuelScreen())
+
+
+async def present(svc: Services, bot: Bot, record: DuelRecord) -> None:
+    """Bring the duel's messages from the version they show to the saved one
+    (`bot.common.live`: a chat gone or moved is handled there), then `svc.on_presented`."""
+    await LIVE.present(svc, bot, record)
+
+
 async def repost(svc: Services, bot: Bot, record: DuelRecord) -> None:
     """Show a live duel again in a fresh message (its old one may be lost far up the chat, or
     deleted); the old message's buttons go."""
@@ -169,41 +195,9 @@ async def repost(svc: Services, bot: Bot, record: DuelRecord) -> None:
             await forget_chat(svc, record.chat_id)
             return
         except send.ChatMoved as e:
-            await _moved(svc, bot, record, e)  # shown afresh in the new chat
+            await LIVE.moved(svc, bot, record, e)  # shown afresh in the new chat
             return
     await present(svc, bot, replace(record, message_id=None, shown_version=None))
-
-
-async def present(svc: Services, bot: Bot, record: DuelRecord) -> None:
-    """Bring the duel's messages from the version they show to the saved one. A chat that
-    threw the bot out loses its live duels (closed, not counted); a group that became a
-    supergroup takes them along, and the duel is shown there. A refused or failed send
-    leaves the saved message as it was, for the sync job. Then `svc.on_presented` (the turn
-    timer) follows the duel to its new move."""
-    try:
-        await _present(svc, bot, record)
-    except send.ChatGone:
-        await forget_chat(svc, record.chat_id)
-    except send.ChatMoved as e:
-        await _moved(svc, bot, record, e)
-    if svc.on_presented is not None:
-        await svc.on_presented(record)
-
-
-async def _moved(svc: Services, bot: Bot, record: DuelRecord, moved: send.ChatMoved) -> None:
-    """Telegram said the chat is a supergroup now: move the chat, then show this duel in the
-    new chat at once (the chat's other games follow with the sync job)."""
-    await migrate_chat(svc, moved.chat_id, moved.new_chat_id)
-    fresh = await svc.storage.duels.get(record.id)
-    if fresh is None or fresh.status is DuelStatus.ABANDONED or fresh.chat_id == record.chat_id:
-        return
-    try:
-        await _present(svc, bot, fresh)
-    except send.ChatGone:
-        await forget_chat(svc, fresh.chat_id)
-    except send.ChatMoved as again:
-        log.warning("duel %d: chat %d moved again, to %d; left to the sync job", fresh.id,
-                    again.chat_id, again.new_chat_id)
 
 
 # --- a press on a message that is not the saved live one ---------------------------------

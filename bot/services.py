@@ -15,6 +15,8 @@ from bot.storage import DuelRecord, Storage
 
 KEY = "sixshooter"
 
+PresentedListener = Callable[[DuelRecord], Awaitable[None]]
+
 
 def _now() -> int:
     return int(time.time())
@@ -27,9 +29,9 @@ class Services:
     clock: Callable[[], int] = _now
     bot_username: str = ""
     challenge_ttl: int = 600  # seconds
-    # Run after present() brought a duel's messages up to date (bot.timers re-arms the turn
-    # timer there, so every saved change re-arms it, whoever made it). None: nothing.
-    on_presented: Callable[[DuelRecord], Awaitable[None]] | None = None
+    # Run, in order, after present() brought a duel's messages up to date (the turn timers
+    # re-arm there, so every saved change re-arms them, whoever made it).
+    on_presented: list[PresentedListener] = field(default_factory=list)
     # What was last written for each user and chat, so unchanged ones are not written again.
     seen_users: dict[int, tuple[object, ...]] = field(default_factory=dict)
     seen_chats: dict[int, tuple[object, ...]] = field(default_factory=dict)

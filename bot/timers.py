@@ -25,15 +25,17 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from telegram import Bot
-from telegram.ext import Application, ContextTypes, JobQueue
+from telegram.ext import ContextTypes, JobQueue
 
-from bot.game import Refusal, act, forget_chat, migrate_chat
+from bot.common.chats import forget_chat, migrate_chat
+from bot.common.refusal import Refusal
+from bot.game import act
 from bot.i18n import Html, Translator
 from bot.present import Table, present, table_for
 from bot.services import Services
 from bot.storage import DuelRecord
 from bot.storage.timers import TimerRecord, TimerRepo
-from bot.telegram import send
+from bot.telegram import App, send
 from rules.duel import Bet, DuelState, Phase
 from rules.duel.policy import Kind, TimeoutMove, timeout_move
 
@@ -218,7 +220,7 @@ class TurnTimers:
                                                 None, None, False, (counts[0], counts[1])))
         if isinstance(outcome, Refusal):
             log.info("duel %d v%d: the clock's move was refused: %s", record.id, record.version,
-                     outcome.value)
+                     outcome)
             return False
         log.info("duel %d v%d: player %d ran out of time: %s", record.id, record.version,
                  move.player, move.kind.value)
@@ -242,16 +244,16 @@ def _notice(t: Table, move: TimeoutMove) -> Html:
     return t.tr.t(f"timer.{move.kind.value}", mention=mention)
 
 
-def install(app: Application[Any, Any, Any, Any, Any, Any], svc: Services,
+def install(app: App, svc: Services,
             scale: float) -> TurnTimers:
     """Create the timers of a running bot and hook them to present()."""
     timers = TurnTimers(svc, app.bot, JobScheduler(app.job_queue), scale)
     app.bot_data[KEY] = timers
-    svc.on_presented = timers.on_presented
+    svc.on_presented.append(timers.on_presented)
     return timers
 
 
-async def restore(app: Application[Any, Any, Any, Any, Any, Any]) -> int:
+async def restore(app: App) -> int:
     """Re-arm every live duel's timer (after a start); 0 if the timers are not installed."""
     timers = app.bot_data.get(KEY)
     return await timers.restore() if isinstance(timers, TurnTimers) else 0

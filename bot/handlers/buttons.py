@@ -6,17 +6,16 @@ once the action is saved.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from telegram import CallbackQuery, Message, Update
 from telegram.ext import ContextTypes
 
 from bot.challenges import accept, may_accept, may_decline, settle
-from bot.game import Refusal, act
-from bot.handlers.common import chat_language, pressed, refusal_text, toast, user_translator
+from bot.game import STALE
+from bot.handlers.common import chat_language, pressed, toast, user_translator
 from bot.handlers.errors import answer_quietly
-from bot.present import adopt, present, retire
+from bot.present import LIVE, adopt, retire
 from bot.services import services
 from bot.storage import ChallengeStatus, DuelRecord
 from bot.telegram import callbacks
@@ -42,7 +41,7 @@ async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if p is None:
         return
     query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
-    async with svc.lock(f"duel:{press.duel_id}"):
+    async with LIVE.lock(svc, press.duel_id):
         record = await svc.storage.duels.get(press.duel_id)
         pressed_id = query.message.message_id if query.message else None
         if record is not None and pressed_id is not None and _shows_duel(query, record):
@@ -50,23 +49,12 @@ async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if record is not None and record.is_live and record.message_id not in (
                 None, pressed_id) and record.player_index(user.id) is not None:
             # A button on a message that is no longer the duel's live one.
-            await toast(query, refusal_text(tr, Refusal.STALE))
+            await toast(query, STALE.text(tr))
             if pressed_id is not None and _shows_duel(query, record):
                 await retire(context.bot, record, pressed_id, press.version)
             return
-        outcome = await act(svc, press.duel_id, press.version, user.id, press.action)
-        if isinstance(outcome, Refusal):
-            log.info("duel %d: a press by user %d refused: %s", press.duel_id, user.id,
-                     outcome.value)
-            await toast(query, refusal_text(tr, outcome))
-            return
-        # Saved: show it whether or not the answer gets through (a slow Telegram, a query
-        # too old), and without waiting for the answer first.
-        answering = asyncio.ensure_future(answer_quietly(query))
-        try:
-            await present(svc, context.bot, outcome.record)
-        finally:
-            await answering
+        await LIVE.press(svc, context.bot, query, tr, user.id, press.duel_id, press.version,
+                         press.action)
 
 
 async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -91,14 +79,14 @@ async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         why_not = may_decline(c, user)
         if why_not is not None:
             log.info("challenge %d: a decline by user %d refused: %s", c.id, user.id, why_not)
-            await toast(query, tr.t(why_not))
+            await toast(query, why_not.text(tr))
             return
         settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.DECLINED, by=user)
         await toast(query, tr.t("toast.declined" if settled else "toast.challenge_gone"))
         return
     why_not = may_accept(c, user)
     if why_not is not None:
-        await toast(query, tr.t(why_not))
+        await toast(query, why_not.text(tr))
         return
     duels = svc.storage.duels
     if await duels.live_for_user_in_chat(c.chat_id, user.id) is not None:

@@ -15,8 +15,9 @@ from bot.challenges import (
     render_challenge,
     settle,
 )
-from bot.game import Refusal, act
-from bot.handlers.common import chat_language, refusal_text, reply, user_translator
+from bot.common.refusal import Refusal
+from bot.game import act
+from bot.handlers.common import chat_language, reply, user_translator
 from bot.jobs import schedule_expiry
 from bot.present import present, repost
 from bot.services import Services, services
@@ -42,7 +43,7 @@ async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         request = parse_duel_command(message, list(context.args or []))
     except BadDuelCommand as e:
-        await reply(context, update, tr.t(str(e)))
+        await reply(context, update, e.refusal.text(tr))
         return
     storage = svc.storage
     target_id = request.target_id
@@ -156,6 +157,6 @@ async def surrender(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async with svc.lock(f"duel:{record.id}"):
         outcome = await act(svc, record.id, None, user.id, Surrender())
         if isinstance(outcome, Refusal):
-            await reply(context, update, refusal_text(tr, outcome))
+            await reply(context, update, outcome.text(tr))
             return
         await present(svc, context.bot, outcome.record)

@@ -8,7 +8,6 @@ from typing import Generic, TypeVar
 from telegram import CallbackQuery, Update, User
 from telegram.ext import ContextTypes
 
-from bot.game import Refusal
 from bot.i18n import Translator, pick_language, translator
 from bot.services import Services, services
 from bot.telegram import callbacks, send
@@ -31,26 +30,15 @@ async def chat_language(svc: Services, chat_id: int, user_code: str | None) -> T
     return translator(pick_language(settings.language, user_code))
 
 
-async def reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str) -> None:
+async def reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str,
+                reply_to: int | None = None) -> None:
+    """Answer a command in its chat and topic, as a reply to it (or to `reply_to`)."""
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
         return
     thread = message.message_thread_id if message.is_topic_message else None
-    await send.send_text(context.bot, chat.id, thread, text, reply_to=message.message_id)
-
-
-_REFUSALS = {
-    Refusal.STALE: "error.stale_button",
-    Refusal.NOT_PLAYER: "error.not_a_player",
-    Refusal.NOT_YOUR_TURN: "error.not_your_turn",
-    Refusal.HAND_TAKEN: "toast.hand_taken",
-    Refusal.BAD_BET: "toast.bad_bet",
-    Refusal.OVER: "toast.over",
-}
-
-
-def refusal_text(tr: Translator, refusal: Refusal) -> str:
-    return tr.t(_REFUSALS[refusal])
+    await send.send_text(context.bot, chat.id, thread, text,
+                         reply_to=reply_to if reply_to is not None else message.message_id)
 
 
 async def toast(query: CallbackQuery, text: str) -> None:

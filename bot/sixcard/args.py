@@ -6,7 +6,7 @@
     parse_args(["2", "10", "25"]) -> (10, 25)      one ante per box
 
 The limits (1 to 3 boxes, antes 1 to 100) are the rules' (`rules.sixcard`); a bad argument
-raises `BadArgs` naming the catalog key of its explanation and the key's values.
+raises `BadArgs`, whose `refusal` is the catalog key of its explanation and its values.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from bot.common.refusal import Refusal, Refused
 from rules.sixcard import MAX_ANTE, MAX_BOXES, MIN_ANTE
 
 DEFAULT_ANTE = 10
@@ -21,13 +22,11 @@ DEFAULT_BOXES = 1
 _NUMBER = re.compile(r"[0-9]{1,9}")
 
 
-class BadArgs(ValueError):
-    """An argument the command cannot use; `key` is the catalog text that explains it."""
+class BadArgs(Refused):
+    """An argument the command cannot use; its refusal is the catalog text that explains it."""
 
     def __init__(self, key: str, **values: object) -> None:
-        super().__init__(key)
-        self.key = key
-        self.values = values
+        super().__init__(Refusal.of(key, **values))
 
 
 def _number(text: str) -> int:

@@ -10,28 +10,24 @@ from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import Any
 
 from telegram import Bot
-from telegram.ext import Application, ContextTypes
 
 import render
-from bot.game import migrate_chat
+from bot.common import live
+from bot.common.live import Screen
 from bot.i18n import Translator, mention_html, pick_language, translator
 from bot.present import display_name, draw
 from bot.services import Services, services
 from bot.sixcard.captions import caption
-from bot.sixcard.game import abandon, casino
 from bot.sixcard.keyboards import game_keyboard
-from bot.storage.casino import GameRecord, GameStatus
-from bot.telegram import send
+from bot.sixcard.service import GAME, abandon, casino
+from bot.storage.casino import GameRecord
+from bot.storage.migrate import ChatMove
+from bot.telegram import App, send
 from rules.sixcard import SixCardGame
 
 log = logging.getLogger(__name__)
-
-SYNC_EVERY = 20.0  # seconds between checks for lagging game messages
-SYNC_GRACE = 5  # a save this recent is probably being shown right now
-
 
 async def player_translator(svc: Services, record: GameRecord) -> tuple[Translator, str]:
     """The player's language (unless the chat fixed one) and their name."""
@@ -41,34 +37,25 @@ async def player_translator(svc: Services, record: GameRecord) -> tuple[Translat
     return translator(lang), display_name(user)
 
 
-async def present(svc: Services, bot: Bot, record: GameRecord) -> None:
-    """Bring the game's message up to the saved version. A chat that threw the bot out
-    loses its live game (closed, not counted, the chips back on the balance); a group that
-    became a supergroup takes it along, and it is shown there. A refused or failed send or
-    edit leaves it for the sync job."""
-    try:
+class SixCardScreen(Screen[GameRecord]):
+    async def show(self, svc: Services, bot: Bot, record: GameRecord) -> None:
         await _present(svc, bot, record)
-    except send.ChatGone:
-        await _gone(svc, record)
-    except send.ChatMoved as e:
-        await migrate_chat(svc, e.chat_id, e.new_chat_id)
-        fresh = await casino(svc).get_game(record.id)
-        if fresh is None or fresh.chat_id == record.chat_id:
-            return
-        try:
-            await _present(svc, bot, fresh)
-        except send.ChatGone:
-            await _gone(svc, fresh)
-        except send.ChatMoved:
-            log.warning("six-card game %d: its chat moved again; left to the sync job",
-                        fresh.id)
+
+    async def gone(self, svc: Services, record: GameRecord) -> None:
+        """The chat threw the bot out: its live game is closed, not counted, the chips back
+        on the balance."""
+        if record.is_live:
+            await abandon(svc, record)
+        else:
+            await casino(svc).mark_shown(record.id, record.version)
 
 
-async def _gone(svc: Services, record: GameRecord) -> None:
-    if record.is_live:
-        await abandon(svc, record)
-    else:
-        await casino(svc).mark_shown(record.id, record.version)
+LIVE = live.Live(GAME, SixCardScreen())
+
+
+async def present(svc: Services, bot: Bot, record: GameRecord) -> None:
+    """Bring the game's message up to the saved version (`bot.common.live`)."""
+    await LIVE.present(svc, bot, record)
 
 
 async def _present(svc: Services, bot: Bot, record: GameRecord) -> None:
@@ -92,31 +79,13 @@ async def _present(svc: Services, bot: Bot, record: GameRecord) -> None:
         await repo.set_message(record.id, sent.message_id, record.version)
 
 
-# --- after a restart, and whenever a message fell behind ---------------------------------
+async def show_moved(svc: Services, bot: Bot, moved: ChatMove) -> None:
+    """A group became a supergroup: its live games are shown there at once."""
+    for game_id in moved.live_games:
+        await LIVE.sync(svc, bot, game_id)
 
 
-async def sync_game(svc: Services, bot: Bot, game_id: int) -> None:
-    async with svc.lock(f"sixcard:{game_id}"):
-        record = await casino(svc).get_game(game_id)
-        if record is not None and record.needs_redraw and record.status is not GameStatus.ABANDONED:
-            await present(svc, bot, record)
-
-
-async def resume(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """After a start: every game's message up to date, and the sync job armed."""
-    svc = services(app.bot_data)
-    lagging = await casino(svc).lagging()
-    for record in lagging:
-        await sync_game(svc, app.bot, record.id)
-    if app.job_queue is not None:
-        app.job_queue.run_repeating(sync_lagging, interval=SYNC_EVERY, first=SYNC_EVERY,
-                                    name="sixcard-sync")
-    log.info("resumed: %d six-card game message(s) redrawn", len(lagging))
-
-
-async def sync_lagging(context: ContextTypes.DEFAULT_TYPE) -> None:
-    svc = services(context.bot_data)
-    now = svc.clock()
-    for record in await casino(svc).lagging():
-        if now - record.updated_at >= SYNC_GRACE:
-            await sync_game(svc, context.bot, record.id)
+async def resume(app: App) -> None:
+    """After a start: every game's message up to date (the one sync job keeps them so)."""
+    done = await LIVE.resync(services(app.bot_data), app.bot)
+    log.info("resumed: %d six-card game message(s) redrawn", done)

@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 
 from bot.services import Services
-from bot.sixcard.game import (
+from bot.sixcard.service import (
+    CANNOT_AFFORD,
+    NOT_PLAYER,
+    OVER,
+    STALE,
     Applied,
     Busy,
-    Refusal,
     Unaffordable,
     abandon,
     act,
@@ -92,7 +95,7 @@ async def play_out(svc: Services, record: GameRecord, policy: random.Random) -> 
         outcome = await act(svc, record.id, record.version, record.user_id, action)
         assert isinstance(outcome, Applied), outcome
         record = outcome.record
-        assert await chips(repo, record.chat_id, record.user_id) == outcome.game.balance
+        assert await chips(repo, record.chat_id, record.user_id) == outcome.state.balance
     return record
 
 
@@ -203,13 +206,13 @@ async def test_every_action_moves_its_chips_with_its_save(svc: Services, repo: C
 async def test_refusals_change_nothing(svc: Services, store: Storage, repo: CasinoRepo) -> None:
     record = await start_game(svc, CHAT, None, ALICE, (10,))
     assert isinstance(record, GameRecord)
-    assert await act(svc, record.id, record.version, BOB, Play()) is Refusal.NOT_PLAYER
-    assert await act(svc, record.id, record.version + 1, ALICE, Play()) is Refusal.STALE
-    assert await act(svc, record.id + 99, 0, ALICE, Play()) is Refusal.STALE
+    assert await act(svc, record.id, record.version, BOB, Play()) == NOT_PLAYER
+    assert await act(svc, record.id, record.version + 1, ALICE, Play()) == STALE
+    assert await act(svc, record.id + 99, 0, ALICE, Play()) == STALE
     played = await act(svc, record.id, record.version, ALICE, Fold())
-    assert isinstance(played, Applied) and played.game.is_over
-    assert await act(svc, record.id, record.version, ALICE, Fold()) is Refusal.OVER
-    assert await act(svc, record.id, played.record.version, ALICE, Fold()) is Refusal.OVER
+    assert isinstance(played, Applied) and played.state.is_over
+    assert await act(svc, record.id, record.version, ALICE, Fold()) == OVER
+    assert await act(svc, record.id, played.record.version, ALICE, Fold()) == OVER
     assert await repo.get_game(record.id) == played.record
 
 
@@ -219,7 +222,7 @@ async def test_an_unaffordable_tap_is_refused(svc: Services, store: Storage,
     record = await start_game(svc, CHAT, None, ALICE, (10,))
     assert isinstance(record, GameRecord)
     # 20 left: a sixth card (10) would leave too little for the bet (20).
-    assert await act(svc, record.id, 0, ALICE, Buy()) is Refusal.CANNOT_AFFORD
+    assert await act(svc, record.id, 0, ALICE, Buy()) == CANNOT_AFFORD
     assert await chips(repo) == 20 and (await repo.get_game(record.id)) == record
 
 
@@ -229,7 +232,7 @@ async def test_a_double_tap_applies_once(svc: Services, repo: CasinoRepo) -> Non
     outcomes = await asyncio.gather(*(act(svc, record.id, 0, ALICE, Play()) for _ in range(5)))
     applied = [o for o in outcomes if isinstance(o, Applied)]
     assert len(applied) == 1
-    assert outcomes.count(Refusal.STALE) == 4
+    assert outcomes.count(STALE) == 4
     assert await chips(repo) == START_BALANCE - 20 - 20
 
 
@@ -333,7 +336,7 @@ async def test_no_rebuy_while_a_game_holds_stakes(svc: Services, store: Storage,
     assert isinstance(record, GameRecord) and await chips(repo) == 20
     assert (await rebuy(svc, CHAT, ALICE)).refusal is RebuyRefusal.IN_PLAY
     folded = await act(svc, record.id, 0, ALICE, Fold())  # the ante is lost: 20 left
-    assert isinstance(folded, Applied) and folded.game.is_over
+    assert isinstance(folded, Applied) and folded.state.is_over
     assert (await rebuy(svc, CHAT, ALICE)).refusal is RebuyRefusal.NOT_ZERO
 
 
@@ -347,7 +350,7 @@ async def test_racing_rebuys_give_once(svc: Services, store: Storage, repo: Casi
 
 async def test_a_chat_that_throws_the_bot_out_gets_its_six_card_stakes_back(
         svc: Services, repo: CasinoRepo) -> None:
-    from bot.game import forget_chat
+    from bot.common.chats import forget_chat
 
     game = await start_game(svc, CHAT, None, ALICE, (10, 10, 10))
     assert isinstance(game, GameRecord)

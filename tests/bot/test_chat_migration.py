@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.game import migrate_chat
+from bot.common.chats import migrate_chat
 from bot.services import Services
-from bot.sixcard.game import casino, start_game
+from bot.sixcard.service import casino, start_game
 from bot.storage import (
     ChallengeStatus,
     ChatSettings,

@@ -83,22 +83,22 @@ def test_arguments(args: list[str], antes: tuple[int, ...]) -> None:
 def test_bad_arguments_name_their_explanation(args: list[str], key: str) -> None:
     with pytest.raises(BadArgs) as caught:
         parse_args(args)
-    assert caught.value.key == key
+    assert caught.value.refusal.key == key
     for tr in (EN, RU):  # the explanation formats with the values given
-        assert tr.t(caught.value.key, **caught.value.values)
+        assert caught.value.refusal.text(tr)
 
 
 def test_bad_argument_texts() -> None:
     with pytest.raises(BadArgs) as caught:
         parse_args(["2", "10", "20", "30"])
-    assert EN.t(caught.value.key, **caught.value.values) == (
+    assert caught.value.refusal.text(EN) == (
         "Give one ante for all 2 boxes, or one per box (you gave 3).")
     with pytest.raises(BadArgs) as caught:
         parse_args(["5"])
-    assert EN.t(caught.value.key, **caught.value.values) == "Play 1 to 3 boxes, not 5."
+    assert caught.value.refusal.text(EN) == "Play 1 to 3 boxes, not 5."
     with pytest.raises(BadArgs) as caught:
         parse_args(["1", "<b>"])
-    assert "&lt;b&gt;" in EN.t(caught.value.key, **caught.value.values)
+    assert "&lt;b&gt;" in caught.value.refusal.text(EN)
 
 
 def test_rebuy_wait_is_in_hours_and_minutes() -> None:

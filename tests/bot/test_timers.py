@@ -133,7 +133,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
     svc = Services(storage=storage, rng=random.Random(7), clock=clock)
     bot, alarms = FakeBot(), Alarms()
     timers = TurnTimers(svc, cast(Bot, bot), alarms, scale=1.0)
-    svc.on_presented = timers.on_presented
+    svc.on_presented.append(timers.on_presented)
     yield Rig(svc, clock, bot, alarms, timers)
     await storage.close()
 

@@ -113,7 +113,7 @@ async def settings(storage: Storage, chat_id: int) -> ChatSettings:
 
 
 def casino(storage: Storage) -> CasinoRepo:
-    return CasinoRepo(storage.db)  # as the bot makes it (bot.sixcard.game.casino)
+    return CasinoRepo(storage.db)  # as the bot makes it (bot.sixcard.service.casino)
 
 
 async def balance(storage: Storage, chat_id: int, user_id: int) -> BalanceRecord:

@@ -6,54 +6,25 @@ once the action is saved (then the message is brought up to date).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import pressed, toast, user_translator
-from bot.handlers.errors import answer_quietly
+from bot.handlers.common import pressed, reply, user_translator
 from bot.i18n import mention_html
 from bot.present import display_name
 from bot.services import services
 from bot.sixcard.args import BadArgs, parse_args
 from bot.sixcard.captions import duration
-from bot.sixcard.game import (
-    Busy,
-    Contended,
-    Refusal,
-    Unaffordable,
-    act,
-    casino,
-    rebuy,
-    start_game,
-)
-from bot.sixcard.present import present
+from bot.sixcard.present import LIVE, present
+from bot.sixcard.service import Busy, Contended, Unaffordable, casino, rebuy, start_game
 from bot.storage.casino import START_BALANCE, RebuyRefusal
-from bot.telegram import callbacks, send
+from bot.telegram import callbacks
 from render.text import signed
 from rules.sixcard import SixCardGame
 
 log = logging.getLogger(__name__)
-
-_REFUSALS = {
-    Refusal.STALE: "sixcard.toast_stale",
-    Refusal.NOT_PLAYER: "sixcard.toast_not_yours",
-    Refusal.OVER: "sixcard.toast_over",
-    Refusal.CANNOT_AFFORD: "sixcard.toast_cannot_afford",
-}
-
-
-async def _reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str,
-                 reply_to: int | None = None) -> None:
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
-        return
-    thread = message.message_thread_id if message.is_topic_message else None
-    await send.send_text(context.bot, chat.id, thread, text,
-                       reply_to=reply_to if reply_to is not None else message.message_id)
-
 
 async def sixcard_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
@@ -64,14 +35,13 @@ async def sixcard_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     try:
         antes = parse_args(list(context.args or []))
     except BadArgs as e:
-        await _reply(context, update, "\n".join((tr.t(e.key, **e.values),
-                                                 tr.t("sixcard.usage"))))
+        await reply(context, update, "\n".join((e.refusal.text(tr), tr.t("sixcard.usage"))))
         return
     thread = message.message_thread_id if message.is_topic_message else None
     started = await start_game(svc, chat.id, thread, user.id, antes)
     if isinstance(started, Busy):
         live = started.record  # point at its message when it is in this topic
-        await _reply(context, update, tr.t("sixcard.error_busy"),
+        await reply(context, update, tr.t("sixcard.error_busy"),
                      reply_to=live.message_id if live.thread_id == thread else None)
         return
     if isinstance(started, Unaffordable):
@@ -79,12 +49,12 @@ async def sixcard_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                       balance=started.balance)]
         if started.balance == 0:
             lines.append(tr.t("sixcard.balance_zero", amount=START_BALANCE))
-        await _reply(context, update, "\n".join(lines))
+        await reply(context, update, "\n".join(lines))
         return
     if isinstance(started, Contended):
-        await _reply(context, update, tr.t("sixcard.error_retry"))
+        await reply(context, update, tr.t("sixcard.error_retry"))
         return
-    async with svc.lock(f"sixcard:{started.id}"):
+    async with LIVE.lock(svc, started.id):
         await present(svc, context.bot, started)
 
 
@@ -108,7 +78,7 @@ async def balance_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
                           rebuys=record.rebuys))
     if record.balance == 0 and live is None:
         lines.append(tr.t("sixcard.balance_zero", amount=START_BALANCE))
-    await _reply(context, update, "\n".join(lines))
+    await reply(context, update, "\n".join(lines))
 
 
 async def rebuy_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -127,24 +97,14 @@ async def rebuy_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         text = tr.t("sixcard.rebuy_in_play")
     else:
         text = tr.t("sixcard.rebuy_too_soon", wait=duration(tr, outcome.wait))
-    await _reply(context, update, text)
+    await reply(context, update, text)
 
 
 async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     p = await pressed(update, context, callbacks.SixCardPress)
     if p is None:
         return
-    query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
-    async with svc.lock(f"sixcard:{press.game_id}"):
-        outcome = await act(svc, press.game_id, press.version, user.id, press.action)
-        if isinstance(outcome, Refusal):
-            log.info("six-card game %d: a press by user %d refused: %s", press.game_id,
-                     user.id, outcome.value)
-            await toast(query, tr.t(_REFUSALS[outcome]))
-            return
-        # Saved: show it whether or not the answer gets through, without waiting for it.
-        answering = asyncio.ensure_future(answer_quietly(query))
-        try:
-            await present(svc, context.bot, outcome.record)
-        finally:
-            await answering
+    press = p.payload
+    async with LIVE.lock(p.svc, press.game_id):
+        await LIVE.press(p.svc, context.bot, p.query, p.tr, p.user.id, press.game_id,
+                         press.version, press.action)

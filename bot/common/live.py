@@ -1,0 +1,261 @@
+"""One shell loop for every game: act on a press, present what is saved, resync what lags.
+
+A game plugs in with two halves: a `Game` (its records in storage and its rules: load, seat,
+apply, save) and a `Screen` (its messages: show a record, what to do when the chat is gone).
+`Live` runs the same steps for every game:
+
+    act      load by id -> is the user a player? is it live? is the version the pressed one?
+             -> apply (the rules decide) -> save by compare-and-swap (saved before shown)
+    present  bring the messages from the version they show to the saved one; a chat that
+             threw the bot out, or became a supergroup, is handled here for every game
+    sync     one job (`sync_lagging`) redraws every game's lagging messages
+
+No game rule here, and no game: each game's package plugs its `Live` in (`plug`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from telegram import Bot, CallbackQuery
+from telegram.ext import ContextTypes
+
+from bot.common.chats import migrate_chat
+from bot.common.refusal import Refusal
+from bot.handlers.common import toast
+from bot.handlers.errors import answer_quietly
+from bot.i18n import Translator
+from bot.services import Services, services
+from bot.telegram import App, send
+
+log = logging.getLogger(__name__)
+
+SYNC_EVERY = 20.0  # seconds between checks for lagging messages
+SYNC_GRACE = 5  # a save this recent is probably being shown right now
+
+
+class Record(Protocol):
+    """A game as stored: its version grows with every applied action, `shown_version` is
+    what its message shows."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def chat_id(self) -> int: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def is_live(self) -> bool: ...
+    @property
+    def needs_redraw(self) -> bool: ...
+    @property
+    def updated_at(self) -> int: ...
+
+
+R = TypeVar("R", bound=Record)
+S = TypeVar("S")  # the rules' state of the game
+A = TypeVar("A")  # an action of the rules
+E = TypeVar("E")  # an event the rules report
+
+
+@dataclass(frozen=True, slots=True)
+class Applied(Generic[R, S, E]):
+    record: R  # as saved
+    state: S  # after the action
+    events: tuple[E, ...]
+
+
+class Game(ABC, Generic[R, S, A, E]):
+    """A game's records and rules, as the loop needs them."""
+
+    kind: str  # its records' lock is f"{kind}:{id}"
+    label: str  # how log lines name one: "duel 7", "six-card game 3"
+    stale: Refusal  # an older version's button, or not a move of this moment
+    not_player: Refusal
+    over: Refusal
+
+    @abstractmethod
+    async def load(self, svc: Services, record_id: int) -> R | None: ...
+
+    @abstractmethod
+    def seat(self, record: R, user_id: int) -> int | None:
+        """The user's seat at the game, None for anyone else."""
+
+    @abstractmethod
+    def finished(self, record: R) -> bool:
+        """Over (played to its end or given up), rather than abandoned."""
+
+    @abstractmethod
+    def abandoned(self, record: R) -> bool:
+        """Closed without counting (its chat went away): never shown again."""
+
+    @abstractmethod
+    def apply(self, svc: Services, record: R, seat: int, action: A) -> tuple[S, list[E]] | Refusal:
+        """The state after `action` and what happened, or why the rules refuse it."""
+
+    @abstractmethod
+    async def save(self, svc: Services, record: R, state: S, now: int) -> R | None:
+        """Save `state` if `record.version` is still the saved one: the record as saved,
+        or None when a concurrent action won the race."""
+
+    @abstractmethod
+    def summary(self, state: S, events: Sequence[E]) -> str:
+        """One line of what happened, with no card in it."""
+
+    @abstractmethod
+    async def lagging(self, svc: Services) -> Sequence[R]:
+        """Every record whose message does not show its saved version."""
+
+
+class Screen(ABC, Generic[R]):
+    """A game's messages."""
+
+    @abstractmethod
+    async def show(self, svc: Services, bot: Bot, record: R) -> None:
+        """Bring the record's messages up to its saved version; send.ChatGone or
+        send.ChatMoved when Telegram says the chat is gone or moved."""
+
+    @abstractmethod
+    async def gone(self, svc: Services, record: R) -> None:
+        """The chat threw the bot out while the record was shown."""
+
+    async def presented(self, svc: Services, record: R) -> None:
+        """Run after every present (the duel's turn timers follow it)."""
+
+
+async def act(game: Game[R, S, A, E], svc: Services, record_id: int, version: int | None,
+              user_id: int, action: A) -> Applied[R, S, E] | Refusal:
+    """Apply `action` for `user_id` if `version` is still current (None: whatever is current,
+    for commands such as /surrender). Saved before it returns."""
+    record = await game.load(svc, record_id)
+    if record is None:
+        return game.stale
+    seat = game.seat(record, user_id)
+    if seat is None:
+        return game.not_player
+    if not record.is_live:
+        return game.over if game.finished(record) else game.stale
+    if version is not None and version != record.version:
+        return game.stale
+    moved = game.apply(svc, record, seat, action)
+    if isinstance(moved, Refusal):
+        return moved
+    state, events = moved
+    saved = await game.save(svc, record, state, svc.clock())
+    if saved is None:
+        return game.stale  # a concurrent tap or a replayed update won the race
+    log.info("%s %d v%d: user %d (seat %d) %s -> %s", game.label, record.id, saved.version,
+             user_id, seat, action, game.summary(state, events))
+    return Applied(saved, state, tuple(events))
+
+
+class Live(Generic[R, S, A, E]):
+    def __init__(self, game: Game[R, S, A, E], screen: Screen[R]) -> None:
+        self.game = game
+        self.screen = screen
+
+    def lock(self, svc: Services, record_id: int) -> asyncio.Lock:
+        """One lock per game, so its taps are handled one after another."""
+        return svc.lock(f"{self.game.kind}:{record_id}")
+
+    def name(self, record_id: int) -> str:
+        return f"{self.game.label} {record_id}"
+
+    async def act(self, svc: Services, record_id: int, version: int | None, user_id: int,
+                  action: A) -> Applied[R, S, E] | Refusal:
+        return await act(self.game, svc, record_id, version, user_id, action)
+
+    async def press(self, svc: Services, bot: Bot, query: CallbackQuery, tr: Translator,
+                    user_id: int, record_id: int, version: int, action: A) -> None:
+        """A player's button, with the game's lock held: a toast saying why nothing happened,
+        or the action saved and shown."""
+        outcome = await self.act(svc, record_id, version, user_id, action)
+        if isinstance(outcome, Refusal):
+            log.info("%s: a press by user %d refused: %s", self.name(record_id), user_id,
+                     outcome)
+            await toast(query, outcome.text(tr))
+            return
+        # Saved: show it whether or not the answer gets through (a slow Telegram, a query
+        # too old), and without waiting for the answer first.
+        answering = asyncio.ensure_future(answer_quietly(query))
+        try:
+            await self.present(svc, bot, outcome.record)
+        finally:
+            await answering
+
+    # --- present -----------------------------------------------------------------------
+
+    async def present(self, svc: Services, bot: Bot, record: R) -> None:
+        """Bring the record's messages up to its saved version. A chat that threw the bot out
+        is the screen's to handle (`gone`); a group that became a supergroup takes its games
+        along, and this one is shown there. A refused or failed send or edit leaves it for
+        the sync job. Then the screen's `presented` follows."""
+        try:
+            await self.screen.show(svc, bot, record)
+        except send.ChatGone:
+            await self.screen.gone(svc, record)
+        except send.ChatMoved as e:
+            await self.moved(svc, bot, record, e)
+        await self.screen.presented(svc, record)
+
+    async def moved(self, svc: Services, bot: Bot, record: R, moved: send.ChatMoved) -> None:
+        """Telegram said the chat is a supergroup now: move the chat, then show this record in
+        the new chat at once (the chat's other games follow with the sync job)."""
+        await migrate_chat(svc, moved.chat_id, moved.new_chat_id)
+        fresh = await self.game.load(svc, record.id)
+        if fresh is None or self.game.abandoned(fresh) or fresh.chat_id == record.chat_id:
+            return
+        try:
+            await self.screen.show(svc, bot, fresh)
+        except send.ChatGone:
+            await self.screen.gone(svc, fresh)
+        except send.ChatMoved as again:
+            log.warning("%s: chat %d moved again, to %d; left to the sync job",
+                        self.name(fresh.id), again.chat_id, again.new_chat_id)
+
+    # --- sync --------------------------------------------------------------------------
+
+    async def sync(self, svc: Services, bot: Bot, record_id: int) -> None:
+        """Redraw the record if its message lags (a restart, a failed send, a moved chat)."""
+        async with self.lock(svc, record_id):
+            record = await self.game.load(svc, record_id)
+            if record is not None and record.needs_redraw and not self.game.abandoned(record):
+                await self.present(svc, bot, record)
+
+    async def resync(self, svc: Services, bot: Bot, grace: int | None = None) -> int:
+        """Redraw every lagging record (None) or those saved at least `grace` seconds ago;
+        how many."""
+        now, done = svc.clock(), 0
+        for record in await self.game.lagging(svc):
+            if grace is None or now - record.updated_at >= grace:
+                await self.sync(svc, bot, record.id)
+                done += 1
+        return done
+
+
+LOOPS: list[Live[Any, Any, Any, Any]] = []  # every game's, in the order they were plugged in
+
+
+def plug(loop: Live[R, S, A, E]) -> Live[R, S, A, E]:
+    """Let the sync job keep this game's messages up to date."""
+    if loop not in LOOPS:
+        LOOPS.append(loop)
+    return loop
+
+
+async def sync_lagging(context: ContextTypes.DEFAULT_TYPE) -> None:
+    svc = services(context.bot_data)
+    for loop in LOOPS:
+        await loop.resync(svc, context.bot, SYNC_GRACE)
+
+
+def arm_sync(app: App) -> None:
+    """The one job that brings every game's lagging messages up to date."""
+    if app.job_queue is not None:
+        app.job_queue.run_repeating(sync_lagging, interval=SYNC_EVERY, first=SYNC_EVERY,
+                                    name="sync")
