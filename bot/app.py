@@ -105,3 +105,4 @@ async def _started(app: App) -> None:
 async def _stopped(app: App) -> None:
     if KEY in app.bot_data:
         await services(app.bot_data).storage.close()
+        services(app.bot_data).drawer.shutdown()

@@ -8,10 +8,7 @@ because it only compares what the message shows (`shown`) with what is saved (`s
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -36,6 +33,7 @@ from bot.services import Services
 from bot.storage import DuelRecord
 from bot.storage.users import UserRecord
 from bot.telegram import send
+from bot.telegram.drawing import Drawer
 from rules.duel import DuelState, Phase
 
 log = logging.getLogger(__name__)
@@ -50,6 +48,7 @@ class Table:
     tr: Translator
     lang: str
     show_cards_out: bool
+    drawer: Drawer  # the one drawing thread (svc.drawer)
 
     @property
     def names(self) -> tuple[str, str]:
@@ -69,7 +68,7 @@ async def table_for(svc: Services, record: DuelRecord) -> Table:
     lang = pick_language(settings.language, users[0].language_code if users[0] else None)
     seats = (Seat(record.players[0], display_name(users[0])),
              Seat(record.players[1], display_name(users[1])))
-    return Table(record, seats, translator(lang), lang, settings.show_cards_out)
+    return Table(record, seats, translator(lang), lang, settings.show_cards_out, svc.drawer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,17 +76,6 @@ class Content:
     photo: bytes
     caption: str
     markup: InlineKeyboardMarkup | None
-
-
-# One drawing thread: Pillow lets go of the interpreter while it draws and encodes, so other
-# chats' taps go on meanwhile; one thread, so the shared fonts and sprite caches are never
-# used by two draws at once.
-_DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draw")
-
-
-async def draw(picture: Callable[[], bytes]) -> bytes:
-    """Run a picture function in the drawing thread."""
-    return await asyncio.get_running_loop().run_in_executor(_DRAWER, picture)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +104,11 @@ async def live_content(t: Table, state: DuelState) -> Content:
     view = state.public_view()
     words = live_words(t, state)
     if view.phase is Phase.BULLET:
-        photo = await draw(partial(render.table, view, names=t.names, labels=t.tr,
-                                    show_cards_out=t.show_cards_out))
+        photo = await t.drawer.draw(partial(render.table, view, names=t.names, labels=t.tr,
+                                             show_cards_out=t.show_cards_out))
     else:
-        photo = await draw(partial(render.result, view, names=t.names, labels=t.tr))
+        photo = await t.drawer.draw(partial(render.result, view, names=t.names,
+                                             labels=t.tr))
     return Content(photo, words.caption, words.markup)
 
 
@@ -139,8 +128,8 @@ async def _close(bot: Bot, t: Table, shown: DuelState, state: DuelState, message
     if shown.phase is Phase.BULLET:
         result = next((r for r in view.results if r.number == shown.bullet), None)
         if result is not None:
-            photo = await draw(partial(render.reveal, view, result, names=t.names,
-                                        labels=t.tr))
+            photo = await t.drawer.draw(partial(render.reveal, view, result,
+                                                 names=t.names, labels=t.tr))
             caption = reveal_caption(t.tr, view, result, t.seats)
             await send.edit_photo(bot, chat, message_id, photo, caption, None)
             return

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.storage import DuelRecord, Storage
+from bot.telegram.drawing import Drawer
 
 KEY = "sixshooter"
 
@@ -29,6 +30,7 @@ class Services:
     clock: Callable[[], int] = _now
     bot_username: str = ""
     challenge_ttl: int = 600  # seconds
+    drawer: Drawer = field(default_factory=Drawer)  # the one drawing thread
     # Run, in order, after present() brought a duel's messages up to date (the turn timers
     # re-arm there, so every saved change re-arms them, whoever made it).
     on_presented: list[PresentedListener] = field(default_factory=list)

@@ -17,7 +17,7 @@ import render
 from bot.common import live
 from bot.common.live import Screen
 from bot.i18n import Translator, mention_html, pick_language, translator
-from bot.present import display_name, draw
+from bot.present import display_name
 from bot.services import Services, services
 from bot.sixcard.captions import caption
 from bot.sixcard.keyboards import game_keyboard
@@ -61,7 +61,7 @@ async def present(svc: Services, bot: Bot, record: GameRecord) -> None:
 async def _present(svc: Services, bot: Bot, record: GameRecord) -> None:
     view = SixCardGame.from_json(record.state_json).public_view()
     tr, name = await player_translator(svc, record)
-    photo = await draw(partial(render.sixcard, view, name=name, labels=tr))
+    photo = await svc.drawer.draw(partial(render.sixcard, view, name=name, labels=tr))
     text = caption(tr, view, mention_html(record.user_id, name))
     markup = game_keyboard(tr, record.id, record.version, view) if record.is_live else None
     repo = casino(svc)

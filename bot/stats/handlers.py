@@ -1,9 +1,10 @@
-"""/stats and /history: load the results, compute (bot.stats.standings), word (bot.stats.text) and
-draw (render.standings), send."""
+"""/stats and /history: load the results, compute (bot.stats.standings), word
+(bot.stats.text) and draw (render.standings, in the drawing thread), send."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 from telegram import Message, Update, User
 from telegram.constants import ChatType
@@ -119,7 +120,7 @@ async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Servic
 
     board = pictures.Board(title, tuple(row(s) for s in top),
                            row(you) if you is not None else None, len(results))
-    photo = pictures.leaderboard(board, labels=tr)
+    photo = await svc.drawer.draw(partial(pictures.leaderboard, board, labels=tr))
     await _send(context, update, photo, heading, [*lines, tr.t("stats.legend")])
 
 
@@ -140,7 +141,8 @@ async def _card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Service
                      opponent=opponent, versus=versus)
     card = pictures.PlayerCard(names[target], figures, title, rank, len(ranked), opponent,
                                versus)
-    await _send(context, update, pictures.player_card(card, labels=tr), text)
+    photo = await svc.drawer.draw(partial(pictures.player_card, card, labels=tr))
+    await _send(context, update, photo, text)
 
 
 async def _private_card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
@@ -152,7 +154,8 @@ async def _private_card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc:
     name = (await _names(svc, (user_id,)))[user_id]
     figures = standings.figures_for(results, user_id)
     text = card_text(tr, name, figures, in_chat=False)
-    photo = pictures.player_card(pictures.PlayerCard(name, figures), labels=tr)
+    card = pictures.PlayerCard(name, figures)
+    photo = await svc.drawer.draw(partial(pictures.player_card, card, labels=tr))
     await _send(context, update, photo, text)
 
 
