@@ -5,35 +5,27 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from telegram import Update
-from telegram.ext import (
-    Application,
-    ApplicationBuilder,
-    CallbackQueryHandler,
-    ChatMemberHandler,
-    CommandHandler,
-    MessageHandler,
-    TypeHandler,
-    filters,
-)
+from telegram.ext import ApplicationBuilder
 
-from bot import fairness, info, settings, stats, timers
-from bot.common import chats as members
-from bot.common import live
+from bot import common, duel, fairness, info, settings, sixcard, stats
 from bot.config import Config
-from bot.handlers import buttons, commands, errors
-from bot.jobs import resume
 from bot.services import KEY, Services, services
-from bot.sixcard import present as sixcard_present
-from bot.sixcard.handlers import balance_command, on_press, rebuy_command, sixcard_command
 from bot.storage import Storage
-from bot.telegram import menu
+from bot.telegram import App, menu
+from bot.telegram.menu import Command
 from bot.telegram.ratelimit import ChatRateLimiter
 from bot.telegram.scheduling import FairUpdateProcessor
 
 log = logging.getLogger(__name__)
 
-App = Application[Any, Any, Any, Any, Any, Any]
+# The feature packages, each registering its handlers, in this order: also the menu's order.
+# `common` comes last: its answer to a press no feature knows takes any press (its other
+# handlers are of their own kinds or group, so their place changes nothing).
+FEATURES = (duel, sixcard, stats, fairness, settings, info, common)
+MENU: tuple[Command, ...] = tuple(c for f in FEATURES for c in f.COMMANDS)
+# What runs once the bot is connected, in order: the duels (their turn timers hooked before
+# any is shown again), the six-card games, then the one sync job for every game.
+STARTS = (duel.start, sixcard.start, common.start)
 CONFIG = "sixshooter.config"
 UPDATES = ["message", "callback_query", "my_chat_member"]
 SEND_READ_TIMEOUT = 25.0  # seconds to wait for Telegram's answer to a request (PTB: 5)
@@ -66,24 +58,8 @@ def build(config: Config) -> App:
         .build()
     )
     app.bot_data[CONFIG] = config
-    app.add_handler(TypeHandler(Update, members.remember), group=-1)
-    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, members.on_migrate))
-    info.register(app)
-    app.add_handler(CommandHandler("duel", commands.duel))
-    app.add_handler(CommandHandler("cancel", commands.cancel))
-    app.add_handler(CommandHandler("surrender", commands.surrender))
-    app.add_handler(CommandHandler("sixcard", sixcard_command))
-    app.add_handler(CommandHandler("balance", balance_command))
-    app.add_handler(CommandHandler("rebuy", rebuy_command))
-    settings.register(app)  # /settings, and its presses (s:, no other pattern matches them)
-    stats.register(app)
-    fairness.register(app)
-    app.add_handler(CallbackQueryHandler(buttons.on_duel, pattern=r"^d:"))
-    app.add_handler(CallbackQueryHandler(buttons.on_challenge, pattern=r"^c:"))
-    app.add_handler(CallbackQueryHandler(on_press, pattern=r"^x:"))
-    app.add_handler(CallbackQueryHandler(buttons.on_unknown))
-    app.add_handler(ChatMemberHandler(members.on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
-    app.add_error_handler(errors.on_error)
+    for feature in FEATURES:
+        feature.register(app)
     return app
 
 
@@ -92,13 +68,11 @@ async def _started(app: App) -> None:
     storage = await Storage.open(config.db_path)  # in the application's own event loop
     svc = Services(storage=storage, challenge_ttl=config.challenge_ttl)
     app.bot_data[KEY] = svc
-    timers.install(app, svc, config.time_scale)  # before resume(): it restores the timers
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
-    await menu.register(app.bot)
-    await resume(app)
-    await sixcard_present.resume(app)  # six-card games' messages
-    live.arm_sync(app)  # one job keeps every game's messages up to date
+    await menu.register(app.bot, MENU)
+    for start in STARTS:
+        await start(app, config)
     log.info("@%s is up", svc.bot_username)
 
 

@@ -34,8 +34,9 @@ from babel.messages.pofile import read_po
 from bot.telegram.html import Html, html_escape, mention_html
 
 __all__ = [
-    "LANGUAGES", "Html", "Language", "MissingText", "Texts", "Translator", "catalog_problems",
-    "html_escape", "load_catalog", "mention_html", "pick_language", "translator",
+    "CLOCK", "LANGUAGES", "WAIT", "Html", "Language", "MissingText", "Texts", "Translator",
+    "Units", "catalog_problems", "duration", "html_escape", "load_catalog", "mention_html",
+    "pick_language", "translator",
 ]
 
 log = logging.getLogger(__name__)
@@ -249,3 +250,31 @@ def catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
         if len(set(seen.values())) > 1:
             problems.append(f"{key} differs between languages: {seen}")
     return problems
+
+
+# --- durations ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Units:
+    """How a duration is said: its units (catalog key, seconds in one), largest first; it is
+    rounded up to the smallest, and never said as less than `least` of it."""
+
+    parts: tuple[tuple[str, int], ...]
+    least: int = 0
+
+
+CLOCK = Units((("time.minutes", 60), ("time.seconds", 1)))  # a turn timer: `2 min 30 s`
+WAIT = Units((("sixcard.hours", 3600), ("sixcard.minutes", 60)), least=1)  # `5 hours 12 minutes`
+
+
+def duration(tr: Translator, seconds: int, units: Units = CLOCK) -> Html:
+    """`seconds` in words of the language, the units that come to zero left out."""
+    step = units.parts[-1][1]
+    left = max(units.least, -(-max(0, seconds) // step)) * step
+    words = []
+    for key, size in units.parts:
+        n, left = divmod(left, size)
+        if n:
+            words.append(tr.tn(key, n))
+    return Html(" ".join(words) or tr.tn(units.parts[-1][0], 0))

@@ -26,9 +26,9 @@ from telegram import Bot, CallbackQuery
 from telegram.ext import ContextTypes
 
 from bot.common.chats import migrate_chat
+from bot.common.errors import answer_quietly
+from bot.common.handlers import toast
 from bot.common.refusal import Refusal
-from bot.handlers.common import toast
-from bot.handlers.errors import answer_quietly
 from bot.i18n import Translator
 from bot.services import Services, services
 from bot.telegram import App, send

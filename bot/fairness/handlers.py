@@ -2,7 +2,7 @@
 
 `/verify COMMITMENT SALT DECK` checks what it is given. `/verify` in reply to a message reads the
 commitment, salt or deck order in it (a round's last bullet shows the salt and the deck order,
-its first bullet the commitment), finds that round among the chat's duels (bot.rounds) and
+its first bullet the commitment), finds that round among the chat's duels (bot.duel.rounds) and
 checks what the message shows against the commitment the bot published for it.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from bot.common.handlers import reply, user_translator
+from bot.duel.rounds import InPlay, Published, find_round
 from bot.fairness.verify import Malformed, Parts, claim, claim_from_args, proof_parts
-from bot.handlers.common import reply, user_translator
 from bot.i18n import Html, Translator
-from bot.rounds import InPlay, Published, find_round
 from bot.services import services
 from rules.fairness import deck_text
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import keyboards
-from bot.handlers.common import reply, user_translator
+from bot.common.handlers import reply, user_translator
+from bot.i18n import Translator
 from bot.services import services
 from bot.telegram import send
 
@@ -19,7 +19,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     svc = services(context.bot_data)
     tr = await user_translator(svc, update)
     if chat.type == ChatType.PRIVATE:
-        markup = keyboards.add_to_group(tr, svc.bot_username)
+        markup = add_to_group(tr, svc.bot_username)
         await send.send_text(context.bot, chat.id, None, tr.t("start.private"), markup)
         return
     await reply(context, update, tr.t("help.group"))
@@ -34,3 +34,10 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     topic = (context.args or [""])[0].lower()
     key = "rules.sixcard" if topic in ("sixcard", "six", "6") else "rules.duel"
     await reply(context, update, tr.t(key))
+
+
+def add_to_group(tr: Translator, bot_username: str) -> InlineKeyboardMarkup | None:
+    if not bot_username:
+        return None
+    url = f"https://t.me/{bot_username}?startgroup=true"
+    return InlineKeyboardMarkup([[InlineKeyboardButton(tr.t("button.add_to_group"), url=url)]])

@@ -16,7 +16,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import chat_language, pressed, toast, user_translator
+from bot.common.handlers import chat_language, pressed, toast, user_translator
 from bot.services import services
 from bot.settings.keyboards import settings_keyboard, settings_text
 from bot.storage import ChatSettings

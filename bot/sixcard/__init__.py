@@ -5,9 +5,32 @@ here decides a hand."""
 
 from __future__ import annotations
 
+from telegram.ext import CallbackQueryHandler, CommandHandler
+
 from bot.common import chats, live
-from bot.sixcard import present, service
+from bot.config import Config
+from bot.sixcard import handlers, present, service
+from bot.telegram import App
+from bot.telegram.menu import Command
+
+COMMANDS = (
+    Command("sixcard", groups=True, private=True),
+    Command("balance", groups=True, private=True),
+    Command("rebuy", groups=True, private=True),
+)
 
 live.plug(present.LIVE)
 chats.closes(chats.ChatGames("six-card", forget=service.forget_chat,
                              make_room=service.make_room, show_moved=present.show_moved))
+
+
+def register(app: App) -> None:
+    app.add_handler(CommandHandler("sixcard", handlers.sixcard_command))
+    app.add_handler(CommandHandler("balance", handlers.balance_command))
+    app.add_handler(CommandHandler("rebuy", handlers.rebuy_command))
+    app.add_handler(CallbackQueryHandler(handlers.on_press, pattern=r"^x:"))
+
+
+async def start(app: App, config: Config) -> None:
+    """Once connected: every game's message brought up to date."""
+    await present.resume(app)

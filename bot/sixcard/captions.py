@@ -100,18 +100,6 @@ def _prompt(tr: Translator, view: SixCardView) -> Html | None:
     return tr.t("sixcard.prompt_decide", box=n)
 
 
-def duration(tr: Translator, seconds: int) -> Html:
-    """`5 h 12 min`, `40 min`: the wait before the next rebuy (rounded up to a minute)."""
-    minutes = max(1, -(-seconds // 60))
-    hours, minutes = divmod(minutes, 60)
-    parts = []
-    if hours:
-        parts.append(tr.tn("sixcard.hours", hours))
-    if minutes:
-        parts.append(tr.tn("sixcard.minutes", minutes))
-    return Html(" ".join(parts))
-
-
 def caption(tr: Translator, view: SixCardView, name: Html) -> str:
     """The game's caption at this moment: the dealer, each box, then the move asked for, or
     once it is over each box's payout and the result."""

@@ -11,12 +11,10 @@ import logging
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import pressed, reply, user_translator
-from bot.i18n import mention_html
-from bot.present import display_name
+from bot.common.handlers import display_name, pressed, reply, user_translator
+from bot.i18n import WAIT, duration, mention_html
 from bot.services import services
 from bot.sixcard.args import BadArgs, parse_args
-from bot.sixcard.captions import duration
 from bot.sixcard.present import LIVE, present
 from bot.sixcard.service import Busy, Contended, Unaffordable, casino, rebuy, start_game
 from bot.storage.casino import START_BALANCE, RebuyRefusal
@@ -96,7 +94,7 @@ async def rebuy_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     elif outcome.refusal is RebuyRefusal.IN_PLAY:
         text = tr.t("sixcard.rebuy_in_play")
     else:
-        text = tr.t("sixcard.rebuy_too_soon", wait=duration(tr, outcome.wait))
+        text = tr.t("sixcard.rebuy_too_soon", wait=duration(tr, outcome.wait, WAIT))
     await reply(context, update, text)
 
 

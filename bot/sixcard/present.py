@@ -15,9 +15,9 @@ from telegram import Bot
 
 import render
 from bot.common import live
+from bot.common.handlers import display_name
 from bot.common.live import Screen
 from bot.i18n import Translator, mention_html, pick_language, translator
-from bot.present import display_name
 from bot.services import Services, services
 from bot.sixcard.captions import caption
 from bot.sixcard.keyboards import game_keyboard

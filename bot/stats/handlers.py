@@ -10,9 +10,8 @@ from telegram import Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import reply, user_translator
+from bot.common.handlers import display_name, reply, user_translator
 from bot.i18n import Html, Translator
-from bot.present import display_name
 from bot.services import Services, services
 from bot.stats import standings
 from bot.stats.text import board_text, card_text, history_text, split_caption

@@ -25,7 +25,7 @@ keyed by duel id and need no change.
 
 A player with a live six-card game under both ids cannot keep two (one live game per player
 per chat): the caller closes the old one (refunded) first, inside the same transaction
-(`bot.game.migrate_chat`).
+(`bot.common.chats.migrate_chat`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Turn timers as saved: each live duel's deadline and each player's timeouts in a row.
 
-The job queue forgets everything on a restart; this table is what `bot.timers` re-arms from.
+The job queue forgets everything on a restart; this table is what `bot.duel.timers` re-arms from.
 One row per duel. `version` is the duel version the row is up to date with: its deadline is
 for the move at that version, and its counts include every move up to it.
 """

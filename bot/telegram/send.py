@@ -7,10 +7,10 @@ what failed:
   member of the ... chat", "bot was blocked by the user", "user is deactivated", and 400 "chat
   not found", which Telegram answers for a chat id the bot cannot reach at all: a deleted
   group, a supergroup it was removed from): `ChatGone`, and only then does the caller forget
-  the chat (`bot.game.forget_chat`). Nothing else ever closes a chat's games.
+  the chat (`bot.common.chats.forget_chat`). Nothing else ever closes a chat's games.
 * **The group became a supergroup** (400 "group chat was upgraded to a supergroup chat" with
   `migrate_to_chat_id`, raised by python-telegram-bot as `ChatMigrated`): `ChatMoved`; the
-  caller moves the chat's rows to the new id (`bot.game.migrate_chat`) and shows its games
+  caller moves the chat's rows to the new id (`bot.common.chats.migrate_chat`) and shows its games
   there.
 * **A refused send or edit** (no rights to send photos right now, "not enough rights", a closed
   forum topic "TOPIC_CLOSED", a deleted one "TOPIC_DELETED" / "message thread not found", any

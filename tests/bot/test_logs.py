@@ -56,7 +56,7 @@ def test_short_strings_are_not_taken_as_secrets(stream: io.StringIO) -> None:
 def test_libraries_that_log_parameters_stay_below_debug(stream: io.StringIO) -> None:
     logging.getLogger("aiosqlite").debug("executing UPDATE duels SET state = '{\"deal\"...}'")
     logging.getLogger("httpx").info("HTTP Request: POST https://api.telegram.org/bot.../getMe")
-    logging.getLogger("bot.game").debug("our own debug line")
+    logging.getLogger("bot.duel.service").debug("our own debug line")
     text = stream.getvalue()
     assert "executing" not in text and "HTTP Request" not in text and "our own" in text
     assert logging.getLogger("aiosqlite").getEffectiveLevel() == logging.INFO

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 from telegram import Bot, Message, User
 
+from bot.common.handlers import display_name
 from bot.common.refusal import Refusal, Refused
-from bot.game import start_duel
+from bot.duel.present import present, table_for
+from bot.duel.service import start_duel
 from bot.i18n import Translator, mention_html
-from bot.present import display_name, present, table_for
 from bot.services import Services
 from bot.storage import ChallengeRecord, ChallengeStatus, DuelRecord
 from bot.telegram import send

@@ -1,7 +1,7 @@
 """Find the round a message speaks of, and the commitment the bot published for it.
 
 A round's first bullet caption shows its commitment; its last bullet's reveal shows the salt and
-the deck order (bot.captions). Old messages cannot be fetched from Telegram, so the round is
+the deck order (bot.duel.captions). Old messages cannot be fetched from Telegram, so the round is
 found in the chat's duels: by its salt (written in the duel's log), or by its commitment. Only a
 finished deal's proof is ever returned: a deal still in play keeps its deck to itself.
 """
@@ -9,12 +9,21 @@ finished deal's proof is ever returned: a deal still in play keeps its deck to i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
-from bot.fairness.verify import Parts
 from bot.storage import DuelRecord, Storage
 from rules.duel import DealProof, DuelState
 
 SEARCH_DUELS = 50  # a commitment alone is looked for among the chat's latest duels
+
+
+class Parts(Protocol):
+    """What a message shows of a round's proof (`bot.fairness.verify.Parts`)."""
+
+    @property
+    def commitment(self) -> str | None: ...
+    @property
+    def salt(self) -> str | None: ...
 
 
 @dataclass(frozen=True, slots=True)

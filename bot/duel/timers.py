@@ -29,9 +29,9 @@ from telegram.ext import ContextTypes, JobQueue
 
 from bot.common.chats import forget_chat, migrate_chat
 from bot.common.refusal import Refusal
-from bot.game import act
-from bot.i18n import Html, Translator
-from bot.present import Table, present, table_for
+from bot.duel.present import Table, present, table_for
+from bot.duel.service import act
+from bot.i18n import Html, duration
 from bot.services import Services
 from bot.storage import DuelRecord
 from bot.storage.timers import TimerRecord, TimerRepo
@@ -90,15 +90,6 @@ async def _on_alarm(context: ContextTypes.DEFAULT_TYPE) -> None:
     job, timers = context.job, context.bot_data.get(KEY)
     if job is not None and isinstance(job.data, Alarm) and isinstance(timers, TurnTimers):
         await timers.fire(job.data)
-
-
-def duration(tr: Translator, seconds: int) -> Html:
-    """`2 min 30 s`, in words of the language."""
-    minutes, rest = divmod(max(0, seconds), 60)
-    parts = [tr.tn("time.minutes", minutes)] if minutes else []
-    if rest or not minutes:
-        parts.append(tr.tn("time.seconds", rest))
-    return Html(" ".join(parts))
 
 
 class TurnTimers:

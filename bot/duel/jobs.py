@@ -14,11 +14,10 @@ import logging
 from telegram import Bot
 from telegram.ext import ContextTypes
 
-from bot import game, timers
-from bot.challenges import settle
-from bot.common import chats, live
-from bot.handlers.common import chat_language
-from bot.present import LIVE
+from bot.common.handlers import chat_language
+from bot.duel import timers
+from bot.duel.challenges import settle
+from bot.duel.present import LIVE
 from bot.services import Services, services
 from bot.storage import ChallengeStatus
 from bot.storage.challenges import UNSENT_GRACE
@@ -71,7 +70,3 @@ async def resume(app: App) -> None:
     turns = await timers.restore(app)
     log.info("resumed: %d live duel(s) redrawn, %d challenge timer(s) and %d turn timer(s) "
              "armed, %d never-sent challenge(s) closed", lagging, len(pending), turns, unsent)
-
-
-live.plug(LIVE)
-chats.closes(chats.ChatGames("duel", forget=game.forget_chat, show_moved=show_moved))

@@ -1,29 +1,38 @@
-"""Command handlers: one small function per command."""
+"""The duel's commands and buttons: /duel, /cancel, /surrender, a duel's bets and tiebreak
+answers, a challenge's accept/decline/withdraw.
+
+Every press is answered exactly once: a toast saying why nothing happened, or a silent answer
+once the action is saved.
+"""
 
 from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import keyboards
-from bot.challenges import (
+from bot.common.errors import answer_quietly
+from bot.common.handlers import chat_language, pressed, reply, toast, user_translator
+from bot.common.refusal import Refusal
+from bot.duel import keyboards
+from bot.duel.challenges import (
     BadDuelCommand,
+    accept,
+    may_accept,
+    may_decline,
     parse_duel_command,
     render_challenge,
     settle,
 )
-from bot.common.refusal import Refusal
-from bot.game import act
-from bot.handlers.common import chat_language, reply, user_translator
-from bot.jobs import schedule_expiry
-from bot.present import present, repost
+from bot.duel.jobs import schedule_expiry
+from bot.duel.present import LIVE, adopt, present, repost, retire
+from bot.duel.service import STALE, act
 from bot.services import Services, services
-from bot.storage import ChallengeRecord, ChallengeStatus
+from bot.storage import ChallengeRecord, ChallengeStatus, DuelRecord
 from bot.storage.challenges import AlreadyPending
-from bot.telegram import send
+from bot.telegram import callbacks, send
 from rules.duel import Surrender
 
 log = logging.getLogger(__name__)
@@ -160,3 +169,86 @@ async def surrender(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(context, update, outcome.text(tr))
             return
         await present(svc, context.bot, outcome.record)
+
+
+# --- buttons ----------------------------------------------------------------------------
+
+
+def _shows_duel(query: CallbackQuery, record: DuelRecord) -> bool:
+    """Is the pressed message one of this duel's own (in its chat, with its buttons)? Forged
+    callback data can arrive on any message: that one must not lose its buttons."""
+    message = query.message
+    if not isinstance(message, Message) or message.chat.id != record.chat_id:
+        return False
+    prefix = f"d:{record.id}:"
+    markup = message.reply_markup
+    return markup is not None and any(
+        isinstance(b.callback_data, str) and b.callback_data.startswith(prefix)
+        for row in markup.inline_keyboard for b in row)
+
+
+async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    p = await pressed(update, context, callbacks.DuelPress)
+    if p is None:
+        return
+    query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
+    async with LIVE.lock(svc, press.duel_id):
+        record = await svc.storage.duels.get(press.duel_id)
+        pressed_id = query.message.message_id if query.message else None
+        if record is not None and pressed_id is not None and _shows_duel(query, record):
+            record = await adopt(svc, record, pressed_id, press.version)  # a send that arrived
+        if record is not None and record.is_live and record.message_id not in (
+                None, pressed_id) and record.player_index(user.id) is not None:
+            # A button on a message that is no longer the duel's live one.
+            await toast(query, STALE.text(tr))
+            if pressed_id is not None and _shows_duel(query, record):
+                await retire(context.bot, record, pressed_id, press.version)
+            return
+        await LIVE.press(svc, context.bot, query, tr, user.id, press.duel_id, press.version,
+                         press.action)
+
+
+async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    p = await pressed(update, context, callbacks.ChallengePress)
+    if p is None:
+        return
+    query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
+    c = await svc.storage.challenges.get(press.challenge_id)
+    if c is None or not c.is_pending or c.version != press.version:
+        await toast(query, tr.t("toast.challenge_gone"))
+        return
+    challenger = await svc.storage.users.get(c.challenger_id)
+    ctr = await chat_language(svc, c.chat_id, challenger.language_code if challenger else None)
+    if press.op == callbacks.ChallengeOp.WITHDRAW:
+        if user.id != c.challenger_id:
+            await toast(query, tr.t("toast.not_your_challenge"))
+            return
+        settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.CANCELLED)
+        await toast(query, tr.t("toast.withdrawn" if settled else "toast.challenge_gone"))
+        return
+    if press.op == callbacks.ChallengeOp.DECLINE:  # only by the challenged player
+        why_not = may_decline(c, user)
+        if why_not is not None:
+            log.info("challenge %d: a decline by user %d refused: %s", c.id, user.id, why_not)
+            await toast(query, why_not.text(tr))
+            return
+        settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.DECLINED, by=user)
+        await toast(query, tr.t("toast.declined" if settled else "toast.challenge_gone"))
+        return
+    why_not = may_accept(c, user)
+    if why_not is not None:
+        await toast(query, why_not.text(tr))
+        return
+    duels = svc.storage.duels
+    if await duels.live_for_user_in_chat(c.chat_id, user.id) is not None:
+        await toast(query, tr.t("error.you_busy"))
+        return
+    if await duels.live_for_user_in_chat(c.chat_id, c.challenger_id) is not None:
+        await toast(query, tr.t("toast.challenger_busy"))
+        return
+    async with svc.lock(f"challenge:{c.id}"):
+        record = await accept(svc, context.bot, ctr, c, user)
+    if record is None:
+        await toast(query, tr.t("toast.challenge_gone"))
+        return
+    await answer_quietly(query)  # the duel is saved and shown: a failed answer changes nothing

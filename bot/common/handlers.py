@@ -1,4 +1,5 @@
-"""Small helpers the handlers share: the language to answer in, replies, toasts."""
+"""Small helpers the handlers share: the language to answer in, replies, toasts, decoding a
+press; and the answer to a press no handler knows."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from telegram.ext import ContextTypes
 
 from bot.i18n import Translator, pick_language, translator
 from bot.services import Services, services
+from bot.storage.users import UserRecord
 from bot.telegram import callbacks, send
 
 P = TypeVar("P", callbacks.DuelPress, callbacks.ChallengePress, callbacks.SixCardPress,
@@ -28,6 +30,12 @@ async def user_translator(svc: Services, update: Update) -> Translator:
 async def chat_language(svc: Services, chat_id: int, user_code: str | None) -> Translator:
     settings = await svc.storage.chats.get_settings(chat_id)
     return translator(pick_language(settings.language, user_code))
+
+
+def display_name(user: UserRecord | None) -> str:
+    if user is None:
+        return "?"
+    return f"{user.first_name} {user.last_name}" if user.last_name else user.first_name
 
 
 async def reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str,
@@ -74,3 +82,12 @@ async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE,
         await toast(query, tr.t("toast.invalid"))
         return None
     return Pressed(query, user, svc, tr, payload)
+
+
+async def on_unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Callback data that no handler knows: forged, or from an older version of the bot."""
+    query = update.callback_query
+    if query is None:
+        return
+    tr = await user_translator(services(context.bot_data), update)
+    await toast(query, tr.t("toast.invalid"))

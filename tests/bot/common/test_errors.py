@@ -9,7 +9,7 @@ from typing import Any
 from telegram import Chat, Message, MessageEntity, Update, User
 from telegram.error import NetworkError
 
-from bot.handlers.errors import on_error
+from bot.common.errors import on_error
 from bot.i18n import translator
 from bot.storage import StorageError
 

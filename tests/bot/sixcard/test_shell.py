@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from bot.i18n import Html, mention_html, translator
+from bot.i18n import WAIT, Html, duration, mention_html, translator
 from bot.sixcard.args import BadArgs, parse_args
-from bot.sixcard.captions import caption, duration
+from bot.sixcard.captions import caption
 from bot.sixcard.keyboards import game_keyboard
 from bot.telegram import callbacks
 from render.text import signed
@@ -102,11 +102,11 @@ def test_bad_argument_texts() -> None:
 
 
 def test_rebuy_wait_is_in_hours_and_minutes() -> None:
-    assert duration(EN, 5 * 3600 + 12 * 60) == "5 hours 12 minutes"
-    assert duration(EN, 3600) == "1 hour"
-    assert duration(EN, 30) == "1 minute"  # rounded up, never "0"
-    assert duration(RU, 2 * 3600 + 60) == "2 часа 1 минуту"
-    assert duration(RU, 23 * 3600 + 59 * 60 + 1) == "24 часа"
+    assert duration(EN, 5 * 3600 + 12 * 60, WAIT) == "5 hours 12 minutes"
+    assert duration(EN, 3600, WAIT) == "1 hour"
+    assert duration(EN, 30, WAIT) == "1 minute"  # rounded up, never "0"
+    assert duration(RU, 2 * 3600 + 60, WAIT) == "2 часа 1 минуту"
+    assert duration(RU, 23 * 3600 + 59 * 60 + 1, WAIT) == "24 часа"
 
 
 def test_signed_amounts() -> None:

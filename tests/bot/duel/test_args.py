@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from telegram import Chat, Message, MessageEntity, User
 
-from bot.challenges import BadDuelCommand, DuelRequest, parse_duel_command, parse_stack
+from bot.duel.challenges import BadDuelCommand, DuelRequest, parse_duel_command, parse_stack
 from bot.i18n import LANGUAGES, Texts
 from rules.duel import MAX_STACK, MIN_STACK
 

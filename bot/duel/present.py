@@ -15,8 +15,12 @@ from functools import partial
 from telegram import Bot, InlineKeyboardMarkup
 
 import render
-from bot import keyboards
-from bot.captions import (
+from bot.common import live
+from bot.common.chats import forget_chat
+from bot.common.handlers import display_name
+from bot.common.live import Screen
+from bot.duel import keyboards
+from bot.duel.captions import (
     Seat,
     bullet_caption,
     closed_offer_caption,
@@ -24,14 +28,10 @@ from bot.captions import (
     result_caption,
     reveal_caption,
 )
-from bot.common import live
-from bot.common.chats import forget_chat
-from bot.common.live import Screen
-from bot.game import GAME
+from bot.duel.service import GAME
 from bot.i18n import Translator, pick_language, translator
 from bot.services import Services
 from bot.storage import DuelRecord
-from bot.storage.users import UserRecord
 from bot.telegram import send
 from bot.telegram.drawing import Drawer
 from rules.duel import DuelState, Phase
@@ -53,12 +53,6 @@ class Table:
     @property
     def names(self) -> tuple[str, str]:
         return (self.seats[0].name, self.seats[1].name)
-
-
-def display_name(user: UserRecord | None) -> str:
-    if user is None:
-        return "?"
-    return f"{user.first_name} {user.last_name}" if user.last_name else user.first_name
 
 
 async def table_for(svc: Services, record: DuelRecord) -> Table:

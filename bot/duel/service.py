@@ -2,7 +2,7 @@
 
 No Telegram here and no game rule: `rules.duel` decides, this module loads, checks who acts,
 applies, deals when a deal is due, and saves by compare-and-swap (saved before anything is
-shown). Presenting the outcome is `bot.present`'s job; both run in the shell loop
+shown). Presenting the outcome is `bot.duel.present`'s job; both run in the shell loop
 (`bot.common.live`).
 """
 

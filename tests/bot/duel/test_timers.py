@@ -13,12 +13,12 @@ from typing import Any, cast
 import pytest
 from telegram import Bot
 
-from bot.game import Applied, act
-from bot.i18n import translator
-from bot.present import present
+from bot.duel.present import present
+from bot.duel.service import Applied, act
+from bot.duel.timers import Alarm, AlarmKind, TurnTimers
+from bot.i18n import duration, translator
 from bot.services import Services
 from bot.storage import ChatSettings, DuelRecord, DuelStatus, ResultReason, Storage
-from bot.timers import Alarm, AlarmKind, TurnTimers, duration
 from rules.duel import Action, Bet, DuelState, Phase
 from tests.rules.duel.helpers import SALT, bets, deck_with
 

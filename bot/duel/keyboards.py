@@ -1,4 +1,5 @@
-"""Every inline keyboard the bot shows, built from the legal actions and the codec."""
+"""The duel's inline keyboards (its bets, the tiebreak offer, a challenge's buttons), built
+from the legal actions and the callback codec."""
 
 from __future__ import annotations
 
@@ -56,10 +57,3 @@ def challenge(tr: Translator, c: ChallengeRecord) -> InlineKeyboardMarkup:
         row.append(button("button.decline", callbacks.ChallengeOp.DECLINE))
     row.append(button("button.withdraw", callbacks.ChallengeOp.WITHDRAW))
     return InlineKeyboardMarkup([row])
-
-
-def add_to_group(tr: Translator, bot_username: str) -> InlineKeyboardMarkup | None:
-    if not bot_username:
-        return None
-    url = f"https://t.me/{bot_username}?startgroup=true"
-    return InlineKeyboardMarkup([[InlineKeyboardButton(tr.t("button.add_to_group"), url=url)]])

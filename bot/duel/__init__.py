@@ -1,0 +1,40 @@
+"""The duel in Telegram: /duel makes a challenge (`challenges`), accepting it starts the duel
+(`service`: its life in storage), whose messages are drawn and edited (`present`, `captions`,
+`keyboards`), timed (`timers`) and kept up to date after a restart (`jobs`); `rounds` finds a
+round for /verify; `handlers` answers the commands and presses. The rules are `rules.duel`'s;
+nothing here decides a hand."""
+
+from __future__ import annotations
+
+from telegram.ext import CallbackQueryHandler, CommandHandler
+
+from bot.common import chats, live
+from bot.config import Config
+from bot.duel import handlers, jobs, present, service, timers
+from bot.services import services
+from bot.telegram import App
+from bot.telegram.menu import Command
+
+COMMANDS = (
+    Command("duel", groups=True, private=False),
+    Command("cancel", groups=True, private=False),
+    Command("surrender", groups=True, private=False),
+)
+
+live.plug(present.LIVE)
+chats.closes(chats.ChatGames("duel", forget=service.forget_chat, show_moved=jobs.show_moved))
+
+
+def register(app: App) -> None:
+    app.add_handler(CommandHandler("duel", handlers.duel))
+    app.add_handler(CommandHandler("cancel", handlers.cancel))
+    app.add_handler(CommandHandler("surrender", handlers.surrender))
+    app.add_handler(CallbackQueryHandler(handlers.on_duel, pattern=r"^d:"))
+    app.add_handler(CallbackQueryHandler(handlers.on_challenge, pattern=r"^c:"))
+
+
+async def start(app: App, config: Config) -> None:
+    """Once connected: the turn timers hooked to present() (before any duel is shown again:
+    showing one re-arms its timer), then every duel's message, challenge and timer restored."""
+    timers.install(app, services(app.bot_data), config.time_scale)
+    await jobs.resume(app)
