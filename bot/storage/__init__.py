@@ -16,6 +16,7 @@ from os import PathLike
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
 from bot.storage.db import Database, Rollback, StorageError
+from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
 from bot.storage.meta import MetaRepo
 from bot.storage.migrations import MIGRATIONS
@@ -31,6 +32,7 @@ __all__ = [
     "ChatRepo",
     "ChatSettings",
     "Database",
+    "Deal",
     "DuelRecord",
     "DuelRepo",
     "DuelResult",
@@ -43,6 +45,7 @@ __all__ = [
     "StorageError",
     "UserRecord",
     "UserRepo",
+    "deals_of",
 ]
 
 
@@ -65,7 +68,15 @@ class Storage:
 
     @classmethod
     async def open(cls, path: str | PathLike[str]) -> Storage:
-        return cls.over(await Database.open(path))
+        """Open and migrate the database; after migration V6, record the deals of the duels
+        saved before it (once: `bot.storage.deals.backfill`)."""
+        db = await Database.open(path)
+        try:
+            await backfill(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls.over(db)
 
     async def close(self) -> None:
         await self.db.close()

@@ -8,10 +8,12 @@ apply an action twice: the loser gets None and should reload (or answer "stale b
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.storage.db import Database
+from bot.storage.deals import Deal, record_deals
 from bot.storage.results import DuelResult, insert_result
 
 
@@ -70,14 +72,19 @@ class DuelRepo:
         players: tuple[int, int],
         state_json: str,
         created_at: int,
+        deals: Iterable[Deal] = (),
     ) -> DuelRecord:
+        """A new live duel; `deals`: those its state shows (`deals_of`), written with it."""
         if players[0] == players[1]:
             raise ValueError("a duel needs two different players")
-        duel_id = await self.db.insert(
-            "INSERT INTO duels (chat_id, thread_id, player0_id, player1_id, state,"
-            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (chat_id, thread_id, players[0], players[1], state_json, created_at, created_at),
-        )
+        async with self.db.transaction():
+            duel_id = await self.db.insert(
+                "INSERT INTO duels (chat_id, thread_id, player0_id, player1_id, state,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (chat_id, thread_id, players[0], players[1], state_json, created_at,
+                 created_at),
+            )
+            await record_deals(self.db, duel_id, deals)
         return DuelRecord(
             duel_id, chat_id, thread_id, players, state_json, 0, DuelStatus.LIVE, None, None,
             created_at, created_at,
@@ -102,11 +109,11 @@ class DuelRepo:
         return [_duel(r) for r in rows]
 
     async def with_salt(self, chat_id: int, salt_hex: str) -> DuelRecord | None:
-        """The duel of `chat_id` that dealt a deck with this salt (lowercase hex), if any."""
+        """The duel of `chat_id` with a finished deal of this salt (lowercase hex), if any."""
         row = await self.db.fetchone(
-            "SELECT * FROM duels WHERE chat_id = ? AND instr(state, ?) > 0"
-            " ORDER BY id DESC LIMIT 1",
-            (chat_id, f'"{salt_hex}"'),
+            "SELECT duels.* FROM deals JOIN duels ON duels.id = deals.duel_id"
+            " WHERE deals.salt = ? AND duels.chat_id = ? ORDER BY duels.id DESC LIMIT 1",
+            (salt_hex, chat_id),
         )
         return _duel(row) if row else None
 
@@ -140,11 +147,14 @@ class DuelRepo:
         *,
         now: int,
         result: DuelResult | None = None,
+        deals: Iterable[Deal] = (),
     ) -> int | None:
         """Store a new state if the live duel is still at `expected_version`.
 
         Returns the new version, or None when someone else saved first (nothing is written).
-        A `result` (for a duel that this save finishes) is written in the same transaction.
+        A `result` (for a duel that this save finishes) and the `deals` the new state shows
+        (`deals_of`: a new deal, the salt of one that ended) are written in the same
+        transaction.
         """
         if result is not None and (result.duel_id != duel_id or status is not DuelStatus.FINISHED):
             raise ValueError("a result goes with the save that finishes the same duel")
@@ -156,6 +166,7 @@ class DuelRepo:
             )
             if changed != 1:
                 return None
+            await record_deals(self.db, duel_id, deals)
             if result is not None:
                 await insert_result(self.db, result)
         return expected_version + 1

@@ -176,4 +176,27 @@ CREATE UNIQUE INDEX challenges_one_pending ON challenges (chat_id, challenger_id
     WHERE status = 'pending';
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING)
+# Each deal of a duel, so /verify finds a deal by its salt with an indexed query instead of a
+# search inside the duels' JSON. A row is written by the save that deals (its commitment,
+# public at once) and its salt by the save that ends that deal (public from then on), both in
+# that save's transaction. A table, not columns on duels: a duel deals two rounds and any
+# number of tiebreaks. No chat_id: a chat's deals are found through their duels, which a
+# group's move to a supergroup re-homes. The rows of the duels saved before this migration
+# are written by `bot.storage.deals.backfill` (Python, at the first open after it: a
+# commitment is a SHA-256, which SQLite cannot compute, and only the rules can tell a
+# finished deal from one in play); the bot_meta row asks for it and goes with it.
+V6_DEALS = """
+CREATE TABLE deals (
+    duel_id     INTEGER NOT NULL REFERENCES duels (id),
+    round       INTEGER NOT NULL,                  -- 1, 2; 3, 4, ... for tiebreak deals
+    commitment  TEXT    NOT NULL,                  -- published before play
+    salt        TEXT,                              -- lowercase hex, once the deal is over
+    PRIMARY KEY (duel_id, round)
+);
+CREATE INDEX deals_by_salt ON deals (salt) WHERE salt IS NOT NULL;
+
+INSERT INTO bot_meta (key, value) VALUES ('deals_backfill', 'pending');
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
+                               V6_DEALS)

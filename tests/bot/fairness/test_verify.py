@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.duel.captions import Seat, bullet_caption, reveal_caption
-from bot.duel.rounds import InPlay, Published, find_round
+from bot.captions import Seat, bullet_caption, reveal_caption
 from bot.fairness.handlers import _published
 from bot.fairness.verify import Malformed, Parts, claim, claim_from_args, proof_parts
 from bot.i18n import Texts
-from bot.storage import Storage
+from bot.rounds import InPlay, Published, find_round
+from bot.storage import Storage, deals_of
 from rules.cards import shuffled_deck
 from rules.duel import Bet, DealProof, DuelState
 from rules.fairness import deck_text, new_salt
@@ -151,8 +151,11 @@ async def store(tmp_path: Path) -> AsyncIterator[Storage]:
 async def test_the_round_is_found_by_salt_or_commitment_never_while_in_play(
         store: Storage) -> None:
     state = round_two_live()
-    await store.duels.create(CHAT, None, (1, 2), _first_bullet_json(), 0)  # another duel
-    record = await store.duels.create(CHAT, None, (1, 2), state.to_json(), 0)
+    other = DuelState.from_json(_first_bullet_json())  # another duel, its first deal in play
+    await store.duels.create(CHAT, None, (1, 2), other.to_json(), 0,
+                             deals=deals_of(other.public_view()))
+    record = await store.duels.create(CHAT, None, (1, 2), state.to_json(), 0,
+                                      deals=deals_of(state.public_view()))
     p = proof()
     by_salt = await find_round(store, CHAT, Parts(None, p.salt, None))
     assert by_salt == Published(record.id, p)
