@@ -7,9 +7,12 @@ import json
 import re
 import time
 import traceback
+from collections.abc import Iterator
+from email import policy
+from email.parser import BytesParser
 from typing import Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import hdrs, web
 
 from .core import current_request
 from .methods import FakeBotMethods, Handler
@@ -109,18 +112,15 @@ class FakeTelegramAPI(FakeBotMethods):
                     raise ApiError.bad_request("JSON object expected as request body")
                 raw |= data
         elif ctype == "multipart/form-data":
-            reader = await request.multipart()
-            async for part in reader:
-                if not isinstance(part, BodyPartReader) or part.name is None:
-                    continue
-                payload = await part.read(decode=False)
-                if part.filename is not None:
-                    ctype_part = part.headers.get("Content-Type")
-                    upload = Upload(part.name, part.filename, ctype_part, bytes(payload))
-                    uploads[part.name] = upload
-                    raw[part.name] = upload
+            body = await request.read()
+            for name, filename, ctype_part, payload in _form_parts(
+                    request.headers[hdrs.CONTENT_TYPE], body):
+                if filename is not None:
+                    upload = Upload(name, filename, ctype_part, payload)
+                    uploads[name] = upload
+                    raw[name] = upload
                 else:
-                    raw[part.name] = bytes(payload).decode("utf-8")
+                    raw[name] = payload.decode("utf-8")
         elif request.can_read_body:
             raw |= {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
         return raw, uploads
@@ -233,3 +233,26 @@ class FakeTelegramAPI(FakeBotMethods):
         except (KeyError, ValueError, TypeError) as exc:
             return web.json_response({"ok": False, "error": repr(exc)}, status=400)
         return web.json_response({"ok": True, "result": result})
+
+
+def _form_parts(content_type: str, body: bytes) -> Iterator[tuple[str, str | None, str | None,
+                                                                 bytes]]:
+    """The named parts of a multipart/form-data body: (name, filename, content type, bytes).
+
+    The whole body is parsed with the standard library's MIME parser. aiohttp's streaming
+    multipart reader calls its own deprecated ``unread_data()`` when a read happens to return
+    more than it asked for (aiohttp 3.14), a DeprecationWarning that depends on how the body
+    arrives over TCP.
+    """
+    head = f"{hdrs.CONTENT_TYPE}: {content_type}\r\n\r\n".encode("latin-1")
+    message = BytesParser(policy=policy.HTTP).parsebytes(head + body)
+    if not message.is_multipart():
+        raise ApiError.bad_request("can't parse multipart/form-data request body")
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if not isinstance(name, str) or part.is_multipart():
+            continue
+        payload = part.get_payload(decode=True)
+        ctype = part.get(hdrs.CONTENT_TYPE)
+        yield (name, part.get_filename(), None if ctype is None else str(ctype),
+               payload if isinstance(payload, bytes) else b"")
