@@ -83,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> int:
+    # python-telegram-bot's time periods as timedelta, not the deprecated int (which warns):
+    # bot.telegram.send.retry_after_seconds reads RetryAfter.retry_after either way.
+    os.environ["PTB_TIMEDELTA"] = "1"
     try:
         config = Config.from_env(os.environ)
     except ConfigError as e:

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dtm
 import logging
 import signal
 from collections.abc import Iterator
 from typing import Protocol
 
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+
+from bot.telegram.send import retry_after_seconds
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ async def _attempts(app: Initializable, stop: asyncio.Event, waits: Iterator[flo
         try:
             await app.initialize()
         except RetryAfter as e:
-            delay = max(delay, _seconds(e.retry_after))
+            delay = max(delay, retry_after_seconds(e))
             error: TelegramError = e
         except BadRequest:
             raise  # an answer, not a network failure
@@ -86,10 +87,6 @@ async def _attempts(app: Initializable, stop: asyncio.Event, waits: Iterator[flo
             log.info("stopped while waiting for Telegram")
             return False
     raise AssertionError("delays() never ends")
-
-
-def _seconds(value: int | dtm.timedelta) -> float:
-    return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
 
 
 class OneLineTelegramErrors(logging.Filter):

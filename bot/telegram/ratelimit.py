@@ -25,6 +25,8 @@ from aiolimiter import AsyncLimiter
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
+from bot.telegram.send import retry_after_seconds
+
 log = logging.getLogger(__name__)
 
 OVERALL_PER_SECOND = 30
@@ -110,8 +112,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             except RetryAfter as e:
                 if attempt == retries:
                     raise
-                # The timedelta itself: the public `retry_after` warns while PTB moves to it.
-                delay = e._retry_after.total_seconds() + 0.1
+                delay = retry_after_seconds(e) + 0.1
                 paused = _BOT if key is None else key
                 loop = asyncio.get_running_loop()
                 self._paused_until[paused] = max(self._paused_until.get(paused, 0.0),

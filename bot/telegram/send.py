@@ -28,7 +28,7 @@ what failed:
   `PoolTimeout`); after a read or write timeout or a dropped answer the message may well
   exist, so it is not sent again here: `None`, the saved message id stays as it was, and the
   sync job sends it later. Should both copies then exist, a press on the extra one retires it
-  (`bot.present.claim`).
+  (`bot.duel.present.claim`).
 
 "Message is not modified" is a success; a deleted message is `Edit.GONE` (the caller sends a
 fresh one).
@@ -37,6 +37,7 @@ fresh one).
 from __future__ import annotations
 
 import asyncio
+import datetime as dtm
 import logging
 from collections.abc import Awaitable, Callable
 from enum import Enum
@@ -98,6 +99,13 @@ _REFUSED = ("not enough rights", "have no rights", "need administrator rights", 
             "chat_send_photos_forbidden", "chat_send_plain_forbidden")
 
 
+def retry_after_seconds(error: RetryAfter) -> float:
+    """How long Telegram asks to wait. The bot opts in to python-telegram-bot's time periods as
+    timedelta (PTB_TIMEDELTA=1, set by `sixshooter run`); a number still counts as seconds."""
+    value = error.retry_after
+    return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
+
+
 def bot_out(error: TelegramError) -> bool:
     """Does this error say the bot is no longer in the chat?"""
     text = error.message.lower()
@@ -122,8 +130,7 @@ async def _call(what: str, chat_id: int, factory: Callable[[], Awaitable[T]], *,
         except ChatMigrated as e:
             raise ChatMoved(chat_id, e.new_chat_id) from e
         except RetryAfter as e:  # the rate limiter gave up; a 429 did nothing: wait, again
-            delay = float(e.retry_after if isinstance(e.retry_after, int | float) else 1)
-            await asyncio.sleep(min(delay, 30.0))
+            await asyncio.sleep(min(retry_after_seconds(e), 30.0))
         except Forbidden as e:
             if bot_out(e):
                 raise ChatGone(chat_id) from e

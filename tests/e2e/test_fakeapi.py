@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import html
 import io
 import re
@@ -192,19 +193,18 @@ async def test_markdown_is_refused_as_not_implemented(bot: telegram.Bot, group: 
         await bot.send_message(group.id, "Fold", parse_mode="BBCode")
 
 
-@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 async def test_429_injection_raises_retry_after(
     bot: telegram.Bot, fake_api: FakeTelegramAPI, group: FakeChat
 ) -> None:
     fake_api.inject_rate_limit("sendMessage", count=1, retry_after=1)
     with pytest.raises(telegram.error.RetryAfter) as err:
         await bot.send_message(group.id, "hi")
-    assert "retry in 1 seconds" in str(err.value).lower()
+    assert err.value.retry_after == dt.timedelta(seconds=1)  # PTB_TIMEDELTA: tests/conftest.py
+    assert "retry in 0:00:01" in str(err.value).lower()
     await bot.send_message(group.id, "hi")  # only the next call was limited
     assert [r.status for r in fake_api.calls("sendMessage")] == [429, 200]
 
 
-@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 async def test_opt_in_flood_control(
     bot: telegram.Bot, fake_api: FakeTelegramAPI, group: FakeChat
 ) -> None:
