@@ -48,15 +48,15 @@ def test_a_second_holder_is_refused_with_one_line_naming_the_first(tmp_path: Pat
 
 def test_the_kernel_releases_the_lock_of_a_killed_holder(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(db)], cwd=REPO,
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        with pytest.raises(instance.AlreadyRunning, match=f"pid {holder.pid}"):
-            take(db)
-    finally:
-        holder.send_signal(signal.SIGKILL)  # as a crash or an OOM kill would
-        holder.wait()
+    with subprocess.Popen([sys.executable, "-c", HOLDER, str(db)], cwd=REPO,
+                          stdout=subprocess.PIPE, text=True) as holder:  # closes its pipe
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            with pytest.raises(instance.AlreadyRunning, match=f"pid {holder.pid}"):
+                take(db)
+        finally:
+            holder.send_signal(signal.SIGKILL)  # as a crash or an OOM kill would
+            holder.wait()
     take(db)  # no stale lock: the restart after a crash starts
 
 
