@@ -24,6 +24,7 @@ from bot.storage import (
     DuelStatus,
     ResultReason,
     Rollback,
+    deals_of,
 )
 from rules.cards import shuffled_deck
 from rules.duel import (
@@ -111,7 +112,8 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         result = duel_result(record, state, now) if state.is_over else None
         state_json = state.to_json()
         new_version = await svc.storage.duels.save(record.id, record.version, state_json,
-                                                   status, now=now, result=result)
+                                                   status, now=now, result=result,
+                                                   deals=deals_of(state.public_view()))
         if new_version is None:
             return None
         return replace(record, state_json=state_json, version=new_version, status=status,
@@ -154,7 +156,7 @@ async def start_duel(
                     raise Rollback
             record = await storage.duels.create(
                 challenge.chat_id, challenge.thread_id, (challenge.challenger_id, acceptor_id),
-                state.to_json(), now,
+                state.to_json(), now, deals=deals_of(state.public_view()),
             )
             won = await storage.challenges.transition(
                 challenge.id, challenge.version, ChallengeStatus.ACCEPTED, duel_id=record.id

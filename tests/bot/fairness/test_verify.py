@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.captions import Seat, bullet_caption, reveal_caption
+from bot.duel.captions import Seat, bullet_caption, reveal_caption
+from bot.duel.rounds import InPlay, Published, find_round
 from bot.fairness.handlers import _published
 from bot.fairness.verify import Malformed, Parts, claim, claim_from_args, proof_parts
 from bot.i18n import Texts
-from bot.rounds import InPlay, Published, find_round
 from bot.storage import Storage, deals_of
 from rules.cards import shuffled_deck
 from rules.duel import Bet, DealProof, DuelState
