@@ -45,32 +45,12 @@ def private_names(menu: Iterable[Command]) -> tuple[str, ...]:
     return (*first, *(c.name for c in entries if c.groups))
 
 
-# Today's menu, until app.py passes the features' COMMANDS (the same entries, the same order).
-DEFAULT: tuple[Command, ...] = (
-    Command("duel", groups=True, private=False),
-    Command("cancel", groups=True, private=False),
-    Command("surrender", groups=True, private=False),
-    Command("sixcard", groups=True, private=True),
-    Command("balance", groups=True, private=True),
-    Command("rebuy", groups=True, private=True),
-    Command("stats", groups=True, private=True),
-    Command("history", groups=True, private=True),
-    Command("verify", groups=True, private=True),
-    Command("settings", groups=True, private=True),
-    Command("start", groups=False, private=True),
-    Command("rules", groups=True, private=True),
-    Command("help", groups=True, private=True),
-)
-GROUP_COMMANDS = group_names(DEFAULT)
-PRIVATE_COMMANDS = private_names(DEFAULT)
-
-
 def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
     tr = translator(lang)
     return [BotCommand(name, tr.t(f"command.{name}")) for name in names]
 
 
-async def register(bot: Bot, menu: Sequence[Command] = DEFAULT) -> None:
+async def register(bot: Bot, menu: Sequence[Command]) -> None:
     """setMyCommands for each scope and language (English is also the default)."""
     groups, private = group_names(menu), private_names(menu)
     scopes = (

@@ -1,4 +1,5 @@
-"""The command menu: built from a list of Commands, today's order and scopes exactly."""
+"""The command menu: built from the features' Commands (bot.app.MENU), today's order and scopes
+exactly."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from telegram import (
     BotCommandScopeDefault,
 )
 
+from bot.app import MENU
 from bot.i18n import LANGUAGES
 from bot.telegram import menu
 from bot.telegram.menu import Command
@@ -31,9 +33,9 @@ class StubBot:
         return True
 
 
-def test_the_default_menu_is_todays() -> None:
-    assert menu.GROUP_COMMANDS == GROUPS
-    assert menu.PRIVATE_COMMANDS == PRIVATE
+def test_the_features_commands_make_todays_menu() -> None:
+    assert menu.group_names(MENU) == GROUPS
+    assert menu.private_names(MENU) == PRIVATE
 
 
 def test_the_private_menu_opens_with_the_private_only_commands() -> None:
@@ -45,7 +47,7 @@ def test_the_private_menu_opens_with_the_private_only_commands() -> None:
 
 async def test_each_scope_and_language_gets_its_list() -> None:
     bot = StubBot()
-    await menu.register(cast(Bot, bot))
+    await menu.register(cast(Bot, bot), MENU)
     expected = []
     for scope, names in ((BotCommandScopeDefault(), GROUPS),
                          (BotCommandScopeAllGroupChats(), GROUPS),
