@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from telegram import CallbackQuery, Update, User
+from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.ext import ContextTypes
 
 from bot.i18n import Translator, pick_language, translator
@@ -52,6 +52,26 @@ async def reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str,
 async def toast(query: CallbackQuery, text: str) -> None:
     """Answer a button press with a short notice (Telegram shows at most 200 characters)."""
     await query.answer(text[:200])
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A command, with who sent it where and the language to answer in."""
+
+    message: Message
+    chat: Chat
+    user: User
+    svc: Services
+    tr: Translator
+
+
+async def asked(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Asked | None:
+    """The command's message, chat and sender (None for an update without them)."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return None
+    svc = services(context.bot_data)
+    return Asked(message, chat, user, svc, await user_translator(svc, update))
 
 
 @dataclass(frozen=True, slots=True)

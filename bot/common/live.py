@@ -50,6 +50,8 @@ class Record(Protocol):
     @property
     def version(self) -> int: ...
     @property
+    def status(self) -> str: ...  # "live", "finished" or "abandoned" (each game's StrEnum)
+    @property
     def is_live(self) -> bool: ...
     @property
     def needs_redraw(self) -> bool: ...
@@ -73,11 +75,21 @@ class Applied(Generic[R, S, E]):
 class Game(ABC, Generic[R, S, A, E]):
     """A game's records and rules, as the loop needs them."""
 
-    kind: str  # its records' lock is f"{kind}:{id}"
-    label: str  # how log lines name one: "duel 7", "six-card game 3"
-    stale: Refusal  # an older version's button, or not a move of this moment
-    not_player: Refusal
-    over: Refusal
+    def __init__(self, kind: str, label: str, *, stale: Refusal, not_player: Refusal,
+                 over: Refusal) -> None:
+        self.kind = kind  # its records' lock is f"{kind}:{id}"
+        self.label = label  # how log lines name one: "duel 7", "six-card game 3"
+        self.stale = stale  # an older version's button, or not a move of this moment
+        self.not_player = not_player
+        self.over = over
+
+    def finished(self, record: R) -> bool:
+        """Over (played to its end or given up), rather than abandoned."""
+        return record.status == "finished"
+
+    def abandoned(self, record: R) -> bool:
+        """Closed without counting (its chat went away): never shown again."""
+        return record.status == "abandoned"
 
     @abstractmethod
     async def load(self, svc: Services, record_id: int) -> R | None: ...
@@ -85,14 +97,6 @@ class Game(ABC, Generic[R, S, A, E]):
     @abstractmethod
     def seat(self, record: R, user_id: int) -> int | None:
         """The user's seat at the game, None for anyone else."""
-
-    @abstractmethod
-    def finished(self, record: R) -> bool:
-        """Over (played to its end or given up), rather than abandoned."""
-
-    @abstractmethod
-    def abandoned(self, record: R) -> bool:
-        """Closed without counting (its chat went away): never shown again."""
 
     @abstractmethod
     def apply(self, svc: Services, record: R, seat: int, action: A) -> tuple[S, list[E]] | Refusal:

@@ -14,7 +14,7 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.common.errors import answer_quietly
-from bot.common.handlers import chat_language, pressed, reply, toast, user_translator
+from bot.common.handlers import asked, chat_language, pressed, reply, toast
 from bot.common.refusal import Refusal
 from bot.duel import keyboards
 from bot.duel.challenges import (
@@ -29,7 +29,7 @@ from bot.duel.challenges import (
 from bot.duel.jobs import schedule_expiry
 from bot.duel.present import LIVE, adopt, present, repost, retire
 from bot.duel.service import STALE, act
-from bot.services import Services, services
+from bot.services import Services
 from bot.storage import ChallengeRecord, ChallengeStatus, DuelRecord
 from bot.storage.challenges import AlreadyPending
 from bot.telegram import callbacks, send
@@ -41,11 +41,10 @@ GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
 async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None:
+    a = await asked(update, context)
+    if a is None:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
+    message, chat, user, svc, tr = a.message, a.chat, a.user, a.svc, a.tr
     if chat.type not in GROUPS:
         await reply(context, update, tr.t("error.group_only"))
         return
@@ -138,11 +137,10 @@ async def _post_challenge(context: ContextTypes.DEFAULT_TYPE, svc: Services,
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
+    a = await asked(update, context)
+    if a is None:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
+    chat, user, svc, tr = a.chat, a.user, a.svc, a.tr
     pending = await svc.storage.challenges.pending_by_challenger(chat.id, user.id)
     if not pending:
         await reply(context, update, tr.t("error.no_pending"))
@@ -154,11 +152,10 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def surrender(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
+    a = await asked(update, context)
+    if a is None:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
+    chat, user, svc, tr = a.chat, a.user, a.svc, a.tr
     record = await svc.storage.duels.live_for_user_in_chat(chat.id, user.id)
     if record is None:
         await reply(context, update, tr.t("error.no_duel"))

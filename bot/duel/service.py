@@ -78,23 +78,11 @@ def _refusal(error: DuelError) -> Refusal:
 class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
     """The duel's records as the shell loop (`bot.common.live`) needs them."""
 
-    kind = "duel"
-    label = "duel"
-    stale = STALE
-    not_player = NOT_PLAYER
-    over = OVER
-
     async def load(self, svc: Services, record_id: int) -> DuelRecord | None:
         return await svc.storage.duels.get(record_id)
 
     def seat(self, record: DuelRecord, user_id: int) -> int | None:
         return record.player_index(user_id)
-
-    def finished(self, record: DuelRecord) -> bool:
-        return record.status is DuelStatus.FINISHED
-
-    def abandoned(self, record: DuelRecord) -> bool:
-        return record.status is DuelStatus.ABANDONED
 
     def apply(self, svc: Services, record: DuelRecord, seat: int,
               action: Action) -> tuple[DuelState, list[Event]] | Refusal:
@@ -135,7 +123,7 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         return await svc.storage.duels.lagging()
 
 
-GAME = DuelLoop()
+GAME = DuelLoop("duel", "duel", stale=STALE, not_player=NOT_PLAYER, over=OVER)
 Applied = live.Applied  # what act() returns when the action is saved
 
 

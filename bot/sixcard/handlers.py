@@ -11,9 +11,8 @@ import logging
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.common.handlers import display_name, pressed, reply, user_translator
+from bot.common.handlers import asked, display_name, pressed, reply
 from bot.i18n import WAIT, duration, mention_html
-from bot.services import services
 from bot.sixcard.args import BadArgs, parse_args
 from bot.sixcard.present import LIVE, present
 from bot.sixcard.service import Busy, Contended, Unaffordable, casino, rebuy, start_game
@@ -25,11 +24,10 @@ from rules.sixcard import SixCardGame
 log = logging.getLogger(__name__)
 
 async def sixcard_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None or user.is_bot:
+    a = await asked(update, context)
+    if a is None or a.user.is_bot:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
+    message, chat, user, svc, tr = a.message, a.chat, a.user, a.svc, a.tr
     try:
         antes = parse_args(list(context.args or []))
     except BadArgs as e:
@@ -57,11 +55,10 @@ async def sixcard_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 
 
 async def balance_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None or user.is_bot:
+    a = await asked(update, context)
+    if a is None or a.user.is_bot:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
+    chat, user, svc, tr = a.chat, a.user, a.svc, a.tr
     repo = casino(svc)
     record = await repo.balance(chat.id, user.id, now=svc.clock())
     name = mention_html(user.id, display_name(await svc.storage.users.get(user.id)))
@@ -80,11 +77,10 @@ async def balance_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 
 
 async def rebuy_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None or user.is_bot:
+    a = await asked(update, context)
+    if a is None or a.user.is_bot:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
+    chat, user, svc, tr = a.chat, a.user, a.svc, a.tr
     outcome = await rebuy(svc, chat.id, user.id)
     chips = tr.tn("chips", outcome.balance.balance)
     if outcome.refusal is None:

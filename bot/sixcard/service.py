@@ -93,23 +93,11 @@ async def start_game(
 class SixCardLoop(Game[GameRecord, SixCardGame, SixAction, SixEvent]):
     """Six-card poker's games as the shell loop (`bot.common.live`) needs them."""
 
-    kind = "sixcard"
-    label = "six-card game"
-    stale = STALE
-    not_player = NOT_PLAYER
-    over = OVER
-
     async def load(self, svc: Services, record_id: int) -> GameRecord | None:
         return await casino(svc).get_game(record_id)
 
     def seat(self, record: GameRecord, user_id: int) -> int | None:
         return 0 if record.user_id == user_id else None
-
-    def finished(self, record: GameRecord) -> bool:
-        return record.status is GameStatus.FINISHED
-
-    def abandoned(self, record: GameRecord) -> bool:
-        return record.status is GameStatus.ABANDONED
 
     def apply(self, svc: Services, record: GameRecord, seat: int,
               action: SixAction) -> tuple[SixCardGame, list[SixEvent]] | Refusal:
@@ -145,7 +133,7 @@ class SixCardLoop(Game[GameRecord, SixCardGame, SixAction, SixEvent]):
         return await casino(svc).lagging()
 
 
-GAME = SixCardLoop()
+GAME = SixCardLoop("sixcard", "six-card game", stale=STALE, not_player=NOT_PLAYER, over=OVER)
 Applied = live.Applied  # what act() returns when the action is saved
 
 
