@@ -1,0 +1,62 @@
+"""The application as built: every feature's handlers, dispatching as before the features had
+their own packages, and one list of features behind the handlers, the menu and the start-up."""
+
+from __future__ import annotations
+
+from telegram.ext import (
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    MessageHandler,
+    TypeHandler,
+)
+
+from bot import app as application
+from bot.common import chats, live
+from bot.config import Config
+from bot.telegram.menu import group_names, private_names
+
+TOKEN = "123456:" + "A" * 35
+
+
+def _described(handler: object) -> str:
+    if isinstance(handler, CommandHandler):
+        return "/" + "/".join(sorted(handler.commands))
+    if isinstance(handler, CallbackQueryHandler):
+        pattern = handler.pattern
+        return f"press {getattr(pattern, 'pattern', pattern) or '*'}"
+    return type(handler).__name__
+
+
+def test_the_handlers_dispatch_as_before() -> None:
+    """Commands and presses of each kind in today's relative order, the catch-all press last,
+    and the update remembered (group -1) before anything else sees it."""
+    app = application.build(Config(token=TOKEN))
+    assert [_described(h) for h in app.handlers[-1]] == ["TypeHandler"]
+    assert isinstance(app.handlers[-1][0], TypeHandler)
+    handlers = app.handlers[0]
+    commands = [_described(h) for h in handlers if isinstance(h, CommandHandler)]
+    assert sorted(commands) == sorted(
+        ["/duel", "/cancel", "/surrender", "/sixcard", "/balance", "/rebuy", "/settings",
+         "/stats", "/history", "/verify", "/start", "/help", "/rules"])
+    presses = [_described(h) for h in handlers if isinstance(h, CallbackQueryHandler)]
+    assert presses[-1] == "press *"  # a press no feature knows: answered "not valid"
+    assert sorted(presses[:-1]) == ["press ^c:", "press ^d:", "press ^s:", "press ^x:"]
+    assert sum(isinstance(h, MessageHandler) and not isinstance(h, CommandHandler)
+               for h in handlers) == 1  # a group becoming a supergroup
+    assert sum(isinstance(h, ChatMemberHandler) for h in handlers) == 1
+    assert len(app.error_handlers) == 1
+
+
+def test_the_menu_is_the_features_commands_in_todays_order() -> None:
+    assert group_names(application.MENU) == (
+        "duel", "cancel", "surrender", "sixcard", "balance", "rebuy", "stats", "history",
+        "verify", "settings", "rules", "help")
+    assert private_names(application.MENU) == (
+        "start", "sixcard", "balance", "rebuy", "stats", "history", "verify", "settings",
+        "rules", "help")
+
+
+def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
+    assert [g.name for g in chats.GAMES] == ["duel", "six-card"]
+    assert [loop.game.kind for loop in live.LOOPS] == ["duel", "sixcard"]
