@@ -10,7 +10,7 @@ from telegram import Bot, Message, User
 
 from bot.common.handlers import display_name
 from bot.common.refusal import Refusal, Refused
-from bot.duel.present import present, table_for
+from bot.duel.present import LIVE, present, table_for
 from bot.duel.service import start_duel
 from bot.i18n import Translator, mention_html
 from bot.services import Services
@@ -202,6 +202,6 @@ async def accept(svc: Services, bot: Bot, tr: Translator, c: ChallengeRecord,
         text = tr.t("challenge.accepted", p0=t.seats[0].mention, p1=t.seats[1].mention,
                     dealer=dealer)
         await send.edit_text(bot, c.chat_id, shown.message_id, text, None)
-    async with svc.lock(f"duel:{record.id}"):  # the sync job must not send it a second time
+    async with LIVE.lock(svc, record.id):  # the sync job must not send it a second time
         await present(svc, bot, record)
     return record

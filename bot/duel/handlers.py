@@ -77,7 +77,7 @@ async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     busy = await storage.duels.live_for_user_in_chat(chat.id, user.id)
     if busy is not None:
         await reply(context, update, tr.t("error.you_busy"))
-        async with svc.lock(f"duel:{busy.id}"):  # and bring the duel back into view
+        async with LIVE.lock(svc, busy.id):  # and bring the duel back into view
             fresh = await storage.duels.get(busy.id)
             if fresh is not None and fresh.is_live:
                 await repost(svc, context.bot, fresh)
@@ -160,7 +160,7 @@ async def surrender(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if record is None:
         await reply(context, update, tr.t("error.no_duel"))
         return
-    async with svc.lock(f"duel:{record.id}"):
+    async with LIVE.lock(svc, record.id):
         outcome = await act(svc, record.id, None, user.id, Surrender())
         if isinstance(outcome, Refusal):
             await reply(context, update, outcome.text(tr))

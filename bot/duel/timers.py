@@ -12,7 +12,7 @@ from that row, so `restore` re-arms every live duel after a restart.
   does not give a player more time); otherwise the new move gets a fresh deadline, and every
   move made since the row was last brought up to date clears that player's count.
 - An alarm carries the duel id and the version it was armed for. When it fires for a move
-  already made it is simply stale; the clock's move goes through `game.act` with that version,
+  already made it is simply stale; the clock's move goes through `service.act` with that version,
   so a move made at the same moment wins the compare-and-swap and the clock's is refused.
 """
 
@@ -29,7 +29,7 @@ from telegram.ext import ContextTypes, JobQueue
 
 from bot.common.chats import forget_chat, migrate_chat
 from bot.common.refusal import Refusal
-from bot.duel.present import Table, present, table_for
+from bot.duel.present import LIVE, Table, present, table_for
 from bot.duel.service import act
 from bot.i18n import Html, duration
 from bot.services import Services
@@ -151,7 +151,7 @@ class TurnTimers:
         await self.repo.prune()
         running = 0
         for record in await self.svc.storage.duels.all_live():
-            async with self.svc.lock(f"duel:{record.id}"):
+            async with LIVE.lock(self.svc, record.id):
                 row = await self.arm(record.id)
             running += row is not None and row.armed
         return running
@@ -160,7 +160,7 @@ class TurnTimers:
 
     async def fire(self, alarm: Alarm) -> bool:
         """Run an alarm; False when it is stale (the move was made) and did nothing."""
-        async with self.svc.lock(f"duel:{alarm.duel_id}"):
+        async with LIVE.lock(self.svc, alarm.duel_id):
             record = await self.svc.storage.duels.get(alarm.duel_id)
             row = await self.repo.get(alarm.duel_id)
             if (record is None or not record.is_live or record.version != alarm.version
