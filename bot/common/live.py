@@ -1,7 +1,8 @@
 """One shell loop for every game: act on a press, present what is saved, resync what lags.
 
 A game plugs in with two halves: a `Game` (its records in storage and its rules: load, seat,
-apply, save) and a `Screen` (its messages: show a record, what to do when the chat is gone).
+apply, save, which version a message shows) and a `Screen` (its messages: show a record, what
+to do when the chat is gone).
 `Live` runs the same steps for every game:
 
     act      load by id -> is the user a player? is it live? is the version the pressed one?
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from telegram import Bot, CallbackQuery
+from telegram import Bot, CallbackQuery, Message
 from telegram.ext import ContextTypes
 
 from bot.common.chats import migrate_chat
@@ -114,6 +115,11 @@ class Game(ABC, Generic[R, S, A, E]):
     @abstractmethod
     async def lagging(self, svc: Services) -> Sequence[R]:
         """Every record whose message does not show its saved version."""
+
+    @abstractmethod
+    async def set_message(self, svc: Services, record_id: int, message_id: int,
+                          version: int) -> bool:
+        """Record that `message_id` shows `version` (False: the record moved on meanwhile)."""
 
 
 class Screen(ABC, Generic[R]):
@@ -221,6 +227,24 @@ class Live(Generic[R, S, A, E]):
         except send.ChatMoved as again:
             log.warning("%s: chat %d moved again, to %d; left to the sync job",
                         self.name(fresh.id), again.chat_id, again.new_chat_id)
+
+    async def edited(self, svc: Services, record: R, message_id: int, edit: send.Edit) -> bool:
+        """What an edit of the record's live message came to: True when that is all (done,
+        and recorded as showing the saved version; or failed, left to the sync job), False
+        when the message is gone and a fresh one is to be sent."""
+        if edit is send.Edit.DONE:
+            await self.game.set_message(svc, record.id, message_id, record.version)
+            return True
+        if edit is send.Edit.FAILED:
+            return True  # the sync job tries again
+        log.info("%s: its message %d is gone; sending a fresh one", self.name(record.id),
+                 message_id)
+        return False
+
+    async def sent(self, svc: Services, record: R, message: Message | None) -> None:
+        """A fresh message sent for the record; None (not sent) is left to the sync job."""
+        if message is not None:
+            await self.game.set_message(svc, record.id, message.message_id, record.version)
 
     # --- sync --------------------------------------------------------------------------
 

@@ -225,17 +225,11 @@ async def _present(svc: Services, bot: Bot, record: DuelRecord) -> None:
     t = await table_for(svc, record)
     if live_id is not None and shown is not None:
         if _same_message(shown, state):
-            edit = await _edit_live(bot, t, state, live_id)
-            if edit is send.Edit.DONE:
-                await svc.storage.duels.set_message(record.id, live_id, record.version)
+            if await LIVE.edited(svc, record, live_id,
+                                 await _edit_live(bot, t, state, live_id)):
                 return
-            if edit is send.Edit.FAILED:
-                return  # the sync job tries again
-            log.info("duel %d: its message %d is gone; sending a fresh one", record.id, live_id)
         else:
             await _close(bot, t, shown, state, live_id)
     c = await live_content(t, state)
-    sent = await send.send_photo(bot, record.chat_id, record.thread_id, c.photo, c.caption,
-                               c.markup)
-    if sent is not None:
-        await svc.storage.duels.set_message(record.id, sent.message_id, record.version)
+    await LIVE.sent(svc, record, await send.send_photo(
+        bot, record.chat_id, record.thread_id, c.photo, c.caption, c.markup))

@@ -122,6 +122,10 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
     async def lagging(self, svc: Services) -> list[DuelRecord]:
         return await svc.storage.duels.lagging()
 
+    async def set_message(self, svc: Services, record_id: int, message_id: int,
+                          version: int) -> bool:
+        return await svc.storage.duels.set_message(record_id, message_id, version)
+
 
 GAME = DuelLoop("duel", "duel", stale=STALE, not_player=NOT_PLAYER, over=OVER)
 Applied = live.Applied  # what act() returns when the action is saved

@@ -64,19 +64,12 @@ async def _present(svc: Services, bot: Bot, record: GameRecord) -> None:
     photo = await svc.drawer.draw(partial(render.sixcard, view, name=name, labels=tr))
     text = caption(tr, view, mention_html(record.user_id, name))
     markup = game_keyboard(tr, record.id, record.version, view) if record.is_live else None
-    repo = casino(svc)
     if record.message_id is not None:
         edit = await send.edit_photo(bot, record.chat_id, record.message_id, photo, text, markup)
-        if edit is send.Edit.DONE:
-            await repo.set_message(record.id, record.message_id, record.version)
+        if await LIVE.edited(svc, record, record.message_id, edit):
             return
-        if edit is send.Edit.FAILED:
-            return  # the sync job tries again
-        log.info("six-card game %d: its message %d is gone; sending a fresh one", record.id,
-                 record.message_id)
-    sent = await send.send_photo(bot, record.chat_id, record.thread_id, photo, text, markup)
-    if sent is not None:
-        await repo.set_message(record.id, sent.message_id, record.version)
+    await LIVE.sent(svc, record, await send.send_photo(bot, record.chat_id, record.thread_id,
+                                                       photo, text, markup))
 
 
 async def show_moved(svc: Services, bot: Bot, moved: ChatMove) -> None:

@@ -132,6 +132,10 @@ class SixCardLoop(Game[GameRecord, SixCardGame, SixAction, SixEvent]):
     async def lagging(self, svc: Services) -> list[GameRecord]:
         return await casino(svc).lagging()
 
+    async def set_message(self, svc: Services, record_id: int, message_id: int,
+                          version: int) -> bool:
+        return await casino(svc).set_message(record_id, message_id, version)
+
 
 GAME = SixCardLoop("sixcard", "six-card game", stale=STALE, not_player=NOT_PLAYER, over=OVER)
 Applied = live.Applied  # what act() returns when the action is saved
