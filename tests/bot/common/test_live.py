@@ -1,0 +1,150 @@
+"""The one shell loop with a made-up game in memory: what `act` checks before it applies, the
+compare-and-swap, presenting through a chat that is gone, and the resync's grace."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
+
+import pytest
+from telegram import Bot
+
+from bot.common import live
+from bot.common.refusal import Refusal
+from bot.services import Services
+from bot.telegram import send
+
+STALE, NOT_PLAYER, OVER, ODD = (Refusal("t.stale"), Refusal("t.not_player"), Refusal("t.over"),
+                                Refusal("t.odd"))
+
+
+@dataclass(frozen=True)
+class Rec:
+    id: int
+    chat_id: int
+    version: int
+    status: str
+    shown_version: int | None
+    updated_at: int
+    player: int
+    total: int
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == "live"
+
+    @property
+    def needs_redraw(self) -> bool:
+        return self.shown_version != self.version
+
+
+class Counter(live.Game[Rec, int, int, str]):
+    """Adds the action to a total; an odd action is refused; 10 or more ends it."""
+
+    def __init__(self) -> None:
+        super().__init__("counter", "counter", stale=STALE, not_player=NOT_PLAYER, over=OVER)
+        self.rows: dict[int, Rec] = {}
+        self.race = False  # the next save loses its compare-and-swap
+
+    async def load(self, svc: Services, record_id: int) -> Rec | None:
+        return self.rows.get(record_id)
+
+    def seat(self, record: Rec, user_id: int) -> int | None:
+        return 0 if user_id == record.player else None
+
+    def apply(self, svc: Services, record: Rec, seat: int,
+              action: int) -> tuple[int, list[str]] | Refusal:
+        return ODD if action % 2 else (record.total + action, [f"+{action}"])
+
+    async def save(self, svc: Services, record: Rec, state: int, now: int) -> Rec | None:
+        if self.race or self.rows[record.id].version != record.version:
+            return None
+        saved = replace(record, version=record.version + 1, total=state, updated_at=now,
+                        status="finished" if state >= 10 else "live")
+        self.rows[record.id] = saved
+        return saved
+
+    def summary(self, state: int, events: Sequence[str]) -> str:
+        return f"total {state}"
+
+    async def lagging(self, svc: Services) -> list[Rec]:
+        return [r for r in self.rows.values() if r.needs_redraw]
+
+    async def set_message(self, svc: Services, record_id: int, message_id: int,
+                          version: int) -> bool:
+        self.rows[record_id] = replace(self.rows[record_id], shown_version=version)
+        return True
+
+
+@dataclass
+class Screen(live.Screen[Rec]):
+    shown: list[tuple[int, int]] = field(default_factory=list)
+    gone_ids: list[int] = field(default_factory=list)
+    presented_ids: list[int] = field(default_factory=list)
+    fail: type[Exception] | None = None
+
+    async def show(self, svc: Services, bot: Bot, record: Rec) -> None:
+        if self.fail is send.ChatGone:
+            raise send.ChatGone(record.chat_id)
+        self.shown.append((record.id, record.version))
+
+    async def gone(self, svc: Services, record: Rec) -> None:
+        self.gone_ids.append(record.id)
+
+    async def presented(self, svc: Services, record: Rec) -> None:
+        self.presented_ids.append(record.id)
+
+
+@pytest.fixture
+def loop() -> live.Live[Rec, int, int, str]:
+    game = Counter()
+    game.rows[1] = Rec(1, -5, 3, "live", 3, 100, player=7, total=0)
+    return live.Live(game, Screen())
+
+
+def svc(now: int = 100) -> Services:
+    return Services(storage=cast(Any, None), clock=lambda: now)
+
+
+async def test_act_checks_the_record_the_player_the_state_and_the_version(
+        loop: live.Live[Rec, int, int, str]) -> None:
+    s = svc()
+    assert await loop.act(s, 99, 3, 7, 2) == STALE  # no such record
+    assert await loop.act(s, 1, 3, 8, 2) == NOT_PLAYER
+    assert await loop.act(s, 1, 2, 7, 2) == STALE  # an older version's button
+    assert await loop.act(s, 1, 3, 7, 1) == ODD  # the rules' own refusal
+    applied = await loop.act(s, 1, 3, 7, 4)
+    assert isinstance(applied, live.Applied) and applied.record.version == 4
+    assert (applied.state, applied.events) == (4, ("+4",))
+    assert await loop.act(s, 1, None, 7, 6) != STALE  # None: whatever is current
+    assert await loop.act(s, 1, None, 7, 2) == OVER  # 10 reached: finished
+    loop.game.rows[1] = replace(loop.game.rows[1], status="abandoned")
+    assert await loop.act(s, 1, None, 7, 2) == STALE  # abandoned is not "over"
+
+
+async def test_a_lost_compare_and_swap_is_stale(loop: live.Live[Rec, int, int, str]) -> None:
+    game = cast(Counter, loop.game)
+    game.race = True
+    assert await loop.act(svc(), 1, 3, 7, 2) == STALE
+    assert game.rows[1].version == 3 and game.rows[1].total == 0
+
+
+async def test_present_hands_a_gone_chat_to_the_screen_then_follows(
+        loop: live.Live[Rec, int, int, str]) -> None:
+    screen = cast(Screen, loop.screen)
+    screen.fail = send.ChatGone
+    await loop.present(svc(), cast(Bot, None), loop.game.rows[1])
+    assert (screen.shown, screen.gone_ids, screen.presented_ids) == ([], [1], [1])
+
+
+async def test_resync_redraws_what_lags_after_its_grace(
+        loop: live.Live[Rec, int, int, str]) -> None:
+    screen = cast(Screen, loop.screen)
+    game = cast(Counter, loop.game)
+    game.rows[1] = replace(game.rows[1], version=5, updated_at=98)
+    assert await loop.resync(svc(100), cast(Bot, None), grace=5) == 0  # saved 2 s ago
+    assert await loop.resync(svc(103), cast(Bot, None), grace=5) == 1
+    assert screen.shown == [(1, 5)]
+    game.rows[1] = replace(game.rows[1], updated_at=200)  # (a clock that stepped back)
+    assert await loop.resync(svc(100), cast(Bot, None)) == 1  # at start: whatever the grace
