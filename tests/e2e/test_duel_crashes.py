@@ -9,6 +9,7 @@ it) refused none of the bot's calls, so every HTML text the bot wrote was accept
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 from bot.storage import DuelStatus
@@ -61,7 +62,11 @@ async def test_kill_9_between_taps_and_mid_tap_then_restart_and_finish(
     # kill -9 after a tap was fetched and saved, before it was answered or shown.
     live = live_duel(fake_api, table.chat)
     data = rng.choice(duel_keyboard(live))
-    with Held(fake_api, "answerCallbackQuery") as held:
+    # The answer and the redraw go out together: hold both, so neither lands before the kill.
+    with contextlib.ExitStack() as stack:
+        held = stack.enter_context(Held(fake_api, "answerCallbackQuery"))
+        for method in ("editMessageMedia", "editMessageCaption", "sendPhoto"):
+            stack.enter_context(Held(fake_api, method))
         query = fake_api.press_button(actor_user(table, live), live, data)
         await held.wait_arrived()
         await bot.kill()
