@@ -11,11 +11,10 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.common.handlers import reply, user_translator
+from bot.common.handlers import asked, reply
 from bot.duel.rounds import InPlay, Published, find_round
 from bot.fairness.verify import Malformed, Parts, claim, claim_from_args, proof_parts
 from bot.i18n import Html, Translator
-from bot.services import services
 from rules.fairness import deck_text
 
 
@@ -44,11 +43,10 @@ def _given(tr: Translator, args: list[str]) -> Html:
 
 
 async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
+    a = await asked(update, context)
+    if a is None:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
+    message, chat, svc, tr = a.message, a.chat, a.svc, a.tr
     args = list(context.args or [])
     if args:
         await reply(context, update, _given(tr, args))

@@ -6,18 +6,17 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot.common.handlers import reply, user_translator
+from bot.common.handlers import asked, reply, user_translator
 from bot.i18n import Translator
 from bot.services import services
 from bot.telegram import send
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
+    a = await asked(update, context)
+    if a is None:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
+    chat, svc, tr = a.chat, a.svc, a.tr
     if chat.type == ChatType.PRIVATE:
         markup = add_to_group(tr, svc.bot_username)
         await send.send_text(context.bot, chat.id, None, tr.t("start.private"), markup)

@@ -16,8 +16,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.common.handlers import chat_language, pressed, toast, user_translator
-from bot.services import services
+from bot.common.handlers import asked, chat_language, pressed, toast
 from bot.settings.keyboards import settings_keyboard, settings_text
 from bot.storage import ChatSettings
 from bot.telegram import send
@@ -56,11 +55,10 @@ def changed(settings: ChatSettings, press: SettingsPress) -> ChatSettings:
 
 
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
+    a = await asked(update, context)
+    if a is None:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
+    message, chat, svc, tr = a.message, a.chat, a.svc, a.tr
     settings = await svc.storage.chats.get_settings(chat.id)
     private = chat.type == ChatType.PRIVATE
     thread = message.message_thread_id if message.is_topic_message else None

@@ -10,9 +10,9 @@ from telegram import Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot.common.handlers import display_name, reply, user_translator
+from bot.common.handlers import asked, display_name, reply
 from bot.i18n import Html, Translator
-from bot.services import Services, services
+from bot.services import Services
 from bot.stats import standings
 from bot.stats.text import board_text, card_text, history_text, split_caption
 from bot.storage import DuelResult
@@ -84,11 +84,10 @@ async def _target(svc: Services, message: Message, args: list[str]) -> int | str
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None:
+    a = await asked(update, context)
+    if a is None:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
+    message, chat, user, svc, tr = a.message, a.chat, a.user, a.svc, a.tr
     if chat.type == ChatType.PRIVATE:
         await _private_card(context, update, svc, tr, user.id)
         return
@@ -159,11 +158,10 @@ async def _private_card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc:
 
 
 async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
+    a = await asked(update, context)
+    if a is None:
         return
-    svc = services(context.bot_data)
-    tr = await user_translator(svc, update)
+    chat, user, svc, tr = a.chat, a.user, a.svc, a.tr
     in_chat = chat.type != ChatType.PRIVATE
     repo = svc.storage.results
     results = await (repo.recent(chat.id, HISTORY) if in_chat
