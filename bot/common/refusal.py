@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.i18n import Translator
+from bot.i18n import Html, Translator
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +23,7 @@ class Refusal:
     def of(cls, key: str, **values: object) -> Refusal:
         return cls(key, tuple(values.items()))
 
-    def text(self, tr: Translator) -> str:
+    def text(self, tr: Translator) -> Html:
         return tr.t(self.key, **dict(self.values))
 
     def __str__(self) -> str:

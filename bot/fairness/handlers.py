@@ -28,7 +28,7 @@ def _published(tr: Translator, found: Published, parts: Parts) -> Html:
     try:
         shown = claim(proof.commitment, parts.salt, parts.deck)
     except Malformed as e:
-        return tr.t(e.key)
+        return e.refusal.text(tr)
     key = "verify.round_match" if shown.holds else "verify.round_mismatch"
     return tr.t(key, round=proof.round, duel=found.duel_id, commitment=proof.commitment)
 
@@ -38,7 +38,7 @@ def _given(tr: Translator, args: list[str]) -> Html:
     try:
         c = claim_from_args(args)
     except Malformed as e:
-        return tr.t(e.key)
+        return e.refusal.text(tr)
     return tr.t("verify.match" if c.holds else "verify.mismatch", commitment=c.commitment)
 
 

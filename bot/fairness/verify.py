@@ -12,6 +12,7 @@ import re
 import sys
 from dataclasses import dataclass
 
+from bot.common.refusal import Refusal, Refused
 from rules import fairness
 from rules.cards import Card, CardParseError, parse_cards
 from rules.fairness import SALT_BYTES, DeckError, check_deck, deck_text, parse_salt, verify
@@ -21,12 +22,13 @@ SALT = re.compile(rf"(?<![0-9a-fA-F])[0-9a-fA-F]{{{2 * SALT_BYTES}}}(?![0-9a-fA-
 DECK = re.compile(r"(?<![0-9A-Za-z])(?:[2-9TJQKA][cdhs]){52}(?![0-9A-Za-z])")
 
 
-class Malformed(ValueError):
-    """Input that is not a commitment, salt or deck order; `key` names the text to show."""
+class Malformed(Refused):
+    """Input that is not a commitment, salt or deck order: its `refusal` is the text to show
+    in a chat, its message the line for the command line."""
 
     def __init__(self, key: str, message: str) -> None:
-        super().__init__(message)
-        self.key = key
+        super().__init__(Refusal(key))
+        self.args = (message,)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.common.handlers import asked, display_name, reply
+from bot.common.refusal import Refusal
 from bot.i18n import Html, Translator
 from bot.services import Services
 from bot.stats import standings
@@ -52,31 +53,32 @@ def _reply_target(message: Message) -> User | None:
     return replied.from_user
 
 
-async def _known(svc: Services, user: User) -> int | str:
+async def _known(svc: Services, user: User) -> int | Refusal:
     """A user named by the update: their id (their name recorded if they are new to us, since
     privacy mode may hide their own messages), or the refusal for a bot."""
     if user.is_bot:
-        return "error.bot"
+        return Refusal("error.bot")
     if await svc.storage.users.get(user.id) is None:
         await svc.storage.users.upsert(user.id, user.first_name, user.last_name, user.username,
                                        user.language_code, user.is_bot, now=svc.clock())
     return user.id
 
 
-async def _target(svc: Services, message: Message, args: list[str]) -> int | str | None:
-    """The player /stats asks about: a user id; a catalog key to answer with instead; or
-    None for the leaderboard."""
+async def _target(svc: Services, message: Message,
+                  args: list[str]) -> int | Refusal | None:
+    """The player /stats asks about: a user id; the refusal to answer with instead; or None
+    for the leaderboard."""
     for entity in message.entities:
         if entity.type == "text_mention" and entity.user is not None:
             return await _known(svc, entity.user)
     username = next((a for a in args if a.startswith("@") and len(a) > 1), None)
     if username is not None:
         if username[1:].lower() == svc.bot_username.lower():
-            return "error.bot"
+            return Refusal("error.bot")
         known = await svc.storage.users.find_by_username(username)
         if known is None:
-            return "stats.unknown_user"
-        return "error.bot" if known.is_bot else known.id
+            return Refusal.of("stats.unknown_user", username=username)
+        return Refusal("error.bot") if known.is_bot else known.id
     user = _reply_target(message)
     if user is None or (user.is_bot and user.username == svc.bot_username):
         return None  # nobody named, or an answer to the bot's own message: the table
@@ -92,9 +94,8 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _private_card(context, update, svc, tr, user.id)
         return
     target = await _target(svc, message, list(context.args or []))
-    if isinstance(target, str):
-        username = next((a for a in context.args or [] if a.startswith("@")), "")
-        await reply(context, update, tr.t(target, username=username))
+    if isinstance(target, Refusal):
+        await reply(context, update, target.text(tr))
         return
     results = await svc.storage.results.for_chat(chat.id)
     if target is None:

@@ -86,7 +86,7 @@ def test_a_tampered_deck_order_salt_or_commitment_does_not() -> None:
 def test_malformed_input_names_its_part(commitment: str, salt: str, deck: str, key: str) -> None:
     with pytest.raises(Malformed) as e:
         claim(commitment, salt, deck)
-    assert e.value.key == key
+    assert e.value.refusal.key == key
 
 
 def test_arguments_may_spread_the_deck_over_several_words() -> None:
@@ -94,7 +94,7 @@ def test_arguments_may_spread_the_deck_over_several_words() -> None:
     assert claim_from_args([p.commitment, p.salt, *map(str, p.deck)]).holds
     with pytest.raises(Malformed) as e:
         claim_from_args([p.commitment, p.salt])
-    assert e.value.key == "verify.usage"
+    assert e.value.refusal.key == "verify.usage"
 
 
 # --- what the bot's messages show -----------------------------------------------------------
