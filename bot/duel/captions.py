@@ -19,7 +19,8 @@ class Seat:
 
 
 def _category(tr: Translator, result: BulletResult, player: int) -> str:
-    return tr.t(f"hand.{result.values[player].category.name.lower()}")
+    """The hand's name inside a sentence: lower case (`hand_lc.*`)."""
+    return tr.t(f"hand_lc.{result.values[player].category.name.lower()}")
 
 
 def _heading(tr: Translator, view: PublicView) -> str:
@@ -73,7 +74,7 @@ def reveal_caption(
         gain = abs(result.deltas[result.winner]) - result.bonus
         key = "reveal.uncontested" if result.outcome is Outcome.UNCONTESTED else "reveal.showdown"
         lines.append(tr.tn(key, gain, name=winner))
-        if result.bonus_category is not None:
+        if result.bonus_category is not None and result.bonus > 0:  # a zero bonus is no news
             lines.append(tr.tn("reveal.bonus", result.bonus, name=winner,
                                category=_category(tr, result, result.winner)))
     lines.append(tr.t("duel.stacks", p0=seats[0].mention, s0=result.stacks_after[0],

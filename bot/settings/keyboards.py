@@ -20,7 +20,9 @@ STACK_CHOICES = (20, 30, 50, 100, 200)
 TICK = "✅ "
 
 
-def _language(tr: Translator, language: str | None) -> Html:
+def _language(tr: Translator, language: str | None, *, private: bool) -> Html:
+    if language is None and private:  # alone with the bot, "auto" is the user's own language
+        return tr.t("settings.lang_auto_private")
     return tr.t(f"settings.lang_{language or 'auto'}")
 
 
@@ -29,8 +31,8 @@ def _timer(tr: Translator, seconds: int) -> Html:
 
 
 def settings_text(tr: Translator, s: ChatSettings, *, private: bool) -> str:
-    lines: list[str] = [tr.t("settings.title"),
-                        tr.t("settings.language", value=_language(tr, s.language))]
+    lines: list[str] = [tr.t("settings.title_private" if private else "settings.title"),
+                        tr.t("settings.language", value=_language(tr, s.language, private=private))]
     if private:
         lines.append(tr.t("settings.note_private"))
         return "\n".join(lines)

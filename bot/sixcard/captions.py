@@ -27,8 +27,9 @@ def cards_text(cards: tuple[Card, ...]) -> str:
     return " ".join(c.display for c in cards)
 
 
-def category(tr: Translator, value: HandValue) -> Html:
-    return tr.t(f"hand.{value.category.name.lower()}")
+def category(tr: Translator, value: HandValue, *, mid: bool = False) -> Html:
+    """The hand's name; `mid` for one inside a sentence (lower case, `hand_lc.*`)."""
+    return tr.t(f"{'hand_lc' if mid else 'hand'}.{value.category.name.lower()}")
 
 
 def _box_line(tr: Translator, box: SixBoxView, current: bool) -> Html:
@@ -77,7 +78,7 @@ def _settlement_lines(tr: Translator, view: SixCardView) -> list[Html]:
     for s in settled:
         running += s.money.paid_out
         values = {"box": s.box + 1, "net": signed(s.net, change=True), "balance": running,
-                  "hand": category(tr, s.value), "dealer": category(tr, s.dealer_value)}
+                  "hand": category(tr, s.value), "dealer": category(tr, s.dealer_value, mid=True)}
         if s.outcome is BoxOutcome.WON:
             values["paid"] = s.value.category.multiplier
         lines.append(tr.t(f"sixcard.settled_{s.outcome.value}", **values))

@@ -25,7 +25,7 @@ def short_name(name: str) -> str:
 
 
 def _best(tr: Translator, f: Figures) -> str:
-    return tr.t(f"hand.{f.best.name.lower()}") if f.best is not None else tr.t("stats.none")
+    return tr.t(f"hand_lc.{f.best.name.lower()}") if f.best is not None else tr.t("stats.none")
 
 
 def _streak(tr: Translator, f: Figures) -> str:

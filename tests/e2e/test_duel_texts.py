@@ -70,7 +70,8 @@ async def test_russian_players_get_russian_texts_with_plural_forms(
     hello = fake_api.send_message(bob, chat, "привет")
     for stack, words in ((21, "по 21 фишке"), (22, "по 22 фишки"), (25, "по 25 фишек")):
         offer = await command(fake_api, alice, chat, "duel", str(stack), reply_to=hello)
-        assert f"Alice вызывает Bob на дуэль Six-Shooter, {words}." in text_of(offer)
+        assert (f"Вызов на дуэль Six-Shooter: Alice → Bob, у каждого {words}. Bob, принимаете?"
+                in text_of(offer))
         assert text_of(await reply_to(fake_api, alice, chat, "cancel")) == "Ваш вызов отозван."
         assert "отзывает вызов" in text_of(offer)
     assert "Размер стека" in text_of(await reply_to(fake_api, alice, chat, "duel", "5"))

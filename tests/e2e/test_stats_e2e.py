@@ -16,7 +16,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bot.i18n import translator
-from render.text import hand_name
 from rules.hands import Category
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import Table, actor, live_duel_message, open_duel, play_to_the_end
@@ -28,7 +27,14 @@ TIMEOUT = 20.0
 START = 50
 QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}  # the test measures the bot, not the flood limiter
 FAST_TIMERS = {"SIXSHOOTER_TIME_SCALE": "0.005"}  # a 5-minute turn lasts 1.5 seconds
-CATEGORY = {hand_name(translator("en"), c): c for c in Category}  # as the captions name them
+
+
+def lower_hand_name(category: Category) -> str:
+    """A hand's name as the captions put it inside a sentence (the catalogs' `hand_lc.*`)."""
+    return translator("en").text(f"hand_lc.{category.name.lower()}")
+
+
+CATEGORY = {lower_hand_name(c): c for c in Category}  # as the captions name them
 HAND = re.compile(r"^(\w+): hand #\d, (.+) \(\d+ chips?\)$", re.M)
 BONUS = re.compile(r"Bonus for .+?: (\w+) takes (\d+) more chips?\.")
 STACKS = re.compile(r"^(\w+): (\d+) · (\w+): (\d+)$", re.M)
@@ -86,7 +92,7 @@ def expected(duels: list[Played], name: str, against: str | None = None) -> dict
     sign = "+" if net > 0 else "−" if net < 0 else ""
     return {"played": len(mine), "wld": (w, losses, d), "net": f"{sign}{abs(net)}",
             "rate": (200 * w + len(mine)) // (2 * len(mine)) if mine else 0,
-            "best": hand_name(translator("en"), best) if best else "—", "bonus": top,
+            "best": lower_hand_name(best) if best else "—", "bonus": top,
             "streak": f"W{streak}" if streak > 0 else f"L{-streak}" if streak < 0 else "—"}
 
 
@@ -213,7 +219,7 @@ async def test_stats_history_and_verify_after_real_duels(
     assert "won the tiebreak" in rows[1] and "a draw" in rows[2]
     assert "Bob won, Carol surrendered" in rows[3]
     ru = (await answer(api, carol, chat, "history")).content_text or ""
-    assert "ничья" in ru and "Carol сдаётся" in ru
+    assert "ничья" in ru and "Carol: сдача" in ru
 
     # /verify: the last bullet of a round shows its salt and deck order
     proof = next(m for m in api.bot_messages(chat) if "deck: salt" in (m.content_text or ""))

@@ -197,13 +197,17 @@ def test_a_private_chat_offers_only_the_language() -> None:
     markup = settings_keyboard(tr, ChatSettings(), private=True)
     kinds = {cast(SettingsPress, callbacks.decode(d)).setting for d in callback_data(markup)}
     assert kinds == {Setting.LANGUAGE, Setting.CLOSE}
-    assert "Turn timer" not in settings_text(tr, ChatSettings(), private=True)
+    text = settings_text(tr, ChatSettings(), private=True)
+    assert "Turn timer" not in text and "Chat settings" not in text
+    assert "Settings for our private chat" in text
+    assert "Language: auto (your Telegram language)" in text
 
 
 def test_the_text_shows_every_setting() -> None:
     text = settings_text(translator("en"), ChatSettings(turn_timer=0, default_stack=30),
                          private=False)
-    assert "each player's own" in text and "Turn timer: off" in text
+    assert "Chat settings" in text
+    assert "Language: auto (the challenger's language)" in text and "Turn timer: off" in text
     assert "30 chips" in text and "shown" in text
 
 

@@ -197,7 +197,7 @@ def test_a_full_house_wins_150_in_all() -> None:
     g.apply(Play())
     text = plain(caption(EN, g.public_view(), NAME))
     assert "Dealer: 2♣ 2♦ 7♥ 9♠ J♣ · One pair, a game" in text
-    assert "Box 1 · Full house beats One pair: ante 1:1, bet 7:1 · +150 → 1150" in text
+    assert "Box 1 · Full house beats one pair: ante 1:1, bet 7:1 · +150 → 1150" in text
     assert "Result: +150 · balance 1150" in text
 
 
@@ -205,7 +205,7 @@ def test_a_royal_flush_wins_2010() -> None:
     g = game("As Ks Qs Js Ts")
     g.apply(Play())
     text = plain(caption(EN, g.public_view(), NAME))
-    assert "Royal flush beats One pair: ante 1:1, bet 100:1 · +2010 → 3010" in text
+    assert "Royal flush beats one pair: ante 1:1, bet 100:1 · +2010 → 3010" in text
     assert "Итог: +2010 · баланс 3010" in plain(caption(RU, g.public_view(), NAME))
 
 
@@ -217,8 +217,8 @@ def test_each_box_is_paid_with_the_running_balance() -> None:
     g.apply(Play())
     text = plain(caption(EN, g.public_view(), NAME))
     assert "Box 1 · High card: folded · −10 → 930" in text
-    assert "Box 2 · High card loses to One pair · −30 → 930" in text
-    assert "Box 3 · Two pair beats One pair: ante 1:1, bet 2:1 · +50 → 1010" in text
+    assert "Box 2 · High card loses to one pair · −30 → 930" in text
+    assert "Box 3 · Two pair beats one pair: ante 1:1, bet 2:1 · +50 → 1010" in text
     assert "Result: +10 · balance 1010" in text
 
 
@@ -232,7 +232,7 @@ def test_no_game_then_the_dealer_replaces_one_card() -> None:
     text = plain(caption(EN, g.public_view(), NAME))
     assert "The dealer drops 3♣" in text and "draws 8♦: A♣ J♦ 8♥ 5♠ 8♦ · One pair, a game" in text
     # Kings beat the eights: ante 1:1 and bet 1:1, less the dealer's game (10).
-    assert "Box 1 · One pair beats One pair: ante 1:1, bet 1:1 · +20 → 1020" in text
+    assert "Box 1 · One pair beats one pair: ante 1:1, bet 1:1 · +20 → 1020" in text
 
 
 def test_the_live_caption_shows_the_table_and_the_move() -> None:

@@ -164,11 +164,11 @@ def test_the_leaderboard_text_has_every_figure_and_escapes_names(texts: Texts) -
     heading, lines = board_text(texts["en"], 1, top, you, names)
     assert heading == "🏆 <b>Standings</b> after 1 duel"
     assert lines[0] == ("1. <b>&lt;b&gt;Al &amp; Co&lt;/b&gt;</b> +12 · 1 duel · 1–0–0 (100%) · "
-                        "best: Full house · bonus: 7 · streak: W1")
-    assert lines[1].startswith("2. <b>Боб</b> −12 · 1 duel · 0–1–0 (0%) · best: One pair")
+                        "best: full house · bonus: 7 · streak: W1")
+    assert lines[1].startswith("2. <b>Боб</b> −12 · 1 duel · 0–1–0 (0%) · best: one pair")
     ru_heading, ru_lines = board_text(texts["ru"], 5, top, you, names)
     assert ru_heading.endswith("5 дуэлей") and "1 дуэль · 1–0–0" in ru_lines[0]
-    assert "серия: В1" in ru_lines[0] and "Фулл-хаус" in ru_lines[0]
+    assert "серия: В1" in ru_lines[0] and "лучшая рука: фулл-хаус" in ru_lines[0]
 
 
 def test_the_askers_row_comes_last_after_a_gap(texts: Texts) -> None:
