@@ -73,7 +73,7 @@ async def test_russian_players_get_russian_texts_with_plural_forms(
         assert (f"Вызов на дуэль Six-Shooter: Alice → Bob, у каждого {words}. Bob, принимаете?"
                 in text_of(offer))
         assert text_of(await reply_to(fake_api, alice, chat, "cancel")) == "Ваш вызов отозван."
-        assert "отзывает вызов" in text_of(offer)
+        assert text_of(offer) == "↩️ Вызов отозван: Alice."
     assert "Размер стека" in text_of(await reply_to(fake_api, alice, chat, "duel", "5"))
     m = await open_duel(fake_api, table, "31")
     assert "Раунд 1 · пуля 1 из 6" in text_of(m) and "Alice: 31" in text_of(m)
