@@ -47,7 +47,7 @@ PLURALS: dict[str, tuple[dict[str, str], tuple[str, str, str]]] = {
     "reveal.showdown": ({"name": "a"}, NOMINATIVE),
     "reveal.uncontested": ({"name": "a"}, ACCUSATIVE),
     "timer.auto_bonus": ({"mention": "a", "hand": "3"}, ACCUSATIVE),
-    "timer.auto_pass": ({"mention": "a", "hand": "3"}, ACCUSATIVE),
+    "timer.auto_pass": ({"mention": "a", "hand": "3"}, NOMINATIVE),
 }
 # Each rewritten singular template with a name: which placeholders hold a name ("a" is the
 # first player, "b" the second), and the other values it needs.
@@ -131,7 +131,7 @@ def test_the_texts_the_issue_quotes_read_as_the_native_speaker_asked(ru: Transla
     assert plain(ru.t("challenge.accepted", p0=anna, p1=dmitry, dealer=dmitry)) == (
         "⚔️ Дуэль началась: Анна — Дмитрий. Первая сдача по жребию: Дмитрий.")
     assert plain(ru.tn("timer.auto_pass", 1, mention=dmitry, hand=4)) == (
-        "⌛ Дмитрий, время вышло: я спасовал за вас, 1 фишку на руку №4. "
+        "⌛ Дмитрий, время вышло: я спасовал за вас — 1 фишка на руку №4. "
         "Два тайм-аута подряд — поражение.")
     assert plain(ru.tn("timer.auto_bonus", 2, mention=anna, hand=6)) == (
         "⌛ Анна, время вышло: я поставил за вас 2 фишки на руку №6, со старшей открытой "
