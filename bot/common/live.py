@@ -5,7 +5,8 @@ apply, save, which version a message shows) and a `Screen` (its messages: show a
 to do when the chat is gone).
 `Live` runs the same steps for every game:
 
-    act      load by id -> is the user a player? is it live? is the version the pressed one?
+    act      load by id -> is the user a player? the same press again on the move it just made
+             (answered quietly)? is it live? is the version the pressed one?
              -> apply (the rules decide) -> save by compare-and-swap (saved before shown)
     present  bring the messages from the version they show to the saved one; a chat that
              threw the bot out, or became a supergroup, is handled here for every game
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 
 SYNC_EVERY = 20.0  # seconds between checks for lagging messages
 SYNC_GRACE = 5  # a save this recent is probably being shown right now
+
+# A press repeating the move just made from it (a double tap): answered with no toast.
+REPEATED = Refusal("repeated", quiet=True)
 
 
 class Record(Protocol):
@@ -91,6 +95,12 @@ class Game(ABC, Generic[R, S, A, E]):
     def abandoned(self, record: R) -> bool:
         """Closed without counting (its chat went away): never shown again."""
         return record.status == "abandoned"
+
+    def repeats(self, record: R, seat: int, version: int, action: A) -> bool:
+        """Is a press of `action` by `seat` on `version` the very move that took the saved
+        record from `version` to the next one (a double tap)? None are, unless the game can
+        tell from its rules."""
+        return False
 
     @abstractmethod
     async def load(self, svc: Services, record_id: int) -> R | None: ...
@@ -148,6 +158,9 @@ async def act(game: Game[R, S, A, E], svc: Services, record_id: int, version: in
     seat = game.seat(record, user_id)
     if seat is None:
         return game.not_player
+    if version is not None and version != record.version and game.repeats(
+            record, seat, version, action):
+        return REPEATED  # the same tap again, on the move it has just made
     if not record.is_live:
         return game.over if game.finished(record) else game.stale
     if version is not None and version != record.version:
@@ -188,7 +201,10 @@ class Live(Generic[R, S, A, E]):
         if isinstance(outcome, Refusal):
             log.info("%s: a press by user %d refused: %s", self.name(record_id), user_id,
                      outcome)
-            await toast(query, outcome.text(tr))
+            if outcome.quiet:
+                await answer_quietly(query)
+            else:
+                await toast(query, outcome.text(tr))
             return
         # Saved: show it whether or not the answer gets through (a slow Telegram, a query
         # too old), and without waiting for the answer first.

@@ -3,6 +3,7 @@
     Refusal("toast.hand_taken")                       a press on a hand already chosen
     Refusal.of("sixcard.error_boxes", boxes=5, most=3)  a command's argument out of range
 
+A quiet refusal (`quiet`) is answered with no toast at all: a double tap on a move just made.
 A refusal is shown in the language of whoever is answered (`text`), and logged by its key.
 Parsers raise `Refused`, which carries one.
 """
@@ -18,6 +19,7 @@ from bot.i18n import Html, Translator
 class Refusal:
     key: str  # the catalog text that explains it
     values: tuple[tuple[str, object], ...] = ()
+    quiet: bool = False  # nothing to explain: the press is answered with no toast
 
     @classmethod
     def of(cls, key: str, **values: object) -> Refusal:

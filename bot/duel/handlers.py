@@ -28,7 +28,7 @@ from bot.duel.challenges import (
 )
 from bot.duel.jobs import schedule_expiry
 from bot.duel.present import LIVE, adopt, present, repost, retire
-from bot.duel.service import STALE, act
+from bot.duel.service import GAME, STALE, act
 from bot.services import Services
 from bot.storage import ChallengeRecord, ChallengeStatus, DuelRecord
 from bot.storage.challenges import AlreadyPending
@@ -194,8 +194,15 @@ async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         pressed_id = query.message.message_id if query.message else None
         if record is not None and pressed_id is not None and _shows_duel(query, record):
             record = await adopt(svc, record, pressed_id, press.version)  # a send that arrived
+        seat = None if record is None else record.player_index(user.id)
+        if record is not None and seat is not None and record.message_id not in (
+                None, pressed_id) and GAME.repeats(record, seat, press.version, press.action):
+            # A double tap on the move that closed this message: it has lost its buttons
+            # already (dropping them again is an edit Telegram refuses), nothing to say.
+            await answer_quietly(query)
+            return
         if record is not None and record.is_live and record.message_id not in (
-                None, pressed_id) and record.player_index(user.id) is not None:
+                None, pressed_id) and seat is not None:
             # A button on a message that is no longer the duel's live one.
             await toast(query, STALE.text(tr))
             if pressed_id is not None and _shows_duel(query, record):

@@ -84,6 +84,12 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
     def seat(self, record: DuelRecord, user_id: int) -> int | None:
         return record.player_index(user_id)
 
+    def repeats(self, record: DuelRecord, seat: int, version: int, action: Action) -> bool:
+        """The rules say which move took the duel from `version` to the saved one."""
+        if version + 1 != record.version or version < 0:
+            return False
+        return DuelState.from_json(record.state_json).move_at(version) == (seat, action)
+
     def apply(self, svc: Services, record: DuelRecord, seat: int,
               action: Action) -> tuple[DuelState, list[Event]] | Refusal:
         state = DuelState.from_json(record.state_json)

@@ -3,7 +3,8 @@
 Anyone may open the settings message; in a group only the chat's admins (asked of Telegram
 with getChatMember at each tap) may change them, and anyone else's tap gets a toast and changes
 nothing. In a private chat the chat is the user's own. Saved at once (ChatRepo.set_settings):
-a new duel reads them when it starts, a turn timer when the next move is armed.
+a new duel reads them when it starts, a turn timer when the next move is armed. A tap on the
+value already chosen, on a message that already shows it, is answered without an edit.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from telegram import Bot, Chat, Update
+from telegram import Bot, Chat, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -97,6 +98,20 @@ async def on_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     tr = await chat_language(svc, chat.id, user.language_code)  # the language may have changed
     await toast(query, tr.t("settings.saved"))
     private = chat.type == ChatType.PRIVATE
+    markup = settings_keyboard(tr, new, private=private)
+    shows = isinstance(message, Message) and _shows(message.reply_markup, markup)
+    if new == settings and shows:
+        return  # the current value again: an edit to the same would be refused ("not modified")
     await send.edit_text(context.bot, chat.id, message.message_id,
-                       settings_text(tr, new, private=private),
-                       settings_keyboard(tr, new, private=private))
+                       settings_text(tr, new, private=private), markup)
+
+
+def _buttons(markup: InlineKeyboardMarkup | None) -> list[list[tuple[str, object]]]:
+    rows = markup.inline_keyboard if markup is not None else ()
+    return [[(b.text, b.callback_data) for b in row] for row in rows]
+
+
+def _shows(shown: InlineKeyboardMarkup | None, markup: InlineKeyboardMarkup) -> bool:
+    """Does the pressed message's keyboard already read as `markup` (every value ticked as
+    saved, in the language it is in)? Then its text says the same."""
+    return shown is not None and _buttons(shown) == _buttons(markup)

@@ -69,6 +69,14 @@ class DuelLog:
         self._check(version)
         return [e.player for e in self.entries if isinstance(e, ActEntry)][version:]
 
+    def act_at(self, version: int) -> ActEntry:
+        """The action that took the duel from `version` to `version + 1`. ValueError for a
+        version with no action after it."""
+        if not 0 <= version < self.version:
+            raise ValueError(f"no action after version {version}: the duel is at version "
+                             f"{self.version}")
+        return [e for e in self.entries if isinstance(e, ActEntry)][version]
+
     def to_json(self) -> str:
         log = [["deal", e.deck, e.salt] if isinstance(e, DealEntry) else ["act", e.player, e.code]
                for e in self.entries]

@@ -293,6 +293,12 @@ class DuelState:
         """The player who made each action after the first `version` ones, in order."""
         return self.log.actors_since(version)
 
+    def move_at(self, version: int) -> tuple[int, Action]:
+        """The player and the action that took the duel from `version` to `version + 1`
+        (0 <= version < self.version; ValueError otherwise)."""
+        entry = self.log.act_at(version)
+        return entry.player, parse_action(entry.code)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DuelState):
             return NotImplemented

@@ -53,6 +53,10 @@ class Counter(live.Game[Rec, int, int, str]):
     def seat(self, record: Rec, user_id: int) -> int | None:
         return 0 if user_id == record.player else None
 
+    def repeats(self, record: Rec, seat: int, version: int, action: int) -> bool:
+        """The last action made the total: the version before it, with the same action."""
+        return version + 1 == record.version and record.total == action
+
     def apply(self, svc: Services, record: Rec, seat: int,
               action: int) -> tuple[int, list[str]] | Refusal:
         return ODD if action % 2 else (record.total + action, [f"+{action}"])
@@ -121,6 +125,21 @@ async def test_act_checks_the_record_the_player_the_state_and_the_version(
     assert await loop.act(s, 1, None, 7, 2) == OVER  # 10 reached: finished
     loop.game.rows[1] = replace(loop.game.rows[1], status="abandoned")
     assert await loop.act(s, 1, None, 7, 2) == STALE  # abandoned is not "over"
+
+
+async def test_the_same_press_again_on_the_move_it_made_is_quiet(
+        loop: live.Live[Rec, int, int, str]) -> None:
+    s = svc()
+    assert isinstance(await loop.act(s, 1, 3, 7, 4), live.Applied)  # version 3 -> 4, total 4
+    again = await loop.act(s, 1, 3, 7, 4)
+    assert again == live.REPEATED and isinstance(again, Refusal) and again.quiet
+    assert loop.game.rows[1].version == 4  # applied once
+    assert await loop.act(s, 1, 3, 7, 2) == STALE  # another action on that version
+    assert await loop.act(s, 1, 2, 7, 4) == STALE  # not the version right before
+    assert await loop.act(s, 1, 3, 8, 4) == NOT_PLAYER  # someone else's is never quiet
+    assert isinstance(await loop.act(s, 1, 4, 7, 6), live.Applied)  # total 10: finished
+    assert await loop.act(s, 1, 4, 7, 6) != live.REPEATED  # total 10 is not the action 6
+    assert not STALE.quiet
 
 
 async def test_a_lost_compare_and_swap_is_stale(loop: live.Live[Rec, int, int, str]) -> None:

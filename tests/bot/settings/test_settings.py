@@ -72,9 +72,13 @@ def _user(user_id: int, lang: str = "en") -> dict[str, Any]:
     return {"id": user_id, "is_bot": False, "first_name": f"U{user_id}", "language_code": lang}
 
 
-def press_update(bot: FakeBot, user_id: int, chat_id: int, data: str) -> Update:
-    message = {"message_id": 5, "date": 0, "chat": _chat(chat_id), "text": "settings",
-               "from": {"id": 1, "is_bot": True, "first_name": "Bot"}}
+def press_update(bot: FakeBot, user_id: int, chat_id: int, data: str,
+                 markup: InlineKeyboardMarkup | None = None) -> Update:
+    message: dict[str, Any] = {"message_id": 5, "date": 0, "chat": _chat(chat_id),
+                               "text": "settings",
+                               "from": {"id": 1, "is_bot": True, "first_name": "Bot"}}
+    if markup is not None:  # the buttons the pressed message shows
+        message["reply_markup"] = markup.to_dict()
     return Update.de_json({"update_id": 1, "callback_query": {
         "id": "q1", "from": _user(user_id), "chat_instance": "ci", "data": data,
         "message": message}}, bot)  # type: ignore[arg-type]
@@ -91,9 +95,9 @@ def context(bot: FakeBot, svc: Services) -> ContextTypes.DEFAULT_TYPE:
     return cast(ContextTypes.DEFAULT_TYPE, SimpleNamespace(bot=bot, bot_data={KEY: svc}))
 
 
-async def tap(bot: FakeBot, svc: Services, user_id: int, chat_id: int, press: SettingsPress
-              ) -> str | None:
-    await on_settings(press_update(bot, user_id, chat_id, callbacks.encode(press)),
+async def tap(bot: FakeBot, svc: Services, user_id: int, chat_id: int, press: SettingsPress,
+              markup: InlineKeyboardMarkup | None = None) -> str | None:
+    await on_settings(press_update(bot, user_id, chat_id, callbacks.encode(press), markup),
                       context(bot, svc))
     answer = bot.answers[-1]
     text = answer.get("text")
@@ -118,6 +122,40 @@ async def test_an_admin_changes_a_setting_and_it_is_saved(svc: Services) -> None
     ticked = [b.text for row in edit["reply_markup"].inline_keyboard for b in row
               if b.text.startswith("✅")]
     assert "✅ 1 min" in ticked
+
+
+async def test_re_selecting_the_current_value_makes_no_edit(svc: Services) -> None:
+    """Telegram refuses an edit to the same text and buttons ("message is not modified"):
+    the current value again, on a message that shows it, is answered and left alone."""
+    bot = FakeBot(statuses={ADMIN: "administrator"})
+    await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.TIMER, 60))
+    [edit] = bot.edited
+    shown = edit["reply_markup"]
+    for press in (SettingsPress(Setting.TIMER, 60), SettingsPress(Setting.LANGUAGE, "auto"),
+                  SettingsPress(Setting.STACK, ChatSettings().default_stack),
+                  SettingsPress(Setting.CARDS_OUT, ChatSettings().show_cards_out)):
+        assert await tap(bot, svc, ADMIN, GROUP, press, shown) == "Saved."
+    assert bot.edited == [edit]  # no second edit
+    assert (await svc.storage.chats.get_settings(GROUP)).turn_timer == 60
+    # A new value on the same message is shown.
+    await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.TIMER, 120), shown)
+    assert len(bot.edited) == 2 and "⏱ Turn timer: 2 min" in bot.edited[-1]["text"]
+
+
+async def test_re_selecting_on_a_message_that_shows_something_else_redraws_it(
+        svc: Services) -> None:
+    """The value is saved already, but the pressed message shows older buttons (another
+    admin changed it from another /settings message, or the language changed): it is
+    brought up to date."""
+    bot = FakeBot(statuses={ADMIN: "administrator"})
+    old = settings_keyboard(translator("en"), ChatSettings(), private=False)
+    await svc.storage.chats.set_settings(GROUP, ChatSettings(turn_timer=60))
+    await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.TIMER, 60), old)
+    [edit] = bot.edited
+    assert "⏱ Turn timer: 1 min" in edit["text"]
+    ru = settings_keyboard(translator("ru"), ChatSettings(turn_timer=60), private=False)
+    await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.TIMER, 60), ru)  # now in English
+    assert len(bot.edited) == 2
 
 
 async def test_the_owner_counts_as_an_admin(svc: Services) -> None:

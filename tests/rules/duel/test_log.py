@@ -1,5 +1,5 @@
 """The duel's log: its saved form (byte for byte, as the database holds it), and what it tells of
-the past: `version`, `at(version)` and `actors_since(version)`."""
+the past: `version`, `at(version)`, `actors_since(version)` and `move_at(version)`."""
 
 from __future__ import annotations
 
@@ -74,6 +74,18 @@ def test_actors_since_names_the_player_of_each_later_action() -> None:
     assert state.actors_since(3) == []
 
 
+def test_move_at_is_the_player_and_action_that_made_the_next_version() -> None:
+    state = _dealt()
+    bets(state, (3, 1), (1, 2))  # player 1 (the opponent) then player 0
+    state.apply(Surrender(), 1)
+    assert [state.move_at(v) for v in range(3)] == [(1, Bet(3, 1)), (0, Bet(1, 2)),
+                                                   (1, Surrender())]
+    assert state.at(2).move_at(1) == (0, Bet(1, 2))
+    for version in (-1, 3):  # no action after the last version, nor before the first
+        with pytest.raises(ValueError, match="version"):
+            state.move_at(version)
+
+
 def test_a_tiebreak_offer_answered_by_both_is_two_actions() -> None:
     state = DuelState.new(50, first_dealer=0)
     level = deck_with("2c 4s 6h 9c Jh", "2d 4c 6s 9d Js", "3c 5s 7h Tc Qh", "3d 5c 7s Td Qs",
@@ -103,11 +115,13 @@ def test_every_version_of_a_random_duel_is_found_again(seed: int) -> None:
     rng = random.Random(seed)
     state = DuelState.new(rng.choice([3, 10, 50]), rng.randrange(2))
     state.deal(shuffled_deck(rng), new_salt(rng))
-    snapshots, actors = [state.to_json()], []
+    snapshots, actors, moves = [state.to_json()], [], []
     while not state.is_over:
         player = rng.choice(state.players_to_act)
-        state.apply(rng.choice(state.legal_actions(player)), player)
+        action = rng.choice(state.legal_actions(player))
+        state.apply(action, player)
         actors.append(player)
+        moves.append((player, action))
         if state.needs_deal:
             state.deal(shuffled_deck(rng), new_salt(rng))
         snapshots.append(state.to_json())
@@ -115,3 +129,4 @@ def test_every_version_of_a_random_duel_is_found_again(seed: int) -> None:
     for version, saved in enumerate(snapshots):
         assert state.at(version).to_json() == saved
         assert state.actors_since(version) == actors[version:]
+    assert [state.move_at(v) for v in range(state.version)] == moves
