@@ -54,7 +54,7 @@ def test_hand_names_come_from_the_labels() -> None:
     assert text.hand_name(labels, Category.FULL_HOUSE) == "hand.full_house"
     assert text.hand_name(EN, Category.THREE_OF_A_KIND) == "Three of a kind"
     assert text.hand_name(EN, Category.FULL_HOUSE) == "Full house"
-    assert text.hand_name(translator("ru"), Category.THREE_OF_A_KIND) == "Сет"
+    assert text.hand_name(translator("ru"), Category.THREE_OF_A_KIND) == "Тройка"
     assert text.hand_name(translator("ru"), Category.FLUSH) == "Флеш"
 
 
