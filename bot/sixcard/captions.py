@@ -71,14 +71,18 @@ def _dealer_lines(tr: Translator, view: SixCardView) -> list[Html]:
 
 
 def _settlement_lines(tr: Translator, view: SixCardView) -> list[Html]:
-    """Each box's payout with the balance after it, then the game's result."""
-    settled = [b.settlement for b in view.boxes if b.settlement is not None]
-    running = view.balance - sum(s.money.paid_out for s in settled)
-    lines: list[Html] = []
-    for s in settled:
-        running += s.money.paid_out
-        values = {"box": s.box + 1, "net": signed(s.net, change=True), "balance": running,
-                  "hand": category(tr, s.value), "dealer": category(tr, s.dealer_value, mid=True)}
+    """The balance before the game, each box's net (fees included) with the balance after it,
+    then the game's result: the lines add up to it."""
+    lines: list[Html] = [tr.t("sixcard.start_balance", balance=view.start_balance)]
+    for run in view.running:
+        s = view.boxes[run.box].settlement
+        assert s is not None
+        net = signed(run.net, change=True)
+        money = (tr.t("sixcard.box_money_fees", fees=run.fees, net=net, balance=run.balance)
+                 if run.fees else tr.t("sixcard.box_money", net=net, balance=run.balance))
+        values: dict[str, object] = {"box": s.box + 1, "money": money,
+                                     "hand": category(tr, s.value),
+                                     "dealer": category(tr, s.dealer_value, mid=True)}
         if s.outcome is BoxOutcome.WON:
             values["paid"] = s.value.category.multiplier
         lines.append(tr.t(f"sixcard.settled_{s.outcome.value}", **values))
@@ -92,7 +96,11 @@ def _prompt(tr: Translator, view: SixCardView) -> Html | None:
     box = view.boxes[view.to_act]
     n = box.box + 1
     if view.phase is SixPhase.DEALER_GAME:
-        return tr.t("sixcard.prompt_offer", box=n, fee=GAME_FEE * box.ante)
+        fee = GAME_FEE * box.ante
+        if "g" not in view.legal:
+            return tr.t("sixcard.prompt_offer_unaffordable", box=n, fee=fee,
+                        balance=view.balance)
+        return tr.t("sixcard.prompt_offer", box=n, fee=fee)
     legal = set(view.legal)
     if legal == {"f"}:
         return tr.t("sixcard.prompt_fold_only", box=n)

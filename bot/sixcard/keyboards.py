@@ -4,6 +4,7 @@
     K♠ (−20)  7♦ (−20)  2♣ (−20)    replace: tap the card to drop (the player's own cards)
     Play (−20)   Fold               the BET, or give the box up
     Buy the dealer a game (−10)  No
+    Settle: ante 1:1                 when the balance cannot pay the dealer's game
 
 Callback data carries the game id, the version the buttons were drawn for and the action's
 code (bot.telegram.callbacks), never a card.
@@ -52,8 +53,9 @@ def game_keyboard(tr: Translator, game_id: int, version: int,
         offer = []
         if "g" in view.legal:
             offer.append(button("sixcard.button_game_yes", "g", fee=signed(-GAME_FEE * ante)))
-        if "n" in view.legal:
-            offer.append(button("sixcard.button_game_no", "n"))
+        if "n" in view.legal:  # alone when the balance cannot pay the dealer's game
+            offer.append(button("sixcard.button_game_no" if offer else
+                                "sixcard.button_game_settle", "n"))
         return InlineKeyboardMarkup([offer])
     rows: list[list[InlineKeyboardButton]] = []
     if "b" in view.legal:

@@ -1,11 +1,12 @@
 """The lanes of six-card poker's table, drawn from its public view only: the dealer's and one per
 box, all alike. A title column (the box, a "blind" tag, its ANTE and BET chips, the fees it
 paid), the cards in dealt order, and a column for the hand's name and, once settled, the box's
-outcome and net. Cards not shown are a face-down stack as in the duel (the dealer's four backs
-behind its face-up card). A bought sixth card sits apart, tagged; a replaced card is greyed and
-struck right of the hand. The dealer's drawn card is rimmed in gold and tagged "new" (a box's
-is not: its view does not say which position the replace took). The box being decided, or
-offered the dealer's game, has a lit frame; a box that won, a gold one and a star.
+outcome, its net and the running balance after it. Cards not shown are a face-down stack as in
+the duel (the dealer's four backs behind its face-up card). A bought sixth card sits apart,
+tagged; a replaced card is greyed and struck right of the hand. The dealer's drawn card is
+rimmed in gold and tagged "new" (a box's is not: its view does not say which position the
+replace took). The box being decided, or offered the dealer's game, has a lit frame; a box that
+won, a gold one and a star.
 """
 
 from __future__ import annotations
@@ -177,6 +178,9 @@ def _box_lines(view: SixCardView, box: SixBoxView, labels: Labels) -> tuple[list
             word, colour = labels.text("pic.sixcard.folded"), P.MINUS
         lines.append((word, 22, colour))
         lines.append((text.signed(s.net, change=True), 34, net_colour(s.net)))
+        after = next((r.balance for r in view.running if r.box == box.box), None)
+        if after is not None:
+            lines.append((labels.text("pic.sixcard.after", n=after), 18, P.DIM))
         if s.bought_dealer_game:
             lines.append((labels.text("pic.sixcard.game_bought"), 18, P.DIM))
         return lines, o is BoxOutcome.WON
@@ -191,7 +195,8 @@ def _box_lines(view: SixCardView, box: SixBoxView, labels: Labels) -> tuple[list
         lines.append((labels.text("pic.sixcard.folded"), 22, P.MINUS))
         lines.append((text.signed(-(box.ante + box.fees), change=True), 34, P.MINUS))
     elif live and view.phase is SixPhase.DEALER_GAME:
-        lines.append((labels.text("pic.sixcard.offer_box"), 22, LIT))
+        key = "pic.sixcard.offer_box" if "g" in view.legal else "pic.sixcard.paid_no_game"
+        lines.append((labels.text(key), 22, LIT))
     else:
         lines.append((labels.text("pic.sixcard.playing"), 22, P.DIM))
         if box.dealer_game is not None:

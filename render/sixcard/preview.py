@@ -5,8 +5,8 @@ Plays real games (rules.sixcard.game.SixCardGame) on crafted decks, so every vie
 a fresh deal with one box, a sixth card bought, a card replaced, the dealer's reveal that
 qualifies and a full house paid 7:1; three boxes with the blind third, settled won, lost and
 push; a dealer with no game and the offer to buy it one, its replace that still misses (stakes
-returned, a fold, a no-game payout); a replace that makes the dealer qualify; and a long
-Cyrillic name with emoji.
+returned, a fold, a no-game payout); an offer the balance cannot pay (no question asked); a
+replace that makes the dealer qualify; and a long Cyrillic name with emoji.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ Shot = tuple[str, str, Callable[[], bytes]]  # file stem, what it shows, the pic
 ONE_BOX = ((10,), "Ah Kd 7s 7c 2d  9c 9d 4h 3s Qc  Kh Ks")
 THREE_BOXES = ((10, 5, 20), "As Ad Ac 8h 2c  Jh 9s 6d 4c 3h  Qd Qc 7h 5s 2h  Qs Qh 7d 5c 2s")
 NO_GAME = ((10, 10, 5), "Kc Kh 9d 6s 4c  8c 6h 5d 3c 2h  Td Tc 7s 4h 3d  As Jd 9h 5c 2d  7h")
+SHORT_OF_GAME = ((10,), "Kc Kh 9d 6s 4c  As Jd 9h 5c 2d  7h")
 REPLACE_QUALIFIES = ((10, 10), "Qc Qd 8s 6h 4d  Kd Ks 3h 7c 9s  Ac Jh 9c 5s 2c  Jd")
 
 
@@ -88,6 +89,11 @@ def scenes() -> list[Scene]:
          game(THREE_BOXES, ["p"]), "ru", LONG)
     shot("s13_long_name_over", "the same name when the game is over (en)",
          game(THREE_BOXES, ["p", "p"]), "en", LONG)
+    shot("s14_no_game_unaffordable", "the dealer has no game, but the balance (0 after the BET) "
+         "cannot pay its game: no question, the box is settled as no game",
+         game(SHORT_OF_GAME, ["p"], balance=30), "en")
+    shot("s14_no_game_unaffordable_ru", "the same in Russian",
+         game(SHORT_OF_GAME, ["p"], balance=30), "ru")
     return out
 
 

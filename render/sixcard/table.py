@@ -68,9 +68,13 @@ def status_lines(view: SixCardView, labels: Labels) -> list[Line]:
             out.append((" · ".join(opts), 20, P.TEXT))
     elif view.phase is SixPhase.DEALER_GAME and box is not None:
         out.append((labels.text("pic.sixcard.dealer_none"), 24, P.GOLD))
-        out.append((labels.text("pic.sixcard.offer", n=box.box + 1, fee=GAME_FEE * box.ante), 22,
-                    LIT))
-        out.append((labels.text("pic.sixcard.offer_rule"), 18, P.DIM))
+        fee = GAME_FEE * box.ante
+        if "g" in view.legal:
+            out.append((labels.text("pic.sixcard.offer", n=box.box + 1, fee=fee), 22, LIT))
+            out.append((labels.text("pic.sixcard.offer_rule"), 18, P.DIM))
+        else:  # the balance cannot pay it: no question, the box is settled as no game
+            out.append((labels.text("pic.sixcard.offer_none", n=box.box + 1, fee=fee), 22, LIT))
+            out.append((labels.text("pic.sixcard.no_game_rule"), 18, P.DIM))
     elif view.is_over:
         out.append((labels.text("pic.sixcard.over"), 26, P.GOLD))
         out.append((labels.text("pic.sixcard.net", net=text.signed(view.net, change=True)), 26,

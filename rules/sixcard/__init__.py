@@ -49,6 +49,7 @@ from rules.sixcard.view import (
     REPLACE_FEE,
     Accounting,
     BoxOutcome,
+    BoxRunning,
     BoxSettlement,
     BoxState,
     DealerReplacement,
@@ -61,7 +62,8 @@ from rules.sixcard.view import (
 __all__ = [
     "BET", "BLIND_BOX", "BUY_FEE", "GAME_FEE", "HAND", "MAX_ANTE", "MAX_BOXES", "MIN_ANTE",
     "REPLACE_FEE", "Accounting", "BadAction", "BadCardIndex", "BadSetup", "Bought", "BoxOpened",
-    "BoxOutcome", "BoxSettled", "BoxSettlement", "BoxState", "Buy", "CannotAfford", "DealerGame",
+    "BoxOutcome", "BoxRunning", "BoxSettled", "BoxSettlement", "BoxState", "Buy", "CannotAfford",
+    "DealerGame",
     "DealerGameAnswered", "DealerReplaced", "DealerReplacement", "DealerRevealed", "Dealt",
     "Fold", "Folded", "GameFinished", "GameOver", "IllegalMove", "NoGameOffered", "Play",
     "Played", "Replace", "Replaced", "SixAction", "SixBoxView", "SixCardError", "SixCardGame",

@@ -11,7 +11,9 @@ Chips: every amount is an int. For a box, `staked` is its ANTE plus its BET, `fe
 paid the house (a sixth card 1 x ANTE, a replace 2 x ANTE, the dealer's game 1 x ANTE),
 `returned` the stakes given back, `won` the winnings paid on top, and
 `net = returned + won - staked - fees`. For the game, the same four totals over its boxes, and
-`start_balance - staked - fees + returned + won == balance` at every moment.
+`start_balance - staked - fees + returned + won == balance` at every moment. Once the game is
+over, `SixCardView.running` is each box's net with the balance after it: every fee belongs to
+a box, so they run from `start_balance` to `balance`.
 """
 
 from __future__ import annotations
@@ -158,6 +160,31 @@ class SixCardView:
     @property
     def net(self) -> int:
         return self.money.net
+
+    @property
+    def running(self) -> tuple[BoxRunning, ...]:
+        """Once the game is over: each box's net (its stakes, fees and payout) and the balance
+        after it, from `start_balance` in box order; the last is `balance`. Empty before."""
+        out: list[BoxRunning] = []
+        balance = self.start_balance
+        for box in self.boxes:
+            if box.settlement is None:
+                return ()
+            balance += box.settlement.net
+            out.append(BoxRunning(box.box, box.settlement.net, box.settlement.money.fees,
+                                  balance))
+        return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class BoxRunning:
+    """One settled box in the running balance: `balance` is the one before the game plus the
+    nets of this box and those before it."""
+
+    box: int  # 0, 1, 2 (box 1, 2, 3)
+    net: int  # returned + won - staked - fees, for this box alone
+    fees: int  # paid for this box: a sixth card, a replace, the dealer's game
+    balance: int  # after this box
 
 
 def view_json(view: SixCardView) -> str:

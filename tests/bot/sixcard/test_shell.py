@@ -216,8 +216,9 @@ def test_each_box_is_paid_with_the_running_balance() -> None:
     g.apply(Fold())
     g.apply(Play())
     text = plain(caption(EN, g.public_view(), NAME))
-    assert "Box 1 · High card: folded · −10 → 930" in text
-    assert "Box 2 · High card loses to one pair · −30 → 930" in text
+    assert "Balance before the game: 1000" in text
+    assert "Box 1 · High card: folded · −10 → 990" in text
+    assert "Box 2 · High card loses to one pair · −30 → 960" in text
     assert "Box 3 · Two pair beats one pair: ante 1:1, bet 2:1 · +50 → 1010" in text
     assert "Result: +10 · balance 1010" in text
 
@@ -232,7 +233,7 @@ def test_no_game_then_the_dealer_replaces_one_card() -> None:
     text = plain(caption(EN, g.public_view(), NAME))
     assert "The dealer drops 3♣" in text and "draws 8♦: A♣ J♦ 8♥ 5♠ 8♦ · One pair, a game" in text
     # Kings beat the eights: ante 1:1 and bet 1:1, less the dealer's game (10).
-    assert "Box 1 · One pair beats one pair: ante 1:1, bet 1:1 · +20 → 1020" in text
+    assert "Box 1 · One pair beats one pair: ante 1:1, bet 1:1 · fees 10 · +20 → 1020" in text
 
 
 def test_the_live_caption_shows_the_table_and_the_move() -> None:

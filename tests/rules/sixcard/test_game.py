@@ -20,6 +20,7 @@ from rules.sixcard import (
     Bought,
     BoxOpened,
     BoxOutcome,
+    BoxRunning,
     BoxSettled,
     BoxSettlement,
     BoxState,
@@ -444,3 +445,17 @@ def test_the_log_replays_to_the_same_game_mid_way_and_at_the_end() -> None:
     proof = g.public_view().proof
     assert proof is not None and verify(proof.commitment, proof.salt, proof.deck)
     assert g.public_view().commitment == proof.commitment
+
+
+def test_the_running_balance_follows_each_boxs_net_fees_included() -> None:
+    # Box 1 buys a sixth card (fee 10) and folds: −20. Box 2 plays and loses: −30.
+    g = SixCardGame.new((10, 10), 1000)
+    head = parse_cards("3d 4h 8c 9d Kh 3s 4s 8h 6d Qh 2c 2d 7h 9s Jc 5c")
+    g.deal((*head, *(c for c in CARDS if c not in set(head))))
+    g.apply(Buy())
+    assert g.public_view().running == ()  # only once the game is over
+    g.apply(Fold())
+    g.apply(Play())
+    view = g.public_view()
+    assert view.running == (BoxRunning(0, -20, 10, 980), BoxRunning(1, -30, 0, 950))
+    assert view.running[-1].balance == view.balance == 950

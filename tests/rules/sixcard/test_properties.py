@@ -1,6 +1,7 @@
 """Six-card poker invariants over random legal play (hypothesis): the chips reconcile exactly,
-the balance never goes negative, every game ends, there is always a legal action before the
-end, no hidden card shows before its time, and the log replays to the same game."""
+the balance never goes negative, the running balance over the boxes ends at the final one,
+every game ends, there is always a legal action before the end, no hidden card shows before
+its time, and the log replays to the same game."""
 
 from __future__ import annotations
 
@@ -97,4 +98,12 @@ def test_random_games_keep_every_invariant(
         total = total.plus(s.money)
         assert s.money.net == s.money.returned + s.money.won - s.money.staked - s.money.fees
     assert total == over.totals and sum(s.net for s in settlements) == over.net
+    # The running balance: from the start, through each box's net, fees included, to the end.
+    view = g.public_view()
+    after = balance
+    for run, s, box in zip(view.running, settlements, view.boxes, strict=True):
+        after += s.net
+        assert (run.box, run.net, run.fees, run.balance) == (s.box, s.net, box.fees, after)
+        assert run.fees == s.money.fees
+    assert view.running[-1].balance == g.balance
     assert SixCardGame.from_json(g.to_json()) == g
