@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.i18n import Translator, mention_html
+from bot.i18n import Html, Translator, mention_html
+from rules.cards import Rank
 from rules.duel import BulletResult, DealProof, Outcome, Phase, PublicView
+from rules.hands import HandValue
+from rules.showdown import Decider, decided_by, main_ranks
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +24,32 @@ class Seat:
 def _category(tr: Translator, result: BulletResult, player: int) -> str:
     """The hand's name inside a sentence: lower case (`hand_lc.*`)."""
     return tr.t(f"hand_lc.{result.values[player].category.name.lower()}")
+
+
+def _named(tr: Translator, value: HandValue, form: str) -> Html:
+    """The hand with the ranks that name it ("pair of queens", «пара дам»): `form` "hand" for
+    the winner's (Russian: nominative), "than" for the one it beats (Russian: genitive)."""
+    main = [Rank(r).name.lower() for r in main_ranks(value)]
+    ranks: dict[str, object] = {}
+    if main:
+        ranks = {"of": tr.t(f"rank.of.{main[0]}"), "to": tr.t(f"rank.to.{main[0]}"),
+                 "one": tr.t(f"rank.one.{main[0]}")}
+    if len(main) > 1:
+        ranks["of2"] = tr.t(f"rank.of.{main[1]}")
+    return tr.t(f"showdown.{form}.{value.category.name.lower()}", **ranks)
+
+
+def _decided(tr: Translator, result: BulletResult, seats: tuple[Seat, Seat]) -> str:
+    """What decided a showdown both played: the winner's hand beats the loser's (by category
+    or by rank), or the same hand and a higher kicker (`rules.showdown`)."""
+    assert result.winner is not None
+    win, lose = result.values[result.winner], result.values[1 - result.winner]
+    if decided_by(win, lose) is Decider.KICKER:
+        return tr.t("showdown.kicker", name=seats[result.winner].mention,
+                    hand=_named(tr, win, "hand"))
+    return tr.t("showdown.beats", name=seats[result.winner].mention,
+                hand=_named(tr, win, "hand"), loser=seats[1 - result.winner].mention,
+                other=_named(tr, lose, "than"))
 
 
 def _heading(tr: Translator, view: PublicView) -> str:
@@ -56,7 +85,8 @@ def bullet_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -
 def reveal_caption(
     tr: Translator, view: PublicView, result: BulletResult, seats: tuple[Seat, Seat]
 ) -> str:
-    """A finished bullet: both hands, who took what, the bonus; the deck proof at round end."""
+    """A finished bullet: both hands, what decided a showdown, who took what, the bonus; the
+    deck proof at round end."""
     head = (tr.t("duel.heading_tiebreak", bullet=result.number)
             if view.is_tiebreak_round(result.round) else
             tr.t("duel.heading", round=result.round, bullet=result.number))
@@ -67,11 +97,13 @@ def reveal_caption(
     if result.outcome is Outcome.BOTH_PASS:
         lines.append(tr.t("reveal.both_pass"))
     elif result.outcome is Outcome.SPLIT:
-        lines.append(tr.t("reveal.split"))
+        lines.append(tr.t("reveal.split", hand=_named(tr, result.values[0], "hand")))
     else:
         assert result.winner is not None
         winner = seats[result.winner].mention
         gain = abs(result.deltas[result.winner]) - result.bonus
+        if result.outcome is Outcome.SHOWDOWN:
+            lines.append(_decided(tr, result, seats))
         key = "reveal.uncontested" if result.outcome is Outcome.UNCONTESTED else "reveal.showdown"
         lines.append(tr.tn(key, gain, name=winner))
         if result.bonus_category is not None and result.bonus > 0:  # a zero bonus is no news

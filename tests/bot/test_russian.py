@@ -66,6 +66,8 @@ SINGULARS: dict[str, dict[str, str]] = {
     "result.surrender": {"name": "a"},
     "result.timeout": {"name": "a"},
     "result.winner": {"name": "a", "s0": "60", "s1": "40"},
+    "showdown.beats": {"name": "a", "hand": "пара дам", "loser": "b", "other": "пары двоек"},
+    "showdown.kicker": {"name": "a", "hand": "пара дам"},
     "tiebreak.agreed": {"name": "a"},
     "timer.decline": {"mention": "a"},
     "timer.forfeit": {"mention": "a"},
@@ -141,6 +143,13 @@ def test_the_texts_the_issue_quotes_read_as_the_native_speaker_asked(ru: Transla
         "🏆 победа: Дмитрий · Анна: сдача")
     assert plain(ru.t("result.surrender", name=anna)) == "🏳️ Анна: сдача."
     assert plain(ru.t("duel.commitment", commitment="ab12")) == "🔒 Хеш колоды: ab12"
+    assert plain(ru.t("showdown.beats", name=anna, hand=ru.t("showdown.hand.one_pair",
+                 of=ru.t("rank.of.queen")), loser=dmitry, other=ru.t(
+                 "showdown.than.one_pair", of=ru.t("rank.of.two")))) == (
+        "Анна: пара дам — сильнее пары двоек (Дмитрий).")
+    assert plain(ru.t("showdown.kicker", name=dmitry, hand=ru.t(
+        "showdown.hand.one_pair", of=ru.t("rank.of.queen")))) == (
+        "У обоих пара дам: старший кикер — Дмитрий.")
 
 
 # --- the captions as the bot builds them ----------------------------------------------------
@@ -165,13 +174,33 @@ def test_a_zero_bonus_is_not_announced_and_a_real_one_is(ru: Translator) -> None
     assert r.bonus_category is Category.HIGH_CARD and r.bonus == 0 and r.winner is not None
     zero = reveal_caption(ru, view, r, SEATS)
     assert "🎁" not in zero and "бонус" not in zero.lower() and "ещё 0" not in zero
-    assert f"{SEATS[r.winner].name}</a>: рука сильнее, выигрыш" in zero
+    assert f"{SEATS[r.winner].name}</a>: выигрыш 2 фишки." in zero
+    assert "У обоих старшая карта туз: старший кикер — " in zero  # what decided it
     view, r = bonus_duel_result(4)  # won with two pair: a bonus of 2
     assert r.bonus_category is Category.TWO_PAIR and r.bonus == 2 and r.winner is not None
     paid = reveal_caption(ru, view, r, SEATS)
     assert f"🎁 {mention_html(r.winner + 1, SEATS[r.winner].name)}: бонус за комбинацию " \
            "«две пары» — ещё 2 фишки." in paid
     assert_nominative(paid, ANNA, DMITRY)
+
+
+def test_a_showdown_says_what_decided_it_with_names_in_the_nominative(ru: Translator) -> None:
+    """Both bonus duels of rounds played at random: the line that says what decided each
+    showdown keeps both names whole, and names the hands in lower case."""
+    seen = set()
+    for seed in range(40):
+        view, r = bonus_duel_result(seed)
+        caption = reveal_caption(ru, view, r, SEATS)
+        assert_nominative(caption, ANNA, DMITRY)
+        lines = [line for line in caption.splitlines()
+                 if " — сильнее " in line or "старший кикер" in line or "Руки равны" in line]
+        assert len(lines) == 1, caption
+        line = re.sub(r"<[^>]+>", "", lines[0])
+        seen.add("kicker" if "кикер" in line else "split" if "равны" in line else "beats")
+        if "сильнее" in line:
+            assert re.fullmatch(r"(Анна|Дмитрий): [а-яё][^—]* — сильнее [а-яё][^(]* "
+                                r"\((Анна|Дмитрий)\)\.", line), line
+    assert {"beats", "kicker"} <= seen
 
 
 def test_hand_names_are_lower_case_inside_the_reveal(ru: Translator) -> None:
