@@ -180,7 +180,7 @@ def _box_lines(view: SixCardView, box: SixBoxView, labels: Labels) -> tuple[list
         lines.append((text.signed(s.net, change=True), 34, net_colour(s.net)))
         after = next((r.balance for r in view.running if r.box == box.box), None)
         if after is not None:
-            lines.append((labels.text("pic.sixcard.after", n=after), 18, P.DIM))
+            lines.append((labels.text("pic.sixcard.after", n=after), 20, P.DIM))
         if s.bought_dealer_game:
             lines.append((labels.text("pic.sixcard.game_bought"), 18, P.DIM))
         return lines, o is BoxOutcome.WON

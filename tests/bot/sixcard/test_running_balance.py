@@ -182,9 +182,9 @@ def test_no_question_when_the_dealers_game_cannot_be_paid() -> None:
     assert ("Box 1: buying the dealer a game costs 10 and the balance holds 0, so the box is "
             "settled as no game: ante paid 1:1, bet returned.") in text
     ru = text_of(view, RU)
-    assert "купить" not in ru.lower() and "?" not in ru
-    assert ("Бокс 1: игра для дилера стоит 10, а на балансе 0, поэтому бокс рассчитывается без "
-            "игры: анте 1:1, ставка возвращается.") in ru
+    assert "купить дилеру игру за" not in ru.lower() and "?" not in ru
+    assert ("Бокс 1: игра для дилера стоит 10, а на балансе 0 — купить её не на что. Анте "
+            "выплачивается 1:1, ставка возвращается.") in ru
 
 
 def test_the_keyboard_offers_only_the_settlement_when_the_game_cannot_be_paid() -> None:

@@ -387,6 +387,21 @@ def test_the_status_says_what_can_be_done_now() -> None:
     assert "for 10" in offer
 
 
+def test_no_offer_is_asked_when_the_balance_cannot_pay_the_dealers_game() -> None:
+    view = scene("s14_no_game_unaffordable")
+    assert view.legal == ("n",)
+    for labels, asked in ((EN, "buy the dealer a game"), (RU, "купить дилеру игру")):
+        words = " ".join(line for line, _, _ in status_lines(view, labels))
+        assert asked not in words.lower() and "?" not in words
+    words = " ".join(line for line, _, _ in status_lines(view, EN))
+    assert "cannot pay the dealer's game (10)" in words and "ante is paid 1:1" in words
+    # The box's own column does not ask either ("No game: ante 1:1", not "Buy the dealer a
+    # game?").
+    asked = draw(dataclasses.replace(view, legal=("g", "n")))
+    plain_view = draw(view)
+    assert region_differs(asked, plain_view, outcome_box(1))
+
+
 @pytest.mark.parametrize("name", [
     preview.LONG, "🦔🍄🦔", "", "\u200b\u202e evil", "W" * 300, "Ж" * 80,
 ])
