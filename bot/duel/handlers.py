@@ -2,7 +2,7 @@
 answers, a challenge's accept/decline/withdraw.
 
 Every press is answered exactly once: a toast saying why nothing happened, or a silent answer
-once the action is saved.
+once the action is saved (and to the same press again, a double tap of the move just made).
 """
 
 from __future__ import annotations
