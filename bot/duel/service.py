@@ -88,7 +88,10 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         """The rules say which move took the duel from `version` to the saved one."""
         if version + 1 != record.version or version < 0:
             return False
-        return DuelState.from_json(record.state_json).move_at(version) == (seat, action)
+        state = DuelState.from_json(record.state_json)
+        if version + 1 != state.version:  # the row moved without a move (abandoned)
+            return False
+        return state.move_at(version) == (seat, action)
 
     def apply(self, svc: Services, record: DuelRecord, seat: int,
               action: Action) -> tuple[DuelState, list[Event]] | Refusal:
