@@ -10,6 +10,11 @@
   reads its database through its repositories (``tests/support/stored.py``). Every process
   is killed, and its database closed, at teardown. Tests using it are skipped while
   ``bot/__main__.py`` does not exist.
+
+The duel tests (``test_duel_*.py``) each start one bot process (a restart keeps its database)
+and play people's parts through the fake Bot API; each also checks that Telegram (the fake
+validates like it) refused none of the bot's calls, so every HTML text the bot wrote was
+accepted.
 """
 
 from __future__ import annotations

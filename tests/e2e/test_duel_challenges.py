@@ -1,9 +1,5 @@
 """Challenges to a duel through the real `sixshooter` process: /duel's checks and bounds, an open
 challenge taken by exactly one of two quick takers, decline, withdraw, /cancel, and expiry.
-
-Each test starts one bot process (a restart keeps its database) and plays people's parts
-through the fake Bot API; every test also checks that Telegram (the fake validates like
-it) refused none of the bot's calls, so every HTML text the bot wrote was accepted.
 """
 
 from __future__ import annotations

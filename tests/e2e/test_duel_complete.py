@@ -1,10 +1,6 @@
 """The duel from its first bullet to its end, through the real `sixshooter` process: a whole
 duel costs one answer and one edit per tap and shows no hidden card anywhere; a surrender
 ends it early, counted, with the round's proof published.
-
-Each test starts one bot process (a restart keeps its database) and plays people's parts
-through the fake Bot API; every test also checks that Telegram (the fake validates like
-it) refused none of the bot's calls, so every HTML text the bot wrote was accepted.
 """
 
 from __future__ import annotations

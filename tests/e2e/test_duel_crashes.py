@@ -1,10 +1,6 @@
 """A duel survives the bot's crashes: kill -9 between taps and in the middle of one (saved, not
 yet answered or shown), then a restart on the same database that brings the message up to
 date and applies nothing twice.
-
-Each test starts one bot process (a restart keeps its database) and plays people's parts
-through the fake Bot API; every test also checks that Telegram (the fake validates like
-it) refused none of the bot's calls, so every HTML text the bot wrote was accepted.
 """
 
 from __future__ import annotations

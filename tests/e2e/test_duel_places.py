@@ -1,10 +1,6 @@
 """Where and with whom a duel is played, through the real `sixshooter` process: in a forum
 topic it stays in the topic; each player has one live duel per chat, and a chat hosts several
 duels at once, each on its own messages.
-
-Each test starts one bot process (a restart keeps its database) and plays people's parts
-through the fake Bot API; every test also checks that Telegram (the fake validates like
-it) refused none of the bot's calls, so every HTML text the bot wrote was accepted.
 """
 
 from __future__ import annotations

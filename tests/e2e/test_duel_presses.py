@@ -1,10 +1,6 @@
 """Who may press what in a duel, through the real `sixshooter` process: strangers, the
 player waiting for their turn and forged button data change nothing; a stale button and a
 concurrent double tap apply once (the second tap of the same move is answered quietly).
-
-Each test starts one bot process (a restart keeps its database) and plays people's parts
-through the fake Bot API; every test also checks that Telegram (the fake validates like
-it) refused none of the bot's calls, so every HTML text the bot wrote was accepted.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """A duel when Telegram makes trouble, through the real `sixshooter` process: 429s slow it but it
 proceeds correctly; the bot removed from the chat closes its duels without counting them; a
 deleted live message is replaced at the next tap, and a lost one comes back with /duel.
-
-Each test starts one bot process (a restart keeps its database) and plays people's parts
-through the fake Bot API; every test also checks that Telegram (the fake validates like
-it) refused none of the bot's calls, so every HTML text the bot wrote was accepted.
 """
 
 from __future__ import annotations

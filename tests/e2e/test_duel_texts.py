@@ -1,9 +1,5 @@
 """What people read in a duel, through the real `sixshooter` process: hostile names escaped and
 intact in every mention, and Russian texts with their plural forms.
-
-Each test starts one bot process (a restart keeps its database) and plays people's parts
-through the fake Bot API; every test also checks that Telegram (the fake validates like
-it) refused none of the bot's calls, so every HTML text the bot wrote was accepted.
 """
 
 from __future__ import annotations
