@@ -44,7 +44,7 @@ PLURALS: dict[str, tuple[dict[str, str], tuple[str, str, str]]] = {
     "duel.bet_placed": ({"name": "a", "hand": "3"}, ACCUSATIVE),
     "reveal.bonus": ({"name": "a", "category": "фулл-хаус"}, NOMINATIVE),
     "reveal.hand": ({"name": "a", "hand": "3", "category": "пара"}, NOMINATIVE),
-    "reveal.showdown": ({"name": "a"}, NOMINATIVE),
+    "reveal.showdown": ({"name": "a"}, ACCUSATIVE),  # «забирает 1 фишку»
     "reveal.uncontested": ({"name": "a"}, ACCUSATIVE),
     "timer.auto_bonus": ({"mention": "a", "hand": "3"}, ACCUSATIVE),
     "timer.auto_pass": ({"mention": "a", "hand": "3"}, NOMINATIVE),
@@ -174,7 +174,7 @@ def test_a_zero_bonus_is_not_announced_and_a_real_one_is(ru: Translator) -> None
     assert r.bonus_category is Category.HIGH_CARD and r.bonus == 0 and r.winner is not None
     zero = reveal_caption(ru, view, r, SEATS)
     assert "🎁" not in zero and "бонус" not in zero.lower() and "ещё 0" not in zero
-    assert f"{SEATS[r.winner].name}</a>: выигрыш 2 фишки." in zero
+    assert f"{SEATS[r.winner].name}</a> забирает 2 фишки." in zero
     assert "У обоих старшая карта туз: старший кикер — " in zero  # what decided it
     view, r = bonus_duel_result(4)  # won with two pair: a bonus of 2
     assert r.bonus_category is Category.TWO_PAIR and r.bonus == 2 and r.winner is not None

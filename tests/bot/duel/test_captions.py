@@ -77,7 +77,7 @@ def test_a_showdown_names_what_decided_it(texts: Texts, anna: str, dmitry: str, 
     winner = en.split("'s")[0] if "'s" in en else en.split(" wins")[0]
     # The chips line follows it, with no second "better hand".
     assert en_lines[en_lines.index(en) + 1].startswith(f"{winner} wins ")
-    assert ru_lines[ru_lines.index(ru) + 1].startswith(f"{winner}: выигрыш ")
+    assert ru_lines[ru_lines.index(ru) + 1].startswith(f"{winner} забирает ")
 
 
 def test_four_of_a_kind_and_a_straight_flush(texts: Texts) -> None:
@@ -95,7 +95,7 @@ def test_a_split_says_the_hands_are_equal(texts: Texts) -> None:
     assert "Equal hands, five-high straight each: the pot is split." in lines
     assert not any("beats" in line or "wins" in line for line in lines)
     lines, _ = showdown("Qs Qd 9c 5h 2s", "Qc Qh 9d 5d 2d", texts["ru"])
-    assert "Руки равны, у обоих пара дам: банк делится поровну." in lines
+    assert "Руки равны, у обоих пара дам: банк делится пополам." in lines
 
 
 def test_every_rank_has_its_words(texts: Texts) -> None:
