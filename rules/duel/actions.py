@@ -109,6 +109,7 @@ class BetPlaced:
     position: int
     chips: int
     bullet: int
+    forced: bool = False  # the player's only legal move, placed by the rules (no tap)
 
 
 @dataclass(frozen=True, slots=True)

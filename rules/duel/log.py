@@ -4,10 +4,12 @@ A duel is its parameters (the starting stack, the first dealer) and what happene
 each deal (the deck in deal order and the salt, as text) and each action (the player and the
 action's code). Its JSON text is the saved form,
 
-    {"v":1,"start_stack":50,"first_dealer":0,"log":[["deal",DECK,SALT],["act",PLAYER,CODE],...]}
+    {"v":2,"start_stack":50,"first_dealer":0,"log":[["deal",DECK,SALT],["act",PLAYER,CODE],...]}
 
 and replaying it (`DuelState.replay`) rebuilds the duel. A duel's `version` is the number of
 actions in its log (deals are not actions): the bot saves one version per action.
+Format 2 logs a forced move (the dealer's only hand in a bonus duel) nowhere: the rules place
+it. Format 1 (duels begun before) logged it as the dealer's action, and replays as it was.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class DuelLog:
     start_stack: int
     first_dealer: int
     entries: tuple[Entry, ...] = ()
+    forced_moves: bool = True  # format 2: the rules place a player's only legal bet
 
     def dealt(self, deck: str, salt: str) -> DuelLog:
         return replace(self, entries=(*self.entries, DealEntry(deck, salt)))
@@ -80,7 +83,7 @@ class DuelLog:
     def to_json(self) -> str:
         log = [["deal", e.deck, e.salt] if isinstance(e, DealEntry) else ["act", e.player, e.code]
                for e in self.entries]
-        return json.dumps({"v": 1, "start_stack": self.start_stack,
+        return json.dumps({"v": 2 if self.forced_moves else 1, "start_stack": self.start_stack,
                            "first_dealer": self.first_dealer, "log": log}, separators=(",", ":"))
 
     @classmethod
@@ -88,4 +91,5 @@ class DuelLog:
         data: dict[str, Any] = json.loads(text)
         entries = tuple(DealEntry(str(e[1]), str(e[2])) if e[0] == "deal"
                         else ActEntry(int(e[1]), str(e[2])) for e in data["log"])
-        return cls(int(data["start_stack"]), int(data["first_dealer"]), entries)
+        return cls(int(data["start_stack"]), int(data["first_dealer"]), entries,
+                   forced_moves=int(data.get("v", 1)) >= 2)

@@ -57,7 +57,8 @@ def choose_first_dealer(rng: random.Random) -> int:
 
 
 class DuelState:
-    def __init__(self, start_stack: int = DEFAULT_STACK, first_dealer: int = 0) -> None:
+    def __init__(self, start_stack: int = DEFAULT_STACK, first_dealer: int = 0, *,
+                 forced_moves: bool = True) -> None:
         if not isinstance(start_stack, int) or start_stack < 1:
             raise ValueError("the starting stack must be a positive whole number of chips")
         if first_dealer not in (0, 1):
@@ -81,7 +82,7 @@ class DuelState:
         self.answers: list[bool | None] = [None, None]
         self.winner: int | None = None
         self.end_reason: str | None = None
-        self.log = DuelLog(start_stack, first_dealer)
+        self.log = DuelLog(start_stack, first_dealer, forced_moves=forced_moves)
 
     @classmethod
     def new(cls, start_stack: int = DEFAULT_STACK, first_dealer: int = 0) -> DuelState:
@@ -183,9 +184,24 @@ class DuelState:
         assert isinstance(action, Bet)
         self.choices.append((player, action.position, action.chips))
         events: list[Event] = [BetPlaced(player, action.position, action.chips, self.bullet)]
+        forced = self._forced_bet()
+        if forced is not None:  # the dealer's only hand (a bonus duel): no tap for it
+            self.choices.append((self.dealer, forced.position, forced.chips))
+            events.append(BetPlaced(self.dealer, forced.position, forced.chips, self.bullet,
+                                    forced=True))
         if len(self.choices) == 2:
             events += self._resolve()
         return events
+
+    def _forced_bet(self) -> Bet | None:
+        """The dealer's bet when it is the only legal one (one hand left, one stake), placed
+        by the rules as RULES.md says ("the dealer gets the other"); never in a format-1 log,
+        which recorded it as the dealer's own action."""
+        if not self.log.forced_moves or len(self.choices) != 1:
+            return None
+        legal = self.legal_actions(self.dealer)
+        only = legal[0] if len(legal) == 1 else None
+        return only if isinstance(only, Bet) else None
 
     def _answer(self, player: int, accept: bool) -> list[Event]:
         self.answers[player] = accept
@@ -271,7 +287,7 @@ class DuelState:
     @classmethod
     def replay(cls, log: DuelLog) -> DuelState:
         """The duel that `log` records, rebuilt by dealing and applying it again."""
-        state = cls(log.start_stack, log.first_dealer)
+        state = cls(log.start_stack, log.first_dealer, forced_moves=log.forced_moves)
         for entry in log.entries:
             if isinstance(entry, DealEntry):
                 state.deal(parse_cards(entry.deck), bytes.fromhex(entry.salt))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from rules.cards import CARDS, Card, parse_cards, shuffled_deck
-from rules.duel import Action, DuelState
+from rules.duel import Action, Bet, BetPlaced, DuelState, Event
 from rules.fairness import new_salt
 
 SALT = bytes(range(16))
@@ -24,13 +24,21 @@ def deck_with(*hands: str) -> tuple[Card, ...]:
     return (*head, *rest)
 
 
-def bets(state: DuelState, *moves: tuple[int, int]) -> None:
-    """Play moves (position, chips) in turn order."""
-    from rules.duel import Bet
-
+def bets(state: DuelState, *moves: tuple[int, int]) -> list[Event]:
+    """Play moves (position, chips) in turn order; the events. A move the rules placed
+    themselves (the dealer's forced bet in a bonus duel) is checked to be the one placed,
+    not played: it is no one's to play."""
+    events: list[Event] = []
+    placed: tuple[int, int] | None = None  # the forced bet the last move brought
     for position, chips in moves:
-        player = state.players_to_act[0]
-        state.apply(Bet(position, chips), player)
+        if placed == (position, chips):
+            placed = None
+            continue
+        new = state.apply(Bet(position, chips), state.players_to_act[0])
+        events += new
+        placed = next(((e.position, e.chips) for e in new
+                       if isinstance(e, BetPlaced) and e.forced), None)
+    return events
 
 
 def random_play(state: DuelState, rng: random.Random, max_steps: int = 500) -> list[Action]:

@@ -25,7 +25,7 @@ def test_the_saved_form_is_the_log_as_json() -> None:
     state.apply(Bet(3, 1), 1)
     state.apply(Surrender(), 0)
     assert state.to_json() == (
-        '{"v":1,"start_stack":50,"first_dealer":0,"log":[["deal","' + deck_text(DECK)
+        '{"v":2,"start_stack":50,"first_dealer":0,"log":[["deal","' + deck_text(DECK)
         + '","' + SALT.hex() + '"],["act",1,"b31"],["act",0,"sr"]]}'
     )
     log = DuelLog.from_json(state.to_json())
@@ -44,9 +44,10 @@ def test_version_counts_the_actions_not_the_deals() -> None:
     state = _dealt()
     assert state.version == 0
     bets(state, (3, 1), (1, 1), (2, 1), (0, 1), (5, 2), (4, 2))  # round 1
-    assert state.version == 6 and state.needs_deal
+    # Five actions: the dealer's last hand (4) in the bonus duel is placed by the rules.
+    assert state.version == 5 and state.needs_deal
     state.deal(DECK, SALT)
-    assert state.version == 6 and len(state.log.entries) == 8
+    assert state.version == 5 and len(state.log.entries) == 7
 
 
 def test_at_a_version_is_the_duel_as_it_was_then_with_the_deal_that_followed() -> None:
@@ -95,8 +96,8 @@ def test_a_tiebreak_offer_answered_by_both_is_two_actions() -> None:
         bets(state, (0, 1), (1, 1), (2, 1), (3, 1), (4, 2), (5, 2))
     state.apply(TiebreakAnswer(True), 1)
     state.apply(TiebreakAnswer(True), 0)
-    assert state.version == 14 and state.actors_since(12) == [1, 0]
-    assert state.at(13).players_to_act == (0,)
+    assert state.version == 12 and state.actors_since(10) == [1, 0]
+    assert state.at(11).players_to_act == (0,)
 
 
 @pytest.mark.parametrize("version", [-1, 3])
@@ -130,3 +131,21 @@ def test_every_version_of_a_random_duel_is_found_again(seed: int) -> None:
         assert state.at(version).to_json() == saved
         assert state.actors_since(version) == actors[version:]
     assert [state.move_at(v) for v in range(state.version)] == moves
+
+
+def test_a_format_1_log_replays_with_the_dealers_forced_bet_as_its_own_action() -> None:
+    """Duels begun before format 2 logged the dealer's only hand in a bonus duel as a tap:
+    they replay as they were played, and go on asking for that tap."""
+    old = DuelState(50, first_dealer=0, forced_moves=False)
+    old.deal(DECK, SALT)
+    bets(old, (3, 1), (1, 1), (2, 1), (0, 1), (5, 2))
+    assert old.players_to_act == (0,) and old.legal_actions() == [Bet(4, 2)]
+    old.apply(Bet(4, 2), 0)
+    assert old.version == 6 and old.needs_deal
+    text = old.to_json()
+    assert text.startswith('{"v":1,')
+    again = DuelState.from_json(text)
+    assert again == old and again.results == old.results and not again.log.forced_moves
+    new = _dealt()
+    bets(new, (3, 1), (1, 1), (2, 1), (0, 1), (5, 2))
+    assert new.results[-1] == old.results[-1] and new.version == 5

@@ -113,7 +113,7 @@ def test_swapping_two_hidden_cards_does_not_change_the_view(seed: int, a: int, b
     log = json.loads(state.to_json())["log"]
     last_deal = max(k for k, e in enumerate(log) if e[0] == "deal")
     log[last_deal][1] = "".join(str(c) for c in deck)
-    twin = DuelState.from_json(json.dumps({"v": 1, "start_stack": 50, "first_dealer": 0,
+    twin = DuelState.from_json(json.dumps({"v": 2, "start_stack": 50, "first_dealer": 0,
                                            "log": log}))
     a_view, b_view = state.public_view(), twin.public_view()
     assert view_json(a_view).replace(a_view.commitment or "", "") == view_json(b_view).replace(

@@ -8,6 +8,7 @@ import pytest
 from rules.cards import CARDS, Card, parse_cards
 from rules.duel import (
     Bet,
+    BetPlaced,
     DuelFinished,
     DuelOver,
     DuelState,
@@ -142,7 +143,7 @@ def test_the_bonus_duel_pays_the_winners_category(category: Category) -> None:
 def test_a_bonus_bigger_than_the_losers_stack_takes_it_all_and_ends_the_duel() -> None:
     state = duel(10, h4=BONUS_HANDS[Category.ROYAL_FLUSH], h5=LOSER)
     bets(state, (0, 1), (1, 1), (2, 1), (3, 1))
-    events = state.apply(Bet(4, 2), 1) + state.apply(Bet(5, 2), 0)
+    events = state.apply(Bet(4, 2), 1)  # the dealer's last hand is placed by the rules
     result = next(e.result for e in events if isinstance(e, HandsRevealed))
     assert result.bonus == 8 and state.stacks == [0, 20]
     assert state.is_over and state.winner == 1 and state.end_reason == "bust"
@@ -170,9 +171,8 @@ def test_one_chip_can_only_pass_and_plays_all_in_in_the_bonus_duel() -> None:
     bets(state, (3, 1))
     # Bonus duel: the dealer has 1 chip, the opponent's 2 are matched down to 1.
     assert state.legal_actions(1) == [Bet(4, 2), Bet(5, 2)]
-    bets(state, (4, 2))
-    assert state.legal_actions(0) == [Bet(5, 1)]
-    bets(state, (5, 1))
+    events = bets(state, (4, 2))  # the dealer's only move, all in, is placed at once
+    assert BetPlaced(0, 5, 1, 3, forced=True) in events
     result = state.results[-1]
     assert result.stakes == (1, 1) and result.winner == 1 and result.bonus == 0
     assert state.stacks == [0, 4] and state.is_over and state.winner == 1
@@ -228,7 +228,7 @@ def test_nothing_after_the_end() -> None:
 def test_two_rounds_switch_the_dealer_and_need_a_fresh_deal() -> None:
     state = duel()
     bets(state, (0, 1), (1, 1), (2, 1), (3, 1))
-    events = state.apply(Bet(4, 2), 1) + state.apply(Bet(5, 2), 0)
+    events = state.apply(Bet(4, 2), 1)
     assert any(isinstance(e, RoundOver) for e in events)
     assert state.needs_deal and state.players_to_act == () and state.current_player is None
     with pytest.raises(WrongPhase):
@@ -244,7 +244,7 @@ def _level_round(state: DuelState) -> list[object]:
     state.deal(deck_at({4: "Ac Kc Qd Jd 9h", 5: "Ad Kd Qc Jc 9s"}), SALT)
     bets(state, (0, 1), (1, 1), (2, 1), (3, 1))
     first = state.players_to_act[0]
-    return list(state.apply(Bet(4, 2), first) + state.apply(Bet(5, 2), 1 - first))
+    return list(state.apply(Bet(4, 2), first))  # the dealer's hand 5 is placed for it
 
 
 def test_level_stacks_after_six_bullets_offer_a_tiebreak_both_must_accept() -> None:
@@ -290,8 +290,7 @@ def test_the_winner_after_six_bullets_has_more_chips() -> None:
     first = state.players_to_act[0]
     for pos in range(4):
         state.apply(Bet(pos, 1), first if pos % 2 == 0 else 1 - first)
-    state.apply(Bet(4, 2), first)
-    events = state.apply(Bet(5, 2), 1 - first)
+    events = state.apply(Bet(4, 2), first)
     assert state.is_over and isinstance(events[-1], DuelOver)
     assert state.winner == (0 if state.stacks[0] > state.stacks[1] else 1)
     assert sum(state.stacks) == 100 and len(state.proofs) == 2
@@ -311,3 +310,26 @@ def test_action_codes_round_trip() -> None:
         assert parse_action(str(action)) == action
     with pytest.raises(ValueError):
         parse_action("b62")
+
+
+def test_the_dealers_last_hand_in_a_bonus_duel_is_placed_without_a_tap() -> None:
+    state = duel(h4=BONUS_HANDS[Category.FLUSH], h5=LOSER)
+    bets(state, (0, 1), (1, 1), (2, 1), (3, 1))
+    assert state.players_to_act == (1,) and state.bonus_duel
+    events = state.apply(Bet(4, 2), 1)
+    placed = [e for e in events if isinstance(e, BetPlaced)]
+    assert placed == [BetPlaced(1, 4, 2, 3), BetPlaced(0, 5, 2, 3, forced=True)]
+    assert state.results[-1].positions == (5, 4) and state.needs_deal
+    assert state.version == 5  # the forced bet is no one's action
+
+
+def test_a_tiebreak_dealer_still_chooses_among_five_hands() -> None:
+    state = DuelState.new(50, first_dealer=0)
+    _level_round(state)
+    _level_round(state)
+    state.apply(TiebreakAnswer(True), 0)
+    state.apply(TiebreakAnswer(True), 1)
+    state.deal(deck_at({}), SALT)
+    events = state.apply(Bet(2, 2), state.opponent)
+    assert not any(isinstance(e, BetPlaced) and e.forced for e in events)
+    assert state.players_to_act == (state.dealer,) and len(state.legal_actions()) == 5
