@@ -68,28 +68,43 @@ class PlayerCard:
     rank: int | None = None  # place in the chat's standings
     players: int = 0  # players in those standings
     opponent: str | None = None  # head to head against this player (the asker), if any
-    versus: Figures | None = None  # the card's player's record against `opponent`
+    versus: Figures | None = None  # the card's player's record against `opponent`, from the
+    # card's player's side (their wins, their net)
 
 
 # --- layout ----------------------------------------------------------------------------------
+# Sized for a phone: Telegram shows a photo about 400 points wide, so the pictures are 1000 px
+# wide and no text a player reads is under 26 px (10 px or more at 400 wide).
 
-TOP = 120  # the title block
-HEAD_Y = 124  # the column labels
-ROWS_Y = 156
-ROW_H = 56
+W = 1000
+SIDE = C.MARGIN + 8  # the rows' and tiles' left and right edge, inside the rail
+TOP = 150  # the title block: heading, the chat, how the table is ordered
+HEAD_Y = 150  # the column labels
+ROWS_Y = 186
+ROW_H = 54
 GAP_H = 34  # between the top rows and the asker's row
-BOTTOM = 28
+BOTTOM = 26
 MEDALS: tuple[RGB, RGB, RGB] = ((255, 206, 72), (206, 212, 220), (214, 140, 74))
 WIN: RGB = (140, 230, 150)
+LABEL = 26  # column labels, tile labels, the title's second and third lines
+VALUE = 28  # a row's figures
 
-# (label key, x, anchor, width): x is the left edge for "l", the centre for "m"
+# (label key, x, anchor, width): x is the left edge for "l", the centre for "m". The win rate
+# is left to the card and the text: the board has no room for a ninth column at this size.
 COLUMNS: tuple[tuple[str, int, str, int], ...] = (
-    ("pic.standings.col_rank", 66, "m", 60), ("pic.standings.col_player", 104, "l", 300),
-    ("pic.standings.col_duels", 452, "m", 90), ("pic.standings.col_wld", 560, "m", 120),
-    ("pic.standings.col_rate", 662, "m", 90), ("pic.standings.col_net", 768, "m", 100),
-    ("pic.standings.col_best", 826, "l", 190), ("pic.standings.col_bonus", 1062, "m", 84),
-    ("pic.standings.col_streak", 1140, "m", 68),
+    ("pic.standings.col_rank", 62, "m", 48), ("pic.standings.col_player", 92, "l", 196),
+    ("pic.standings.col_duels", 332, "m", 80), ("pic.standings.col_wld", 434, "m", 116),
+    ("pic.standings.col_net", 538, "m", 84), ("pic.standings.col_best", 588, "l", 190),
+    ("pic.standings.col_bonus", 822, "m", 78), ("pic.standings.col_streak", 922, "m", 88),
 )
+
+
+def canvas(height: int) -> Image.Image:
+    """The felt `W` px wide: the shared table's, cut to width with its right rail kept."""
+    full = C.canvas(height)
+    im = full.crop((0, 0, W, height))
+    im.paste(full.crop((C.W - 60, 0, C.W, height)), (W - 60, 0))
+    return im
 
 
 def board_height(board: Board) -> int:
@@ -101,7 +116,7 @@ def board_height(board: Board) -> int:
 def row_box(board: Board, i: int) -> Box:
     """The band of the i-th row drawn (the asker's extra row is the last one)."""
     y = ROWS_Y + i * ROW_H + (GAP_H if i >= len(board.rows) else 0)
-    return (C.MARGIN + 8, y + 3, C.W - C.MARGIN - 8, y + ROW_H - 3)
+    return (SIDE, y + 3, W - SIDE, y + ROW_H - 3)
 
 
 def streak_text(labels: Labels, streak: int) -> str:
@@ -109,7 +124,10 @@ def streak_text(labels: Labels, streak: int) -> str:
         return labels.text("pic.standings.streak_w", n=streak)
     if streak < 0:
         return labels.text("pic.standings.streak_l", n=-streak)
-    return "—"
+    return NONE
+
+
+NONE = "—"  # a figure with no value yet (no hand shown, no streak); a real zero is "0"
 
 
 def _net_colour(n: int) -> RGB:
@@ -121,20 +139,29 @@ def _streak_colour(n: int) -> RGB:
 
 
 def _best(labels: Labels, best: Category | None) -> str:
-    return text.hand_name(labels, best) if best is not None else "—"
+    return text.hand_name(labels, best) if best is not None else NONE
 
 
-def _title(im: Image.Image, heading: str, sub: str, right: str) -> None:
+def _bonus_colour(n: int) -> RGB:
+    return P.TEXT if n else P.DIM
+
+
+def _title(im: Image.Image, heading: str, lines: tuple[str, ...], right: str) -> None:
+    """The star, the heading, up to two dim lines under it, and a figure on the right."""
     star = sprites.star(52)
-    im.paste(star, (C.MARGIN + 20, 28), star)
-    x = C.MARGIN + 20 + star.width + 16
-    right_w = text.width(right, 24) if right else 0
-    room = C.W - C.MARGIN - 24 - right_w - 24 - x
-    text.draw(im, (x, 22), heading, 40, P.GOLD, max_width=room)
-    if sub:
-        text.draw(im, (x, 72), sub, 24, P.DIM, max_width=room)
+    im.paste(star, (SIDE + 12, 28), star)
+    x = SIDE + 12 + star.width + 16
+    right_w = text.width(right, LABEL) if right else 0
+    room = W - SIDE - 12 - right_w - 24 - x
+    text.draw(im, (x, 20), heading, 40, P.GOLD, max_width=room)
+    y = 70
+    for i, line in enumerate(lines):
+        if line:
+            text.draw(im, (x, y), line, LABEL, P.TEXT if i == 0 else P.DIM, face="narrow",
+                      max_width=W - SIDE - 12 - x if i else room)
+            y += text.line_height(LABEL, "narrow") + 4
     if right:
-        text.draw(im, (C.W - C.MARGIN - 24, 36), right, 24, P.TEXT, anchor="r")
+        text.draw(im, (W - SIDE - 12, 32), right, LABEL, P.TEXT, anchor="r")
 
 
 def _rank(im: Image.Image, rank: int, y: int) -> None:
@@ -142,12 +169,22 @@ def _rank(im: Image.Image, rank: int, y: int) -> None:
     label = str(rank)
     if rank <= 3:
         d = ImageDraw.Draw(im)
-        d.ellipse((cx - 19, cy - 19, cx + 19, cy + 19), fill=MEDALS[rank - 1],
+        d.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=MEDALS[rank - 1],
                   outline=P.RAIL, width=2)
-        text.draw(im, (cx, cy - 15), label, 24, P.BLACK, anchor="m")
+        text.draw(im, (cx, cy - 16), label, 26, P.BLACK, anchor="m")
     else:
-        line, size = text.fit_shrink(label, (24, 20, 16), COLUMNS[0][3])
-        text.draw(im, (cx, cy - text.line_height(size) // 2), line, size, P.DIM, anchor="m")
+        line, size = text.fit_shrink(label, (VALUE, 24, 20), COLUMNS[0][3], "narrow")
+        text.draw(im, (cx, cy - text.line_height(size, "narrow") // 2), line, size, P.DIM,
+                  anchor="m", face="narrow")
+
+
+def _cell(im: Image.Image, column: int, y: int, value: str, colour: RGB,
+          sizes: tuple[int, ...] = (VALUE, 26, 24)) -> None:
+    """A figure in its column, at the largest size that fits, vertically centred in the row."""
+    _, x, anchor, w = COLUMNS[column]
+    line, size = text.fit_shrink(value, sizes, w, "narrow")
+    ty = y + (ROW_H - text.line_height(size, "narrow")) // 2
+    text.draw(im, (x, ty), line, size, colour, anchor=anchor, face="narrow")
 
 
 def _row(im: Image.Image, row: Row, box: Box, band: bool, labels: Labels) -> None:
@@ -158,70 +195,64 @@ def _row(im: Image.Image, row: Row, box: Box, band: bool, labels: Labels) -> Non
         d.rounded_rectangle(box, 12, fill=P.PANEL)
     f = row.figures
     y = box[1] - 3
-    ty = y + (ROW_H - text.line_height(26)) // 2
     _rank(im, row.rank, y)
     name = text.clean(row.name) or "?"
-    text.draw(im, (COLUMNS[1][1], ty), name, 26, P.TEXT, max_width=COLUMNS[1][3])
-    cells: tuple[tuple[str, RGB], ...] = (
-        (str(f.played), P.TEXT), (f"{f.wins}–{f.losses}–{f.draws}", P.TEXT),
-        (f"{f.win_rate}%", P.TEXT), (text.signed(f.net), _net_colour(f.net)),
-    )
-    for (_, x, anchor, w), (value, colour) in zip(COLUMNS[2:6], cells, strict=True):
-        text.draw(im, (x, ty), value, 26, colour, anchor=anchor, max_width=w, face="narrow")
-    by = y + (ROW_H - text.line_height(22)) // 2
-    text.draw(im, (COLUMNS[6][1], by), _best(labels, f.best), 22,
-              P.GOLD if f.best is not None else P.DIM, max_width=COLUMNS[6][3], face="narrow")
-    text.draw(im, (COLUMNS[7][1], ty), str(f.top_bonus) if f.top_bonus else "—", 26,
-              P.TEXT if f.top_bonus else P.DIM, anchor="m", max_width=COLUMNS[7][3], face="narrow")
-    text.draw(im, (COLUMNS[8][1], ty), streak_text(labels, f.streak), 26,
-              _streak_colour(f.streak), anchor="m", max_width=COLUMNS[8][3], face="narrow")
+    ty = y + (ROW_H - text.line_height(VALUE)) // 2
+    text.draw(im, (COLUMNS[1][1], ty), name, VALUE, P.TEXT, max_width=COLUMNS[1][3])
+    _cell(im, 2, y, str(f.played), P.TEXT)
+    _cell(im, 3, y, f"{f.wins}–{f.losses}–{f.draws}", P.TEXT)
+    _cell(im, 4, y, text.signed(f.net), _net_colour(f.net))
+    _cell(im, 5, y, _best(labels, f.best), P.GOLD if f.best is not None else P.DIM)
+    _cell(im, 6, y, str(f.top_bonus), _bonus_colour(f.top_bonus))
+    _cell(im, 7, y, streak_text(labels, f.streak), _streak_colour(f.streak))
 
 
 def compose_board(board: Board, labels: Labels) -> Image.Image:
     """A chat's standings as an RGB image (see `leaderboard` for the bytes)."""
-    im = C.canvas(board_height(board))
-    count = labels.text("pic.standings.duels_count", n=board.duels)
-    _title(im, labels.text("pic.standings.title"), text.clean(board.title), count)
+    im = canvas(board_height(board))
+    count = labels.plural("pic.standings.duels_count", board.duels)
+    _title(im, labels.text("pic.standings.title"),
+           (text.clean(board.title), labels.text("pic.standings.order")), count)
     for key, x, anchor, w in COLUMNS:
-        text.draw(im, (x, HEAD_Y), labels.text(key), 18, P.DIM, anchor=anchor,
-                  face="narrow", max_width=w)
+        line, size = text.fit_shrink(labels.text(key), (LABEL, 24), w + 8, "narrow")
+        text.draw(im, (x, HEAD_Y), line, size, P.DIM, anchor=anchor, face="narrow")
     d = ImageDraw.Draw(im)
-    d.line((C.MARGIN + 8, ROWS_Y - 4, C.W - C.MARGIN - 8, ROWS_Y - 4), fill=P.PANEL_EDGE,
-           width=2)
+    d.line((SIDE, ROWS_Y - 4, W - SIDE, ROWS_Y - 4), fill=P.PANEL_EDGE, width=2)
     rows = list(board.rows) + ([board.you] if board.you is not None else [])
     for i, row in enumerate(rows):
         _row(im, row, row_box(board, i), i % 2 == 0, labels)
     if board.you is not None:
         y = ROWS_Y + len(board.rows) * ROW_H
         for k in range(3):
-            cx = C.W // 2 - 16 + 16 * k
+            cx = W // 2 - 16 + 16 * k
             d.ellipse((cx - 3, y + GAP_H // 2 - 3, cx + 3, y + GAP_H // 2 + 3), fill=P.DIM)
     return im
 
 
 def leaderboard(board: Board, *, labels: Labels, fmt: str = "jpeg") -> bytes:
-    """A chat's standings: rank, name, duels, wins–losses–draws, win rate, net chips, best hand,
-    biggest bonus and current streak, the asker's row framed (after a gap if below the top)."""
+    """A chat's standings, in the order they are ranked (said under the title): rank, name,
+    duels, wins–losses–draws, net chips, best hand, biggest bonus and current streak, the
+    asker's row framed (after a gap if below the top)."""
     return encode(compose_board(board, labels), fmt)
 
 
 # --- one player's card ------------------------------------------------------------------------
 
-TILE_Y = 150
+TILE_Y = 176
 TILE_H = 118
-TILE_GAP = 16
-VERSUS_H = 112
+TILE_GAP = 14
+VERSUS_H = 118
 
 
 def card_height(card: PlayerCard) -> int:
-    return TILE_Y + 2 * TILE_H + TILE_GAP + 30 + (VERSUS_H + 16 if card.opponent else 0)
+    return TILE_Y + 2 * TILE_H + TILE_GAP + 28 + (VERSUS_H + 14 if card.opponent else 0)
 
 
 def tile_box(col: int, row: int, span: int = 1) -> Box:
     """Tile `col` (0..3) of row `row` (0, 1), `span` columns wide."""
-    inner = C.W - 2 * (C.MARGIN + 16)
+    inner = W - 2 * SIDE
     w = (inner - 3 * TILE_GAP) // 4
-    x = C.MARGIN + 16 + col * (w + TILE_GAP)
+    x = SIDE + col * (w + TILE_GAP)
     y = TILE_Y + row * (TILE_H + TILE_GAP)
     return (x, y, x + span * w + (span - 1) * TILE_GAP, y + TILE_H)
 
@@ -229,24 +260,56 @@ def tile_box(col: int, row: int, span: int = 1) -> Box:
 def _tile(im: Image.Image, box: Box, label: str, value: str, colour: RGB) -> None:
     ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=P.PANEL, outline=P.PANEL_EDGE, width=2)
     x0, y0, x1, _ = box
-    text.draw(im, (x0 + 18, y0 + 14), label, 20, P.DIM, max_width=x1 - x0 - 36)
-    line, size = text.fit_shrink(value, (44, 36, 30), x1 - x0 - 36, "narrow")
-    text.draw(im, (x0 + 18, y0 + 50), line, size, colour, face="narrow")
+    cut, size = text.fit_shrink(label, (LABEL, 24), x1 - x0 - 28, "narrow")
+    text.draw(im, (x0 + 14, y0 + 12), cut, size, P.DIM, face="narrow")
+    line, size = text.fit_shrink(value, (44, 36, 30), x1 - x0 - 28, "narrow")
+    text.draw(im, (x0 + 14, y0 + 52), line, size, colour, face="narrow")
 
 
 def versus_box(card: PlayerCard) -> Box:
-    y = TILE_Y + 2 * TILE_H + TILE_GAP + 16
-    return (C.MARGIN + 16, y, C.W - C.MARGIN - 16, y + VERSUS_H)
+    y = TILE_Y + 2 * TILE_H + TILE_GAP + 14
+    return (SIDE, y, W - SIDE, y + VERSUS_H)
+
+
+def _versus(im: Image.Image, card: PlayerCard, labels: Labels) -> None:
+    """The card's player against the asker, from the card's player's side: "Head to head:
+    Alice vs Bob", then "3 duels · Alice: won 1, lost 1, drew 1, net 0"."""
+    box = versus_box(card)
+    ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=P.PANEL, outline=P.GOLD, width=2)
+    me = text.fit(text.clean(card.name) or "?", 30, 240, "narrow")
+    them = text.fit(text.clean(card.opponent or "") or "?", 30, 240, "narrow")
+    x0, x1 = box[0] + 16, box[2] - 16
+    text.draw(im, (x0, box[1] + 12), labels.text("pic.standings.versus", name=me, opponent=them),
+              LABEL, P.DIM, face="narrow", max_width=x1 - x0)
+    v = card.versus or Figures()
+    parts: tuple[tuple[str, RGB], ...]
+    if v.played:
+        parts = (
+            (labels.plural("pic.standings.versus_duels", v.played), P.TEXT),
+            (labels.text("pic.standings.versus_record", name=me, wins=v.wins, losses=v.losses,
+                         draws=v.draws, net=text.signed(v.net)), _net_colour(v.net)),
+        )
+    else:
+        parts = ((labels.text("pic.standings.versus_none", name=me, opponent=them), P.DIM),)
+    whole = "  ·  ".join(p for p, _ in parts)
+    size = text.fit_shrink(whole, (34, 30, 28), x1 - x0, "narrow")[1]
+    x = x0
+    for i, (part, colour) in enumerate(parts):
+        drawn = text.draw(im, (x, box[1] + 56), part, size, colour, face="narrow",
+                          max_width=x1 - x)
+        x = drawn[2] + 12
+        if i < len(parts) - 1:
+            x = text.draw(im, (x, box[1] + 56), "·", size, P.DIM)[2] + 12
 
 
 def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
     """One player's figures as an RGB image (see `player_card` for the bytes)."""
-    im = C.canvas(card_height(card))
+    im = canvas(card_height(card))
     f = card.figures
     scope = text.clean(card.scope) if card.scope else labels.text("pic.standings.all_chats")
     rank = labels.text("pic.standings.card_rank", rank=card.rank, players=card.players) if (
         card.rank is not None) else ""
-    _title(im, text.clean(card.name) or "?", scope, rank)
+    _title(im, text.clean(card.name) or "?", (scope, rank), "")
     tiles: tuple[tuple[int, int, int, str, str, RGB], ...] = (
         (0, 0, 1, "pic.standings.col_duels", str(f.played), P.TEXT),
         (1, 0, 1, "pic.standings.col_wld", f"{f.wins}–{f.losses}–{f.draws}", P.TEXT),
@@ -254,38 +317,18 @@ def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
         (3, 0, 1, "pic.standings.net_chips", text.signed(f.net), _net_colour(f.net)),
         (0, 1, 2, "pic.standings.col_best", _best(labels, f.best),
          P.GOLD if f.best is not None else P.DIM),
-        (2, 1, 1, "pic.standings.top_bonus", str(f.top_bonus), P.TEXT),
+        (2, 1, 1, "pic.standings.top_bonus", str(f.top_bonus), _bonus_colour(f.top_bonus)),
         (3, 1, 1, "pic.standings.col_streak", streak_text(labels, f.streak),
          _streak_colour(f.streak)),
     )
     for col, row, span, key, value, colour in tiles:
         _tile(im, tile_box(col, row, span), labels.text(key), value, colour)
     if card.opponent is not None:
-        box = versus_box(card)
-        ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=P.PANEL, outline=P.GOLD, width=2)
-        who = text.fit(text.clean(card.opponent) or "?", 22, 700)
-        text.draw(im, (box[0] + 18, box[1] + 14), labels.text("pic.standings.versus", name=who), 22,
-                  P.DIM, max_width=box[2] - box[0] - 36)
-        v = card.versus or Figures()
-        parts: tuple[tuple[str, RGB], ...]
-        if v.played:
-            parts = (
-                (labels.text("pic.standings.versus_duels", n=v.played), P.TEXT),
-                (f"{v.wins}–{v.losses}–{v.draws}", P.TEXT),
-                (text.signed(v.net), _net_colour(v.net)),
-            )
-        else:
-            parts = ((labels.text("pic.standings.versus_none"), P.DIM),)
-        x = box[0] + 18
-        for i, (part, colour) in enumerate(parts):
-            drawn = text.draw(im, (x, box[1] + 52), part, 36, colour, face="narrow",
-                              max_width=box[2] - 18 - x)
-            x = drawn[2] + 12
-            if i < len(parts) - 1:
-                x = text.draw(im, (x, box[1] + 52), "·", 36, P.DIM)[2] + 12
+        _versus(im, card, labels)
     return im
 
 
 def player_card(card: PlayerCard, *, labels: Labels, fmt: str = "jpeg") -> bytes:
-    """One player's figures in tiles, and their record against the asker if there is one."""
+    """One player's figures in tiles, their place in the chat and what it is ranked by, and
+    their record against the asker if there is one."""
     return encode(compose_card(card, labels), fmt)

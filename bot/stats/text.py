@@ -49,18 +49,20 @@ def board_line(tr: Translator, s: Standing, name: str) -> Html:
 
 def board_text(tr: Translator, duels: int, top: Sequence[Standing], you: Standing | None,
                names: Mapping[int, str]) -> tuple[Html, list[Html]]:
-    """The leaderboard's heading and its lines (the asker's own last, after an empty line,
-    when below the top)."""
+    """The leaderboard's heading (with what it is ranked by: bot.stats.standings.ranking's
+    order) and its lines (the asker's own last, after an empty line, when below the top)."""
     lines = [board_line(tr, s, names.get(s.user_id, "?")) for s in top]
     if you is not None:
         lines += [Html(""), board_line(tr, you, names.get(you.user_id, "?"))]
-    return tr.tn("stats.board_title", duels), lines
+    return Html(tr.tn("stats.board_title", duels) + "\n" + tr.t("stats.order")), lines
 
 
 def card_text(tr: Translator, name: str, f: Figures, *, in_chat: bool,
               rank: int | None = None, players: int = 0, opponent: str | None = None,
               versus: Figures | None = None) -> Html:
-    """One player's figures, their place in the chat, and their record against `opponent`."""
+    """One player's figures, their place in the chat (by net chips: the ranking's first key),
+    and their record against `opponent`, from `name`'s side, both named (the card is about
+    another player than the asker, so "you" would be unclear)."""
     key = "stats.card_title" if in_chat else "stats.card_title_all"
     lines = [tr.t(key, name=short_name(name)),
              tr.tn("stats.card", f.played, **_figures(tr, f))]
@@ -69,10 +71,12 @@ def card_text(tr: Translator, name: str, f: Figures, *, in_chat: bool,
     if opponent is not None:
         v = versus or Figures()
         if v.played:
-            lines.append(tr.tn("stats.versus", v.played, opponent=short_name(opponent),
-                               wins=v.wins, losses=v.losses, draws=v.draws, net=signed(v.net)))
+            lines.append(tr.tn("stats.versus", v.played, name=short_name(name),
+                               opponent=short_name(opponent), wins=v.wins, losses=v.losses,
+                               draws=v.draws, net=signed(v.net)))
         else:
-            lines.append(tr.t("stats.versus_none", opponent=short_name(opponent)))
+            lines.append(tr.t("stats.versus_none", name=short_name(name),
+                              opponent=short_name(opponent)))
     return Html("\n".join(lines))
 
 

@@ -177,7 +177,7 @@ async def test_stats_history_and_verify_after_real_duels(
 
     # the leaderboard: a picture, its figures in the caption
     board = await answer(api, alice, chat, "stats")
-    assert board.photo is not None and board.photo.width == 1200
+    assert board.photo is not None and board.photo.width == 1000
     lines = LINE.findall(board.content_text or "")
     assert [line[1] for line in lines] == sorted(("Alice", "Bob", "Carol"),
                                                  key=lambda name: rank_key(duels, name))
@@ -194,8 +194,10 @@ async def test_stats_history_and_verify_after_real_duels(
     assert f"Best hand: {bob_figures['best']}" in text
     versus = expected(duels, "Bob", against="Alice")
     wins, losses, draws = versus["wld"]  # type: ignore[misc]
-    assert f"Against Alice: {versus['played']} duel" in text
-    assert f"{wins}–{losses}–{draws}, net {versus['net']}" in text
+    assert f"⚔️ Bob vs Alice: {versus['played']} duel" in text  # Bob's side, both named
+    assert f"Bob: won {wins}, lost {losses}, drew {draws}, net {versus['net']}" in text
+    assert "Place: " in text and " by net chips" in text
+    assert "Ranked by net chips, then by wins, then by fewer losses" in (board.content_text or "")
     # ... and by replying to their message
     hello = api.send_message(carol, chat, "gg")
     card = await answer(api, alice, chat, "stats", reply_to=hello)

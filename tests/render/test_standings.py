@@ -9,13 +9,13 @@ import pytest
 from PIL import Image
 
 from bot.i18n import translator
-from render import canvas as C
 from render import palette as P
 from render.standings import (
     Board,
     Figures,
     PlayerCard,
     Row,
+    W,
     board_height,
     card_height,
     compose_board,
@@ -55,7 +55,7 @@ def board(n: int, you: int | None = None, extra: bool = False, names: tuple[str,
 def test_the_leaderboard_grows_with_its_rows(rows: int, extra: bool) -> None:
     b = board(rows, extra=extra)
     im = png(leaderboard(b, labels=EN, fmt="png"))
-    assert im.mode == "RGB" and im.size == (C.W, board_height(b))
+    assert im.mode == "RGB" and im.size == (W, board_height(b))
     jpeg = leaderboard(b, labels=EN)
     assert jpeg[:2] == b"\xff\xd8" and len(jpeg) < 200_000
 
@@ -65,10 +65,10 @@ def test_hostile_names_and_titles_render_in_both_languages() -> None:
         b = Board(HOSTILE[2], tuple(Row(i + 1, n, F) for i, n in enumerate(HOSTILE)),
                   Row(1000, HOSTILE[0], F, True), 1)
         words = translator(lang)
-        assert png(leaderboard(b, labels=words, fmt="png")).size == (C.W, board_height(b))
+        assert png(leaderboard(b, labels=words, fmt="png")).size == (W, board_height(b))
         for name in HOSTILE:
             card = PlayerCard(name, F, name, 1000, 1000, name, F)
-            assert png(player_card(card, labels=words, fmt="png")).size == (C.W, card_height(card))
+            assert png(player_card(card, labels=words, fmt="png")).size == (W, card_height(card))
 
 
 def test_the_askers_row_is_framed_in_gold() -> None:
@@ -102,7 +102,7 @@ def test_the_head_to_head_panel_only_with_an_opponent() -> None:
     im = png(player_card(versus, fmt="png", labels=EN))
     x0, y0, *_ = versus_box(versus)
     assert im.getpixel((x0 + 40, y0 + 1)) == P.GOLD
-    assert png(player_card(alone, fmt="png", labels=EN)).size == (C.W, card_height(alone))
+    assert png(player_card(alone, fmt="png", labels=EN)).size == (W, card_height(alone))
 
 
 def test_win_rate_rounds_half_up_and_survives_no_duels() -> None:

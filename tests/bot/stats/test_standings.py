@@ -162,12 +162,13 @@ def test_the_leaderboard_text_has_every_figure_and_escapes_names(texts: Texts) -
     top, you = top_and_you(ranking(rows), ALICE)
     names = {ALICE: "<b>Al & Co</b>", BOB: "Боб"}
     heading, lines = board_text(texts["en"], 1, top, you, names)
-    assert heading == "🏆 <b>Standings</b> after 1 duel"
+    assert heading == ("🏆 <b>Standings</b> after 1 duel\n<i>Ranked by net chips, then by wins, "
+                       "then by fewer losses; players level on all three share a place.</i>")
     assert lines[0] == ("1. <b>&lt;b&gt;Al &amp; Co&lt;/b&gt;</b> +12 · 1 duel · 1–0–0 (100%) · "
                         "best: full house · bonus: 7 · streak: W1")
     assert lines[1].startswith("2. <b>Боб</b> −12 · 1 duel · 0–1–0 (0%) · best: one pair")
     ru_heading, ru_lines = board_text(texts["ru"], 5, top, you, names)
-    assert ru_heading.endswith("5 дуэлей") and "1 дуэль · 1–0–0" in ru_lines[0]
+    assert ru_heading.splitlines()[0].endswith("5 дуэлей") and "1 дуэль · 1–0–0" in ru_lines[0]
     assert "серия: В1" in ru_lines[0] and "лучшая рука: фулл-хаус" in ru_lines[0]
 
 
@@ -186,10 +187,46 @@ def test_a_card_with_the_head_to_head(texts: Texts) -> None:
     assert text.splitlines() == [
         "📇 <b>Bob</b> in this chat",
         "4 duels: won 2, lost 1, drawn 1 (50% won)", "Net chips: −3", "Best hand: —",
-        "Biggest bonus: 0", "Streak: L1", "Place: 2 of 3",
-        "⚔️ Against Alice: 1 duel, 0–1–0, net −5"]
+        "Biggest bonus: 0", "Streak: L1", "Place: 2 of 3 by net chips",
+        "⚔️ Bob vs Alice: 1 duel · Bob: won 0, lost 1, drew 0, net −5"]
     none = card_text(texts["ru"], "Bob", f, in_chat=False, opponent="Алиса", versus=Figures())
-    assert "во всех чатах" in none and "Личные встречи — Алиса: пока ни одной." in none
+    assert "во всех чатах" in none and "⚔️ Bob и Алиса ещё не играли друг с другом." in none
+
+
+@pytest.mark.parametrize(("n", "en", "ru"), [
+    (1, "1 duel", "1 дуэль"), (2, "2 duels", "2 дуэли"), (5, "5 duels", "5 дуэлей"),
+    (21, "21 duels", "21 дуэль")])
+def test_the_head_to_head_says_whose_figures_they_are(texts: Texts, n: int, en: str,
+                                                      ru: str) -> None:
+    """Both players named, the figures the card's player's; Russian names stay in the
+    nominative, whatever their gender (no verb agrees with them)."""
+    v = Figures(played=n, wins=n - 1, losses=1, draws=0, net=7)
+    f = Figures(played=n, wins=n - 1, losses=1)
+    anna = card_text(texts["ru"], "Анна", f, in_chat=True, rank=1, players=2,
+                     opponent="Дмитрий", versus=v).splitlines()
+    assert anna[-1] == (f"⚔️ Анна — Дмитрий: {ru} · Анна: побед {n - 1}, поражений 1, "
+                        "ничьих 0, итог +7")
+    assert anna[-2] == "Место: 1 из 2 по итогу в фишках"
+    dima = card_text(texts["ru"], "Дмитрий", f, in_chat=True, rank=2, players=2,
+                     opponent="Анна", versus=v).splitlines()
+    assert dima[-1].startswith(f"⚔️ Дмитрий — Анна: {ru} · Дмитрий: побед {n - 1},")
+    eng = card_text(texts["en"], "Alice", f, in_chat=True, rank=1, players=2, opponent="Bob",
+                    versus=v).splitlines()
+    assert eng[-1] == f"⚔️ Alice vs Bob: {en} · Alice: won {n - 1}, lost 1, drew 0, net +7"
+
+
+def test_a_missing_value_is_a_dash_and_a_real_zero_is_0(texts: Texts) -> None:
+    """No hand shown yet and no streak: "—"; no bonus won and an even net: "0"."""
+    f = Figures(played=2, wins=1, losses=1, net=0, best=None, top_bonus=0, streak=0)
+    en = card_text(texts["en"], "Анна", f, in_chat=False)
+    assert "Best hand: —" in en and "Biggest bonus: 0" in en and "Net chips: 0" in en
+    assert "Streak: —" in en
+    ru = card_text(texts["ru"], "Дмитрий", f, in_chat=False)
+    assert "Лучшая рука: —" in ru and "Лучший бонус: 0" in ru and "Итог в фишках: 0" in ru
+    rows = [res(1, ALICE, BOB, 50)]
+    top, you = top_and_you(ranking(rows), ALICE)
+    _, lines = board_text(texts["ru"], 1, top, you, {ALICE: "Анна", BOB: "Дмитрий"})
+    assert "лучшая рука: — · бонус: 0 · серия: —" in lines[0]
 
 
 def test_caption_length_is_counted_as_telegram_does() -> None:
