@@ -2,12 +2,15 @@
 bytes out. Every picture takes its words as `labels` (a `render.text.Labels`: the bot passes
 its Translator), so render/ holds no language.
 
-    render.table(view, names=("Alice", "Bob"), labels=tr) -> bytes      # the duel's table now
+    render.table(view, names=("Alice", "Bob"), labels=tr) -> bytes      # the duel's table now,
+                                                 # the last bullet of its deal folded in
     render.reveal(view, result, names=..., labels=tr) -> bytes         # a bullet turned over
-    render.result(view, names=..., labels=tr) -> bytes                 # the end of the duel
+    render.result(view, names=..., labels=tr, reason=state.end_reason) -> bytes
+                                                 # the end of the duel: why, and the scorecard
     render.sixcard(six_view, name="Alice", labels=tr) -> bytes         # six-card poker, any time
     render.leaderboard(board, labels=tr), render.player_card(card, labels=tr)   # /stats
 
+The duel's pictures are 960 px wide (a phone shows them at about 400) with no word under 22 px.
 One package per game (render/duel/, render/sixcard/) beside what they share: the canvas, the
 palette, the sprites, the text and the encoder. Nothing here receives a hidden card, so nothing
 here can show one: the same public view gives the same bytes whatever the hidden cards are.

@@ -1,7 +1,10 @@
-"""What every picture of a duel shares: the two player panels, the revolver with the round and
-bullet under it, and the cleaning of the players' names."""
+"""What every picture of a duel shares: its felt (the duel's own width, render.duel.layout.W),
+the two player panels, the revolver with the round and bullet under it, and the cleaning of the
+players' names."""
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -12,6 +15,22 @@ from render.duel import layout as L
 from render.duel import sprites as duel_sprites
 from render.text import Labels
 from rules.duel.view import Phase, PublicView
+
+
+@lru_cache(maxsize=16)
+def _felt(height: int) -> Image.Image:
+    im = Image.new("RGB", (L.W, height), P.RAIL)
+    d = ImageDraw.Draw(im)
+    r = C.RAIL_W
+    d.rounded_rectangle((r // 2, r // 2, L.W - 1 - r // 2, height - 1 - r // 2), 30,
+                        outline=P.RAIL_LIGHT, width=2)
+    d.rounded_rectangle((r, r, L.W - 1 - r, height - 1 - r), 26, fill=P.FELT)
+    return im
+
+
+def canvas(height: int) -> Image.Image:
+    """A fresh felt table of the duel's width, `height` px tall (a copy of a cached one)."""
+    return _felt(height).copy()
 
 
 def names_of(names: tuple[str, str] | list[str], labels: Labels) -> tuple[str, str]:
@@ -39,7 +58,7 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
     dealer = view.dealer if dealer is None else dealer
     letter = labels.text("pic.dealer_letter")
     for p in (0, 1):
-        x0, y0, x1, y1 = C.PANELS[p]
+        x0, y0, x1, y1 = L.PANELS[p]
         lit = p in to_act
         edge = P.GOLD if p == crown else P.PLAYER[p] if lit else P.PANEL_EDGE
         d.rounded_rectangle((x0, y0, x1, y1), 16, fill=P.PANEL, outline=edge,
@@ -50,19 +69,20 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
             btn = sprites.dealer_button(letter)
             bx = x1 - 14 - btn.width
             im.paste(btn, (bx, y0 + 10))
-            text.draw(im, (bx + btn.width // 2, y0 + 52), labels.text("pic.dealer"), 16, P.DIM,
-                      anchor="m")
+            text.draw(im, (bx + btn.width // 2, y0 + 52), labels.text("pic.dealer"), 20, P.DIM,
+                      anchor="m", face="narrow")
             right = bx - 10
-        text.draw(im, (x0 + 70, y0 + 12), names[p], 30, P.TEXT, max_width=right - x0 - 70)
+        text.draw(im, (x0 + 68, y0 + 8), names[p], 32, P.TEXT, max_width=right - x0 - 68)
         stack = stacks[p]
-        box = text.draw(im, (x0 + 70, y0 + 56), str(stack), 38, P.TEXT)
+        box = text.draw(im, (x0 + 68, y0 + 50), str(stack), 44, P.TEXT)
         delta = stack - view.start_stack
         if delta:
-            text.draw(im, (box[2] + 10, y0 + 70), text.signed(delta), 22,
+            text.draw(im, (box[2] + 10, y0 + 64), text.signed(delta), 30,
                       P.PLUS if delta > 0 else P.MINUS)
         if lit:
             tag = "▶ " + labels.text("pic.duel.to_act")
-            text.draw(im, (x1 - 16, y0 + 80), tag, 20, P.PLAYER[p], anchor="r")
+            text.draw(im, (x1 - 14, y0 + 66), tag, 30, P.PLAYER[p], anchor="r",
+                      max_width=x1 - box[2] - 100)
 
 
 def revolver(im: Image.Image, view: PublicView, labels: Labels, *, bullet: int | None = None,
@@ -84,10 +104,10 @@ def revolver(im: Image.Image, view: PublicView, labels: Labels, *, bullet: int |
         caption = labels.text("pic.duel.tiebreak_bullet", bullet=bullet)
     else:
         caption = labels.text("pic.duel.round_bullet", round=round_, bullet=bullet)
-    text.draw(im, (C.W // 2, L.ROUND_LABEL_Y), caption, 22, P.TEXT, anchor="m",
-              max_width=C.W - 2 * (C.MARGIN + C.PANEL_W) - 16)
+    text.draw(im, (L.W // 2, L.ROUND_LABEL_Y), caption, 30, P.TEXT, anchor="m",
+              max_width=L.W - 2 * L.MARGIN - 16)
     if bullet > view.max_bullets:  # a tiebreak bullet: its number on the cylinder's axis
-        cx, cy = C.W // 2, L.CYLINDER_XY[1] + L.CYLINDER // 2
+        cx, cy = L.W // 2, L.CYLINDER_XY[1] + L.CYLINDER // 2
         ImageDraw.Draw(im).ellipse((cx - 15, cy - 15, cx + 15, cy + 15), fill=(36, 38, 44),
                                    outline=P.GOLD, width=2)
         text.draw(im, (cx, cy - 12), str(bullet), 19, P.GOLD, anchor="m")

@@ -17,9 +17,9 @@ from render.duel.reveal import reveal as draw_reveal
 from render.duel.table import table as draw_table
 from render.text import Labels
 from rules.cards import CARDS, Card, parse_cards
-from rules.duel.actions import Bet, TiebreakAnswer
+from rules.duel.actions import Bet, Surrender, TiebreakAnswer
 from rules.duel.state import DuelState
-from rules.duel.view import PublicView
+from rules.duel.view import HandState, PublicView
 
 NAMES = ("Алиса", "Bob")
 LONG = ("Александра Константиновна Преображенская-Старшая 🌸", "🦔🍄🦔")
@@ -56,7 +56,7 @@ def shots(fmt: str, labels_for: LabelsFor) -> list[Shot]:
         out.append((stem, what, lambda: draw_reveal(v, names=names, labels=labels, fmt=fmt)))
 
     def bet(pos: int, chips: int) -> None:
-        s.apply(Bet(pos, chips), s.players_to_act[0])
+        bet_on(s, pos, chips)
 
     s.deal(deck(DEAL_1), b"preview-1")
     table("01_fresh_deal", "round 1, bullet 1: six hands, Bob (opponent) to act", "en")
@@ -89,9 +89,11 @@ def shots(fmt: str, labels_for: LabelsFor) -> list[Shot]:
     bet(5, 2)
     reveal("12_reveal_bonus_straight", "bullet 6: straight bonus ×4 levels the stacks", "en")
     table("13_tiebreak_offer", "stacks level after six bullets: the tiebreak offer", "en")
-    draw = DuelState.from_json(s.to_json())
+    offer = s.to_json()
+    draw = DuelState.from_json(offer)
     s.apply(TiebreakAnswer(True), 1)
     table("14_tiebreak_answered", "Bob said yes, Алиса still to answer", "ru")
+    table("14_tiebreak_answered_en", "the same in English", "en")
     s.apply(TiebreakAnswer(True), 0)
     s.deal(deck(DEAL_3), b"preview-3")
     table("15_tiebreak_bullet", "the tiebreak: bullet 7, a bonus duel on a fresh deal", "en")
@@ -101,16 +103,89 @@ def shots(fmt: str, labels_for: LabelsFor) -> list[Shot]:
            "en")
     final = s.public_view()
     out.append(("17_result_win", "the duel is over: Bob wins, stacks over the bullets",
-                lambda: draw_result(final, names=NAMES, labels=labels_for("en"), fmt=fmt)))
+                _result(final, labels_for("en"), s.end_reason, fmt)))
     out.append(("17_result_win_ru", "the same in Russian",
-                lambda: draw_result(final, names=NAMES, labels=labels_for("ru"), fmt=fmt)))
+                _result(final, labels_for("ru"), s.end_reason, fmt)))
     table("18_table_over", "the table when the duel is over", "en")
     draw.apply(TiebreakAnswer(False), 0)
     drawn = draw.public_view()
     out.append(("19_result_draw", "a declined tiebreak: the duel is a draw",
-                lambda: draw_result(drawn, names=NAMES, labels=labels_for("ru"), fmt=fmt)))
+                _result(drawn, labels_for("ru"), draw.end_reason, fmt)))
     _long_names(out, fmt, labels_for)
+    _reasons(out, fmt, labels_for, offer, drawn)
     return out
+
+
+def bet_on(s: DuelState, pos: int, chips: int) -> None:
+    """Whoever is to act bets `chips` on hand `pos`, unless the rules already placed that bet
+    (a bonus duel's last hand is the dealer's only move)."""
+    hands = s.public_view().hands
+    if s.players_to_act and hands[pos].state is HandState.AVAILABLE:
+        s.apply(Bet(pos, chips), s.players_to_act[0])
+
+
+def ended(start: int, moves: list[tuple[int, int]], end: tuple[int, str] | None = None
+          ) -> tuple[PublicView, str | None]:
+    """A duel on DEAL_1 then DEAL_2 with `moves` (position, chips), then `end` (the player who
+    gives up, and "surrender" or "timeout"): its view and end reason."""
+    s = DuelState.new(start, first_dealer=0)
+    s.deal(deck(DEAL_1), b"reason-1")
+    for pos, chips in moves:
+        if s.needs_deal:
+            s.deal(deck(DEAL_2), b"reason-2")
+        if not s.is_over:
+            bet_on(s, pos, chips)
+    if end is not None:
+        s.apply(Surrender(end[1]), end[0])
+    return s.public_view(), s.end_reason
+
+
+def _reasons(out: list[Shot], fmt: str, labels_for: LabelsFor, offer: str,
+             drawn: PublicView) -> None:
+    """The table after bullet 2 with its bullet folded in, the offer with one answer, and a
+    result for every way a duel ends, in English and Russian."""
+    six = [(2, 1), (3, 1), (4, 1), (0, 2), (1, 2), (5, 2),
+           (0, 2), (1, 2), (2, 2), (3, 2), (4, 2), (5, 2)]
+    bullets, _ = ended(50, [*six[:4], (1, 2), (5, 2), *six[6:11], (3, 2), (5, 2)])
+    bust, _ = ended(8, six)
+    ahead, _ = ended(50, six[:4], (0, "surrender"))
+    late, _ = ended(50, [*six[:2], (4, 1), (0, 1)], (0, "timeout"))
+    t = DuelState.from_json(offer)  # the tiebreak played on hands #2 and #3: no bust
+    t.apply(TiebreakAnswer(True), 0)
+    t.apply(TiebreakAnswer(True), 1)
+    t.deal(deck(DEAL_3), b"reason-3")
+    bet_on(t, 1, 2)
+    bet_on(t, 2, 2)
+    tiebreak = t.public_view()
+    shots_: list[tuple[str, str, PublicView, str | None]] = [
+        ("bullets", "six bullets played: the stacks decide", bullets, "bullets"),
+        ("tiebreak", "won in a tiebreak bullet", tiebreak, t.end_reason),
+        ("bust", "a player out of chips ends it early", bust, "bust"),
+        ("surrender", "Алиса surrenders while ahead: Bob wins with fewer chips", ahead,
+         "surrender"),
+        ("timeout", "Алиса runs out of time", late, "timeout"),
+        ("declined", "level stacks, the tiebreak declined: a draw", drawn, "declined"),
+    ]
+    for stem, what, v, reason in shots_:
+        for lang in ("en", "ru"):
+            out.append((f"30_result_{stem}_{lang}", f"{what} ({lang})",
+                        _result(v, labels_for(lang), reason, fmt)))
+    s = DuelState.new(50, first_dealer=0)
+    s.deal(deck(DEAL_1), b"fold")
+    for pos, chips in six[:4]:
+        bet_on(s, pos, chips)
+    after_two = s.public_view()
+    for lang in ("en", "ru"):
+        out.append((f"31_table_folded_{lang}", f"bullet 3 to play: bullet 2 folded into the "
+                    f"table ({lang})", _table(after_two, labels_for(lang), fmt)))
+
+
+def _result(v: PublicView, labels: Labels, reason: str | None, fmt: str) -> Callable[[], bytes]:
+    return lambda: draw_result(v, names=NAMES, labels=labels, reason=reason, fmt=fmt)
+
+
+def _table(v: PublicView, labels: Labels, fmt: str) -> Callable[[], bytes]:
+    return lambda: draw_table(v, names=NAMES, labels=labels, fmt=fmt)
 
 
 def _long_names(out: list[Shot], fmt: str, labels_for: LabelsFor) -> None:

@@ -1,18 +1,25 @@
-"""The result of a duel: the winner (or a draw), the final stacks, and a small chart of both
-stacks after every bullet, rounds marked."""
+"""The result of a duel: the winner (or a draw) and why the duel ended (six bullets, a tiebreak,
+a bust, a surrender, a timeout, a declined tiebreak; a winner with fewer chips than the loser is
+said to be one), the final stacks, a small chart of both stacks after every bullet, and the
+scorecard: every bullet on two lines, both hands turned over, so nothing that happened is lost."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from PIL import Image, ImageDraw
 
-from render import canvas as C
 from render import palette as P
 from render import sprites, text
 from render.duel import frame
 from render.duel import layout as L
+from render.duel.table import arrange, cat_lc, stake_label
 from render.encode import encode
 from render.text import Labels
-from rules.duel.view import PublicView
+from rules.cards import Card
+from rules.duel.view import BulletResult, Outcome, PublicView
+
+REASONS = ("bullets", "tiebreak", "bust", "surrender", "timeout", "declined")
 
 SS = 2  # the chart's lines are drawn at twice the size and scaled down (smooth edges)
 GRID: tuple[int, int, int] = (40, 118, 82)
@@ -44,15 +51,15 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
         return y1 - (y1 - y0) * (v - lo) / max(1, hi - lo)
 
     d = ImageDraw.Draw(im)
-    text.draw(im, (C.MARGIN + 20, y0 - 52), labels.text("pic.duel.chart_title"), 22, P.TEXT)
+    text.draw(im, (L.MARGIN + 16, y0 - 64), labels.text("pic.duel.chart_title"), 28, P.TEXT)
     for v in range(lo, hi + 1, step):
         y = int(py(v))
         d.line((x0, y, x1, y), fill=GRID if v != view.start_stack else P.PANEL_EDGE,
                width=1 if v != view.start_stack else 2)
-        text.draw(im, (x0 - 10, y - 11), str(v), 17, P.DIM, anchor="r")
+        text.draw(im, (x0 - 10, y - 13), str(v), 22, P.DIM, anchor="r", face="narrow")
     for i in range(len(history)):
         label = labels.text("pic.duel.start") if i == 0 else str(i)
-        text.draw(im, (int(px(i)), y1 + 8), label, 16, P.DIM, anchor="m")
+        text.draw(im, (int(px(i)), y1 + 6), label, 22, P.DIM, anchor="m", face="narrow")
     for r in view.results[1:]:  # a line where a new deal began
         prev = view.results[view.results.index(r) - 1]
         if r.round != prev.round:
@@ -65,7 +72,7 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
     for rnd, first in rounds.items():
         key = (labels.text("pic.duel.round_n", n=rnd) if not view.is_tiebreak_round(rnd)
                else labels.text("pic.duel.tiebreak"))
-        text.draw(im, (int(px(first - 1)) + 6, y0 - 24), key, 16, P.DIM)
+        text.draw(im, (int(px(first - 1)) + 6, y0 - 30), key, 22, P.DIM, face="narrow")
     layer = Image.new("RGBA", ((x1 - x0 + 40) * SS, (y1 - y0 + 40) * SS), (0, 0, 0, 0))
     ld = ImageDraw.Draw(layer)
     ox, oy = x0 - 20, y0 - 20
@@ -81,43 +88,163 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
     im.paste(small, (ox, oy), small)
     ends = sorted((history[-1][p], p) for p in (0, 1))
     ys = [py(v) for v, _ in ends]
-    if abs(ys[0] - ys[1]) < 26:  # keep the two end labels apart
+    if abs(ys[0] - ys[1]) < 32:  # keep the two end labels apart
         mid = (ys[0] + ys[1]) / 2
-        ys = [mid + 13, mid - 13]
+        ys = [mid + 16, mid - 16]
     for (v, p), ly in zip(ends, ys, strict=True):
-        text.draw(im, (x1 + 18, int(ly) - 13), str(v), 24, P.PLAYER[p])
+        text.draw(im, (x1 + 16, int(ly) - 16), str(v), 30, P.PLAYER[p])
 
 
-def compose(view: PublicView, names: tuple[str, str], labels: Labels) -> Image.Image:
+def why(view: PublicView, names: tuple[str, str], labels: Labels,
+        reason: str | None) -> tuple[str, bool]:
+    """Why the duel ended, in words, and whether the winner has fewer chips than the loser
+    (a surrender or a timeout while ahead: the words say so)."""
+    reason = reason or "bullets"
+    w = view.winner
+    if w is None:
+        if reason == "declined":
+            return labels.text("pic.duel.why_declined"), False
+        return "", False
+    loser = 1 - w
+    behind = view.stacks[w] < view.stacks[loser]
+    who = frame.short(names[loser], 30, 300)
+    if reason in ("surrender", "timeout"):
+        key = f"pic.duel.why_{reason}" + ("_ahead" if behind else "")
+        return labels.text(key, name=who), behind
+    if reason == "bust":
+        return labels.text("pic.duel.out_of_chips", name=who), behind
+    if reason == "tiebreak":
+        last = view.last_result
+        return labels.text("pic.duel.why_tiebreak", n=last.number if last else 0), behind
+    return labels.text("pic.duel.why_bullets", n=len(view.results)), behind
+
+
+# The scorecard's columns (x from the left; right-aligned ones say so).
+COL_NO, COL_NAME, COL_POS, COL_CARDS, COL_BET, COL_CAT = 30, 92, 190, 236, 462, 564
+COL_NET_R, COL_STACK_R = 856, 932
+CARD_CHIP_W, CARD_CHIP_H = 42, 30
+SCORE_SIZE = 26
+
+
+@lru_cache(maxsize=128)
+def _mini(card: Card) -> Image.Image:
+    """A card as a small white tile with its rank and suit (the scorecard's cards)."""
+    im = Image.new("RGB", (CARD_CHIP_W, CARD_CHIP_H), P.FELT)
+    ImageDraw.Draw(im).rounded_rectangle((0, 0, CARD_CHIP_W - 1, CARD_CHIP_H - 1), 5,
+                                          fill=P.CARD)
+    label = f"{card.rank.label}{card.suit.symbol}"
+    size = 24 if len(label) <= 2 else 21
+    text.draw(im, (CARD_CHIP_W // 2, (CARD_CHIP_H - text.line_height(size, "narrow")) // 2 + 1),
+              label, size, P.suit_colour(card.suit), anchor="m", face="narrow")
+    return im
+
+
+def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str],
+                labels: Labels, y: int) -> None:
+    colour = P.PLAYER[p]
+    x = COL_NAME
+    if r.winner == p:  # the star between the bullet's number and the winner's name
+        badge = sprites.star(26)
+        im.paste(badge, (COL_NAME - badge.width - 2, y + 3), badge)
+    text.draw(im, (x, y), names[p], SCORE_SIZE, colour, face="narrow",
+              max_width=COL_POS - 6 - x)
+    text.draw(im, (COL_POS, y), labels.text("pic.duel.hand_no", n=r.positions[p] + 1),
+              SCORE_SIZE, P.DIM, face="narrow")
+    for i, card in enumerate(arrange(r.cards[p])):
+        im.paste(_mini(card), (COL_CARDS + i * (CARD_CHIP_W + 2), y + 1))
+    bet = f"{stake_label(labels, r.stakes[p], r.bonus_duel)} {r.stakes[p]}"
+    bet, size = text.fit_shrink(bet, (SCORE_SIZE, 24, 22), COL_CAT - COL_BET - 6, "narrow")
+    text.draw(im, (COL_BET, y + (SCORE_SIZE - size) // 2), bet, size, colour, face="narrow")
+    cat = cat_lc(labels, r.values[p].category)
+    won = r.winner == p
+    tag = ""
+    if won and r.bonus > 0 and r.bonus_category is not None:
+        tag = labels.text("pic.duel.fold_bonus", n=text.signed(r.bonus),
+                          cat=cat_lc(labels, r.bonus_category))
+        tag = text.signed(r.bonus) if text.width(f"{cat} {tag}", SCORE_SIZE, "narrow") > (
+            COL_NET_R - 70 - COL_CAT) else tag
+    box = text.draw(im, (COL_CAT, y), cat, SCORE_SIZE, P.GOLD if won else P.TEXT, face="narrow",
+                    max_width=COL_NET_R - 70 - COL_CAT - (text.width(tag, SCORE_SIZE, "narrow")
+                                                          + 8 if tag else 0))
+    if tag:
+        text.draw(im, (box[2] + 8, y), tag, SCORE_SIZE, P.GOLD, face="narrow")
+    d = r.deltas[p]
+    text.draw(im, (COL_NET_R, y), text.signed(d, change=True), SCORE_SIZE + 2,
+              P.PLUS if d > 0 else P.MINUS if d < 0 else P.DIM, anchor="r")
+    text.draw(im, (COL_STACK_R, y), f"→{r.stacks_after[p]}", SCORE_SIZE, P.TEXT, anchor="r",
+              face="narrow")
+
+
+def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels,
+              y: int) -> int:
+    """Every bullet of the duel, one block of two lines (one per player: hand, its five cards,
+    the bet, the category and any bonus, the net, the stack after), under a title per deal.
+    Returns the number of bullet rows drawn."""
+    d = ImageDraw.Draw(im)
+    who = (frame.short(names[0], SCORE_SIZE, 96), frame.short(names[1], SCORE_SIZE, 96))
+    rows = 0
+    deal: int | None = None
+    for r in view.results:
+        if r.round != deal:
+            deal = r.round
+            title = (labels.text("pic.duel.tiebreak") if view.is_tiebreak_round(deal)
+                     else labels.text("pic.duel.round_n", n=deal))
+            box = text.draw(im, (COL_NO, y + 2), title, 26, P.GOLD if
+                            view.is_tiebreak_round(deal) else P.DIM)
+            d.line((box[2] + 12, y + 18, L.W - L.MARGIN - 12, y + 18), fill=P.PANEL_EDGE, width=2)
+            y += L.SCORE_ROUND
+        top = y
+        d.rounded_rectangle((L.MARGIN + 4, top - 3, L.W - L.MARGIN - 4,
+                             top + 2 * L.SCORE_LINE + 1), 10, fill=P.PANEL)
+        text.draw(im, (COL_NO + 16, top + 2), str(r.number), 32,
+                  P.GOLD if r.bonus_duel else P.TEXT, anchor="m")
+        if r.outcome is Outcome.SPLIT:
+            text.draw(im, (COL_NO + 26, top + L.SCORE_LINE + 6), labels.text("pic.duel.split"),
+                      20, P.DIM, anchor="m", face="narrow", max_width=COL_NAME - COL_NO - 2)
+        for p in (0, 1):
+            _score_line(im, r, p, who, labels, top + p * L.SCORE_LINE)
+        y += 2 * L.SCORE_LINE + L.SCORE_GAP
+        rows += 1
+    return rows
+
+
+def compose(view: PublicView, names: tuple[str, str], labels: Labels,
+            reason: str | None = None) -> Image.Image:
     """The end of the duel as an RGB image (see `render.result` for the bytes)."""
     names = frame.names_of(names, labels)
-    im = C.canvas(L.RESULT_H)
+    deals = len({r.round for r in view.results})
+    im = frame.canvas(L.result_height(len(view.results), deals))
     frame.panels(im, view, names, labels, dealer=-1, crown=view.winner)
     frame.revolver(im, view, labels, live=False,
                    bullet=view.last_result.number if view.last_result else 0)
-    y = L.HEADER_H + 10
+    y = L.BANNER_Y
     if view.winner is None:
         banner, colour = labels.text("pic.duel.over_draw"), P.TEXT
     else:
-        banner = labels.text("pic.duel.over_win", name=frame.short(names[view.winner], 40, 560))
+        banner = labels.text("pic.duel.over_win", name=frame.short(names[view.winner], 44, 480))
         colour = P.PLAYER[view.winner]
-    line, size = text.fit_shrink(banner, (40, 34, 28), C.W - 2 * C.MARGIN - 140)
+    line, size = text.fit_shrink(banner, (44, 38, 32), L.W - 2 * L.MARGIN - 90)
     w = text.width(line, size)
     badge = sprites.star(48)
-    x = (C.W - w - (badge.width + 14 if view.winner is not None else 0)) // 2
+    x = (L.W - w - (badge.width + 14 if view.winner is not None else 0)) // 2
     if view.winner is not None:
         im.paste(badge, (x, y + 2), badge)
         x += badge.width + 14
     text.draw(im, (x, y), line, size, colour)
-    for p in (0, 1):
-        if view.stacks[p] == 0:
-            msg = labels.text("pic.duel.out_of_chips", name=frame.short(names[p], 22))
-            text.draw(im, (C.W // 2, y + 52), msg, 22, P.MINUS, anchor="m")
-    chart(im, view, labels)
+    said, behind = why(view, names, labels, reason)
+    for i, part in enumerate(text.wrap(said, 30, L.W - 2 * L.MARGIN - 40, 2)):
+        text.draw(im, (L.W // 2, y + 58 + i * 36), part, 30, P.MINUS if behind else P.TEXT,
+                  anchor="m")
+    if view.results:
+        chart(im, view, labels)
+    text.draw(im, (L.MARGIN + 16, L.SCORE_Y), labels.text("pic.duel.score_title"), 28, P.TEXT)
+    scorecard(im, view, names, labels, L.SCORE_Y + 44)
     return im
 
 
 def result(view: PublicView, *, names: tuple[str, str], labels: Labels,
-           fmt: str = "jpeg") -> bytes:
-    """The end of the duel: winner or draw, final stacks, the stacks over the bullets."""
-    return encode(compose(view, names, labels), fmt)
+           reason: str | None = None, fmt: str = "jpeg") -> bytes:
+    """The end of the duel: winner or draw, why it ended (`reason`: DuelState.end_reason,
+    one of REASONS; None reads as "bullets"), final stacks, the stacks over the bullets and the
+    scorecard of every bullet."""
+    return encode(compose(view, names, labels, reason), fmt)

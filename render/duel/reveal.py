@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from render import canvas as C
 from render import palette as P
 from render import sprites, text
 from render.duel import frame
@@ -23,31 +22,31 @@ def outcome_lines(result: BulletResult, names: tuple[str, str], labels: Labels) 
     tuple[str, int, RGBT]
 ]:
     """The outcome of `result` in words: (text, size, colour) lines."""
-    who = [frame.short(n, 26, 240) for n in names]
+    who = [frame.short(n, 28, 220) for n in names]
     out: list[tuple[str, int, RGBT]] = []
     w = result.winner
     if result.outcome is Outcome.BOTH_PASS:
-        out.append((labels.text("pic.duel.both_pass"), 26, P.TEXT))
+        out.append((labels.text("pic.duel.both_pass"), 28, P.TEXT))
     elif result.outcome is Outcome.SPLIT:
-        out.append((labels.text("pic.duel.split_pot"), 26, P.TEXT))
+        out.append((labels.text("pic.duel.split_pot"), 28, P.TEXT))
         if result.bonus_duel:
-            out.append((labels.text("pic.duel.bonus_none"), 24, P.DIM))
+            out.append((labels.text("pic.duel.bonus_none"), 28, P.DIM))
     elif w is not None:
         l_ = 1 - w
         taken = result.stakes[0] + result.stakes[1]
         key = ("pic.duel.uncontested" if result.outcome is Outcome.UNCONTESTED
                else "pic.duel.showdown")
-        out.append((labels.plural(key, taken, w=who[w], l=who[l_]), 26, P.TEXT))
+        out.append((labels.plural(key, taken, w=who[w], l=who[l_]), 28, P.TEXT))
         if result.bonus_duel and result.bonus_category is not None:
             cat = result.bonus_category
             key = "pic.duel.bonus" if result.bonus >= cat.multiplier else "pic.duel.bonus_capped"
             if cat.multiplier == 0:
                 key = "pic.duel.bonus_zero"
             out.append((labels.text(key, cat=text.hand_name(labels, cat),
-                                     mult=cat.multiplier, l=who[l_], n=result.bonus), 26, P.GOLD))
+                                     mult=cat.multiplier, l=who[l_], n=result.bonus), 28, P.GOLD))
     for p in (0, 1):
         if result.stacks_after[p] == 0:
-            out.append((labels.text("pic.duel.out_of_chips", name=who[p]), 24, P.MINUS))
+            out.append((labels.text("pic.duel.out_of_chips", name=who[p]), 28, P.MINUS))
     return out
 
 
@@ -60,9 +59,9 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
     chip = sprites.chip(p, stake)
     number = labels.text("pic.duel.hand_no", n=result.positions[p] + 1)
     caption = f"{number} · {stake_label(labels, stake, result.bonus_duel)}"
-    cw = chip.width + 10 + text.width(caption, 24)
-    im.paste(chip, (mid - cw // 2, y0 - 66))
-    text.draw(im, (mid - cw // 2 + chip.width + 10, y0 - 52), caption, 24, P.PLAYER[p])
+    cw = chip.width + 10 + text.width(caption, 30)
+    im.paste(chip, (mid - cw // 2, y0 - 70))
+    text.draw(im, (mid - cw // 2 + chip.width + 10, y0 - 58), caption, 30, P.PLAYER[p])
     if won:
         d.rounded_rectangle((x0 - 8, y0 - 8, x1 + 8, y1 + 8), 16, outline=P.GOLD, width=6)
     for i, card in enumerate(arrange(result.cards[p])):
@@ -82,7 +81,7 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
         tag = f"{labels.text('pic.duel.winner')}  {tag}"
     elif result.outcome is Outcome.SPLIT:
         tag = f"{labels.text('pic.duel.split')}  {tag}"
-    text.draw(im, (mid, y + 46), tag, 30, colour, anchor="m", max_width=x1 - x0)
+    text.draw(im, (mid, y + 42), tag, 30, colour, anchor="m", max_width=x1 - x0)
 
 
 def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str],
@@ -92,19 +91,19 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
     if result is None:
         raise ValueError("no bullet has been turned over yet: there is nothing to reveal")
     names = frame.names_of(names, labels)
-    im = C.canvas(L.REVEAL_H)
+    im = frame.canvas(L.REVEAL_H)
     frame.panels(im, view, names, labels, stacks=result.stacks_after, dealer=result.dealer)
     frame.revolver(im, view, labels, bullet=result.number, round_=result.round, live=False)
     if result.bonus_duel:
-        text.draw(im, (C.W // 2, L.HEADER_H + 4), labels.text("pic.duel.bonus_duel"), 26, P.GOLD,
+        text.draw(im, (L.W // 2, L.HEADER_H + 4), labels.text("pic.duel.bonus_duel"), 30, P.GOLD,
                   anchor="m")
     d = ImageDraw.Draw(im)
     for p in (0, 1):
         _side(im, d, result, p, labels)
-    y = L.reveal_hand_box(0)[3] + 112
+    y = L.reveal_hand_box(0)[3] + 104
     for line, size, colour in outcome_lines(result, names, labels):  # three lines at most
-        text.draw(im, (C.W // 2, y), line, size, colour, anchor="m",
-                  max_width=C.W - 2 * C.MARGIN - 40)
+        text.draw(im, (L.W // 2, y), line, size, colour, anchor="m",
+                  max_width=L.W - 2 * L.MARGIN - 40)
         y += text.line_height(size) + 4
     return im
 

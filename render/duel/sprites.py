@@ -79,26 +79,26 @@ def grid() -> Image.Image:
 def cell(card: Card, state: str) -> Image.Image:
     """A cell of the cards-out grid: "unseen" (white), "up" (white, gold rim: a face-up card
     of a hand still in play) or "out" (dark, struck through). RGB on the felt."""
-    w, h = L.CELL_W - 3, L.CELL_H - 3
+    w, h = L.CELL_W - 4, L.CELL_H - 4
     W, H = w * SS, h * SS
     im = Image.new("RGB", (W, H), P.FELT)
     d = ImageDraw.Draw(im)
     if state == "out":
         d.rounded_rectangle((0, 0, W - 1, H - 1), 4 * SS, fill=P.OUT_CELL)
-        centred(d, W / 2, H / 2, card.rank.label, 16 * SS, P.OUT_TEXT, "narrow")
+        centred(d, W / 2, H / 2, card.rank.label, 26 * SS, P.OUT_TEXT, "narrow")
         d.line((4 * SS, H - 5 * SS, W - 4 * SS, 5 * SS), fill=P.OUT_TEXT, width=SS * 2)
     else:
         d.rounded_rectangle((0, 0, W - 1, H - 1), 4 * SS, fill=P.CARD,
                             outline=P.GOLD if state == "up" else P.CARD,
                             width=SS * 3 if state == "up" else 1)
-        centred(d, W / 2, H / 2, card.rank.label, 17 * SS, P.suit_colour(card.suit), "narrow")
+        centred(d, W / 2, H / 2, card.rank.label, 28 * SS, P.suit_colour(card.suit), "narrow")
     return down(im, (w, h))
 
 
 @lru_cache(maxsize=4)
 def swatch(state: str) -> Image.Image:
     """A small sample of a cards-out cell style, for the grid's legend."""
-    w, h = 22, 16
+    w, h = 30, 22
     im = Image.new("RGB", (w * SS, h * SS), P.FELT)
     d = ImageDraw.Draw(im)
     box = (0, 0, w * SS - 1, h * SS - 1)

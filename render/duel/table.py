@@ -2,15 +2,15 @@
 
 The row of six hands (in play: face-up card over four backs; chosen: framed in the colour of
 the player whose chips are on it; turned over: all five cards, the hand's name and, for the
-winner, a gold star), both players, the revolver, the cards out of play as a 13 x 4 grid, and a
-line on what happens now.
+winner, a gold star), both players, the revolver, the last bullet of this deal folded in (its
+two hands framed, a strip saying what happened: the bot no longer sends a reveal of its own),
+a line on what happens now, and the cards out of play as a 13 x 4 grid.
 """
 
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from render import canvas as C
 from render import palette as P
 from render import sprites, text
 from render.duel import frame
@@ -19,9 +19,10 @@ from render.duel import sprites as duel_sprites
 from render.encode import encode
 from render.text import Labels
 from rules.cards import Card
-from rules.duel.view import BulletResult, HandState, HandView, Phase, PublicView
+from rules.duel.view import BulletResult, HandState, HandView, Outcome, Phase, PublicView
+from rules.hands import Category
 
-NAME_SIZES = (22, 20, 18, 16)
+NAME_SIZE = 26
 
 
 def arrange(cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -53,16 +54,17 @@ def stake_label(labels: Labels, chips: int, bonus_duel: bool) -> str:
 def _chips(im: Image.Image, pos: int, owner: int, chips: int, caption: str) -> None:
     x0, y0, x1, _ = L.chips_box(pos)
     sprite = sprites.chip(owner, chips)
-    im.paste(sprite, (x0 + 4, y0))
-    text.draw(im, (x0 + sprite.width + 12, y0 + 14), caption, 20, P.PLAYER[owner],
-              face="narrow", max_width=x1 - x0 - sprite.width - 14)
+    im.paste(sprite, (x0 + 2, y0))
+    line, size = text.fit_shrink(caption, (28, 24, 22), x1 - x0 - sprite.width - 8, "narrow")
+    text.draw(im, (x0 + sprite.width + 8, y0 + 10 + (28 - size) // 2), line, size,
+              P.PLAYER[owner], face="narrow")
 
 
 def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandView,
           labels: Labels) -> None:
     pos = hand.position
     cx0 = L.column(pos)[0]
-    text.draw(im, (cx0 + 10, L.HANDS_Y), labels.text("pic.duel.hand_no", n=pos + 1), 18, P.DIM)
+    text.draw(im, (cx0 + 8, L.HANDS_Y), labels.text("pic.duel.hand_no", n=pos + 1), 28, P.DIM)
     if hand.state is not HandState.REVEALED or hand.cards is None:
         box = L.stack_box(pos)
         im.paste(sprites.stack(hand.face_up), box[:2])
@@ -84,9 +86,9 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
     if hand.value is not None:
         name = text.hand_name(labels, hand.value.category)
         nx0, ny0, nx1, _ = L.name_box(pos)
-        line, size = text.fit_shrink(name, NAME_SIZES, nx1 - nx0, "narrow")
-        text.draw(im, ((nx0 + nx1) // 2, ny0), line, size, P.GOLD if hand.won else P.TEXT,
-                  anchor="m", face="narrow")
+        for i, line in enumerate(text.wrap(name, NAME_SIZE, nx1 - nx0, 2, "narrow")):
+            text.draw(im, ((nx0 + nx1) // 2, ny0 + i * L.NAME_LINE), line, NAME_SIZE,
+                      P.GOLD if hand.won else P.TEXT, anchor="m", face="narrow")
     if hand.owner is not None and hand.chips:
         r = _result_for(view, hand)
         _chips(im, pos, hand.owner, hand.chips,
@@ -98,88 +100,160 @@ def cards_out(im: Image.Image, view: PublicView, labels: Labels) -> None:
     on a hand still in play (gold rim), or not seen yet (white)."""
     out = set(view.cards_out)
     up = {h.face_up for h in view.hands if h.state is not HandState.REVEALED}
-    x, y = C.MARGIN + 14, L.FOOTER_Y + 4
-    text.draw(im, (x, y), labels.text("pic.duel.cards_out", n=len(out)), 20, P.TEXT)
+    x, y = L.MARGIN + 14, L.FOOTER_Y
+    text.draw(im, (x, y), labels.text("pic.duel.cards_out", n=len(out)), 28, P.TEXT)
     lx = L.GRID_X + 13 * L.CELL_W - 4
     legend = (("out", "pic.duel.legend_out"), ("up", "pic.duel.legend_up"),
               ("unseen", "pic.duel.legend_unseen"))
     for state, key in legend:
-        box = text.draw(im, (lx, y + 3), labels.text(key), 16, P.DIM, anchor="r")
+        box = text.draw(im, (lx, y + 2), labels.text(key), 26, P.DIM, anchor="r",
+                        face="narrow")
         sample = duel_sprites.swatch(state)
         lx = box[0] - 6 - sample.width
-        im.paste(sample, (lx, y + 6))
-        lx -= 16
+        im.paste(sample, (lx, y + 8))
+        lx -= 18
     for row, suit in enumerate(L.GRID_SUITS):
         cy = L.GRID_Y + row * L.CELL_H
-        text.draw(im, (x + L.CELL_W // 2, cy - 3), suit.symbol, 22,
+        text.draw(im, (x + 18, cy - 1), suit.symbol, 30,
                   (255, 120, 120) if suit.is_red else P.TEXT, anchor="m")
     im.paste(duel_sprites.grid(), (L.GRID_X, L.GRID_Y))
     for card in sorted(out | up):
         im.paste(duel_sprites.cell(card, "out" if card in out else "up"), L.cell_box(card)[:2])
 
 
+def cat_lc(labels: Labels, category: Category) -> str:
+    """A category's name inside a sentence, lower case ("one pair", "пара")."""
+    return labels.text(f"pic.duel.lc.{category.name.lower()}")
+
+
+def last_bullet(view: PublicView) -> BulletResult | None:
+    """The last finished bullet of the deal on the table, if it has one."""
+    r = view.last_result
+    if r is None or not view.hands or r.round != view.round:
+        return None
+    return r
+
+
+def summary(result: BulletResult, names: tuple[str, str], labels: Labels, *,
+            nets: bool = True) -> str:
+    """What happened in `result`, in one sentence: "Bullet 2: Bob's one pair beats Alice's high
+    card · Bob +2 · bonus +7 (full house)" (the bonus only when one was paid)."""
+    b = result.number
+    w = result.winner
+    if result.outcome is Outcome.BOTH_PASS:
+        parts = [labels.text("pic.duel.fold_both_pass", bullet=b)]
+    elif result.outcome is Outcome.SPLIT or w is None:
+        parts = [labels.text("pic.duel.fold_split", bullet=b,
+                             cat=cat_lc(labels, result.values[0].category))]
+    else:
+        l_ = 1 - w
+        if result.outcome is Outcome.UNCONTESTED:
+            parts = [labels.text("pic.duel.fold_uncontested", bullet=b, w=names[w], l=names[l_])]
+        else:
+            parts = [labels.text("pic.duel.fold_showdown", bullet=b, w=names[w], l=names[l_],
+                                 wcat=cat_lc(labels, result.values[w].category),
+                                 lcat=cat_lc(labels, result.values[l_].category))]
+        if nets:
+            parts.append(labels.text("pic.duel.fold_net", name=names[w],
+                                     n=text.signed(result.deltas[w], change=True)))
+        if result.bonus > 0 and result.bonus_category is not None:
+            parts.append(labels.text("pic.duel.fold_bonus", n=text.signed(result.bonus),
+                                     cat=cat_lc(labels, result.bonus_category)))
+    return " · ".join(parts)
+
+
+def fold(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult,
+         names: tuple[str, str], labels: Labels) -> None:
+    """The last bullet folded into the table: its two hands framed in their players' colours,
+    and the strip under the row saying what happened."""
+    for p in (0, 1):
+        x0, y0, x1, y1 = L.column(result.positions[p])
+        d.rounded_rectangle((x0 + 1, y0 - 2, x1 - 1, y1 + 4), 14, outline=P.PLAYER[p], width=4)
+    x0, y0, x1, y1 = L.FOLD
+    winner = result.winner
+    d.rounded_rectangle(L.FOLD, 14, fill=P.PANEL,
+                        outline=P.GOLD if winner is not None else P.PANEL_EDGE, width=3)
+    who = (frame.short(names[0], 28, 240), frame.short(names[1], 28, 240))
+    lines = text.wrap(summary(result, who, labels), 28, x1 - x0 - 32, 2)
+    step = text.line_height(28) + 4
+    y = (y0 + y1) // 2 - step * len(lines) // 2 + 2
+    for line in lines:
+        text.draw(im, ((x0 + x1) // 2, y), line, 28, P.TEXT, anchor="m")
+        y += step
+
+
 def status(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels,
            x: int, y: int, max_width: int) -> None:
-    """What is happening now, in at most four short lines."""
+    """What is happening now, in at most three lines."""
     lines: list[tuple[str, int, tuple[int, int, int]]] = []
-    who = [frame.short(n, 22, 200) for n in names]
+    who = [frame.short(n, 30, 260) for n in names]
     if not view.hands:
         pass  # the row itself says so
     elif view.phase is Phase.DEAL:
-        lines.append((labels.text("pic.shuffling"), 22, P.TEXT))
+        lines.append((labels.text("pic.shuffling"), 30, P.TEXT))
     elif view.phase is Phase.BULLET and view.to_act:
         p = view.to_act[0]
         free = sum(1 for h in view.hands if h.state is HandState.AVAILABLE)
         key = "pic.duel.choose"
         if view.bonus_duel:
             key = "pic.duel.choose_last" if free == 1 else "pic.duel.choose_bonus"
-        if view.bonus_duel:
-            lines.append((labels.text("pic.duel.bonus_duel"), 28, P.GOLD))
-            lines.append((labels.text("pic.duel.bonus_rule"), 20, P.DIM))
-        lines.append((labels.text(key, name=who[p]), 22, P.PLAYER[p]))
-    elif view.phase is Phase.TIEBREAK_OFFER:
-        lines.append((labels.text("pic.duel.offer"), 24, P.GOLD))
-        for p in (0, 1):
+            lines.append((f"{labels.text('pic.duel.bonus_duel')}: "
+                          f"{labels.text('pic.duel.bonus_rule')}", 28, P.GOLD))
+        lines.append((labels.text(key, name=who[p]), 30, P.PLAYER[p]))
+    elif view.phase is Phase.TIEBREAK_OFFER:  # never the draw: the duel goes on or ends
+        after = len(view.results)
+        key = "pic.duel.offer_level" if after <= view.max_bullets else "pic.duel.offer_again"
+        parts = text.wrap(labels.text(key, n=after), 30, max_width, 2)
+        for part in parts:
+            text.draw(im, (x, y), part, 30, P.GOLD)
+            y += text.line_height(30) + 2
+        half = max_width // 2
+        for p in (0, 1):  # both answers on one line, each in its player's colour
             a = view.tiebreak_answers[p]
-            key = ("pic.duel.answer_wait" if a is None else "pic.duel.answer_yes" if a
+            key = ("pic.duel.answer_deciding" if a is None else "pic.duel.answer_wants" if a
                    else "pic.duel.answer_no")
-            lines.append((labels.text(key, name=who[p]), 22, P.PLAYER[p]))
+            text.draw(im, (x + p * half, y), labels.text(key, name=who[p]), 28, P.PLAYER[p],
+                      max_width=half - 12)
+        return
     elif view.phase is Phase.OVER:
         if view.winner is None:
-            lines.append((labels.text("pic.duel.over_draw"), 26, P.GOLD))
+            lines.append((labels.text("pic.duel.over_draw"), 30, P.GOLD))
         else:
-            lines.append((labels.text("pic.duel.over_win", name=who[view.winner]), 26, P.GOLD))
+            lines.append((labels.text("pic.duel.over_win", name=who[view.winner]), 30, P.GOLD))
+    budget = 3
     for line, size, colour in lines:
-        for part in text.wrap(line, size, max_width, 2):
+        parts = text.wrap(line, size, max_width, 2 if budget > len(lines) else 1)
+        for part in parts[:budget]:
             text.draw(im, (x, y), part, size, colour)
             y += text.line_height(size) + 2
-        y += 6
+            budget -= 1
 
 
 def compose(view: PublicView, names: tuple[str, str], labels: Labels,
             show_cards_out: bool = True) -> Image.Image:
     """The table picture as an RGB image (see `render.table` for the bytes)."""
     names = frame.names_of(names, labels)
-    im = C.canvas(L.TABLE_H)
+    im = frame.canvas(L.TABLE_H if show_cards_out else L.FOOTER_Y + 8)
     live = view.phase in (Phase.BULLET, Phase.TIEBREAK_OFFER)
     frame.panels(im, view, names, labels, to_act=view.to_act if live else ())
     frame.revolver(im, view, labels)
     d = ImageDraw.Draw(im)
+    last = last_bullet(view)
+    if last is not None:
+        fold(im, d, last, names, labels)
     for hand in view.hands:
         _hand(im, d, view, hand, labels)
     if not view.hands:  # before the first deal: say so where the hands will be
-        text.draw(im, (C.W // 2, (L.HANDS_Y + L.FOOTER_Y) // 2 - 20),
-                  labels.text("pic.shuffling"), 34, P.DIM, anchor="m")
+        text.draw(im, (L.W // 2, (L.HANDS_Y + L.ROW_BOTTOM) // 2 - 20),
+                  labels.text("pic.shuffling"), 36, P.DIM, anchor="m")
+    status(im, view, names, labels, L.MARGIN + 14, L.STATUS_Y, L.W - 2 * L.MARGIN - 28)
     if show_cards_out:
         cards_out(im, view, labels)
-        sx = L.STATUS_X
-    else:
-        sx = C.MARGIN + 14
-    status(im, view, names, labels, sx, L.FOOTER_Y + 4, C.W - C.MARGIN - 16 - sx)
     return im
 
 
 def table(view: PublicView, *, names: tuple[str, str], labels: Labels,
           show_cards_out: bool = True, fmt: str = "jpeg") -> bytes:
-    """The table at this moment of the duel, as JPEG (default) or PNG bytes."""
+    """The table at this moment of the duel, as JPEG (default) or PNG bytes: the last bullet of
+    this deal folded in; without `show_cards_out`, shorter, without the cards-out grid."""
     return encode(compose(view, names, labels, show_cards_out), fmt)

@@ -12,7 +12,6 @@ from PIL import Image, ImageChops
 
 import render
 from bot.i18n import pick_language, translator
-from render import canvas as C
 from render.duel import layout as L
 from render.duel import preview
 from rules.cards import Card
@@ -76,18 +75,19 @@ def test_every_phase_renders_at_its_size_and_mode() -> None:
         im = png(data)
         assert im.mode == "RGB", stem
         if "reveal" in stem:
-            assert im.size == (C.W, L.REVEAL_H), stem
+            assert im.size == (L.W, L.REVEAL_H), stem
         elif "result" in stem:
-            assert im.size == (C.W, L.RESULT_H), stem
+            assert im.width == L.W and im.height > L.SCORE_Y, stem
         else:
-            assert im.size == (C.W, L.TABLE_H), stem
+            assert im.size == (L.W, L.TABLE_H), stem
+        assert im.width * im.height <= 1_600_000, stem
 
 
 def test_jpeg_is_the_default_and_small() -> None:
     view = bullet_two()
     data = render.table(view, names=NAMES, labels=EN)
     im = png(data)
-    assert im.format == "JPEG" and im.mode == "RGB" and im.size == (C.W, L.TABLE_H)
+    assert im.format == "JPEG" and im.mode == "RGB" and im.size == (L.W, L.TABLE_H)
     assert len(data) <= 150 * 1024
     assert len(render.reveal(view, names=NAMES, labels=EN)) <= 150 * 1024
 
@@ -104,7 +104,7 @@ def test_same_inputs_same_bytes() -> None:
 def test_a_fresh_duel_before_any_deal_renders() -> None:
     view = DuelState.new(50, 1).public_view()
     assert view.phase is Phase.DEAL and not view.hands
-    assert table_png(view).size == (C.W, L.TABLE_H)
+    assert table_png(view).size == (L.W, L.TABLE_H)
     with pytest.raises(ValueError, match="nothing to reveal"):
         render.reveal(view, names=NAMES, labels=EN)
 
@@ -159,7 +159,7 @@ def test_the_cards_out_grid_marks_each_card_in_its_cell() -> None:
     for other in (Card.parse("2d"), Card.parse("3h"), Card.parse("Ah")):
         assert not region_differs(before, after, L.cell_box(other))
     no_grid = table_png(view, show_cards_out=False)
-    assert region_differs(before, no_grid, L.cell_box(card))
+    assert no_grid.height < before.height  # without the grid the picture is shorter
 
 
 def test_a_turned_over_hand_shows_its_name() -> None:
@@ -176,7 +176,7 @@ def test_whose_turn_lights_their_panel() -> None:
     other = 1 - actor
     a = table_png(view)
     b = table_png(dataclasses.replace(view, to_act=(other,)))
-    assert region_differs(a, b, C.PANELS[actor]) and region_differs(a, b, C.PANELS[other])
+    assert region_differs(a, b, L.PANELS[actor]) and region_differs(a, b, L.PANELS[other])
 
 
 # --- names and languages --------------------------------------------------------------------
@@ -196,13 +196,13 @@ AWKWARD = [
 @pytest.mark.parametrize("name", AWKWARD)
 def test_awkward_names_stay_inside_their_panel(name: str) -> None:
     view = bullet_two()
-    left, right = C.PANELS
+    left, right = L.PANELS
     elsewhere: list[Box] = [
         (0, 0, left[0] - 1, L.HEADER_H),  # left of the left panel
         (left[2] + 1, 0, right[0] - 1, L.HEADER_H),  # the revolver between the panels
-        (right[2] + 1, 0, C.W, L.HEADER_H),  # right of the right panel
-        (0, L.HEADER_H, C.W, L.FOOTER_Y),  # the row of hands
-        (0, L.FOOTER_Y, L.STATUS_X - 8, L.TABLE_H),  # the cards-out grid
+        (right[2] + 1, 0, L.W, L.HEADER_H),  # right of the right panel
+        (0, L.HEADER_H, L.W, L.STATUS_Y),  # the row of hands and the folded bullet
+        (0, L.FOOTER_Y, L.W, L.TABLE_H),  # the cards-out grid
     ]
     for lang in ("en", "ru"):
         base = table_png(view, names=("A", "B"), labels=translator(lang))
