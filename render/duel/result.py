@@ -120,7 +120,7 @@ def why(view: PublicView, names: tuple[str, str], labels: Labels,
 
 
 # The scorecard's columns (x from the left; right-aligned ones say so).
-COL_NO, COL_NAME, COL_POS, COL_CARDS, COL_BET, COL_CAT = 30, 92, 190, 236, 462, 564
+COL_NO, COL_NAME, COL_POS, COL_CARDS, COL_BET, COL_CAT = 30, 92, 190, 236, 460, 586
 COL_NET_R, COL_STACK_R = 856, 932
 CARD_CHIP_W, CARD_CHIP_H = 42, 30
 SCORE_SIZE = 26
