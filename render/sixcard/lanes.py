@@ -24,6 +24,7 @@ from render.sixcard.layout import (
     LIT,
     PLAIN,
     STEP,
+    TEXT,
     TITLE_X,
     Edge,
     card_box,
@@ -44,15 +45,15 @@ Line = tuple[str, int, RGB]
 def _tag(im: Image.Image, d: ImageDraw.ImageDraw, cx: int, y: int, caption: str,
          fill: RGB | None, ink: RGB, max_width: int) -> None:
     """A small pill with `caption`, centred on `cx`, its top at `y` (`fill=None`: outlined)."""
-    size = 16
-    caption = text.fit(caption, size, max_width - 14, "narrow")
-    w = text.width(caption, size, "narrow") + 14
-    box = (cx - w // 2, y, cx - w // 2 + w, y + 24)
+    size = 20
+    caption = text.fit(caption, size, max_width - 12, "narrow")
+    w = text.width(caption, size, "narrow") + 12
+    box = (cx - w // 2, y, cx - w // 2 + w, y + 26)
     if fill is None:
         d.rounded_rectangle(box, 12, outline=ink, width=2)
     else:
         d.rounded_rectangle(box, 12, fill=fill)
-    text.draw(im, (cx, y + 2), caption, size, ink, anchor="m", face="narrow")
+    text.draw(im, (cx, y + 1), caption, size, ink, anchor="m", face="narrow")
 
 
 def net_colour(n: int) -> RGB:
@@ -84,9 +85,9 @@ def _cards(im: Image.Image, d: ImageDraw.ImageDraw, row: int, cards: tuple[Card,
         room = STEP if k < len(cards) - 1 else x1 - x0
         cx = x0 + room // 2
         if k == new:
-            _tag(im, d, cx, y0 - 29, labels.text("pic.sixcard.new"), P.GOLD, P.BLACK, room)
+            _tag(im, d, cx, y0 - 28, labels.text("pic.sixcard.new"), P.GOLD, P.BLACK, room)
         elif k == 5 and sixth:
-            _tag(im, d, cx, y0 - 29, labels.text("pic.sixcard.sixth"), None, P.GOLD, room)
+            _tag(im, d, cx, y0 - 28, labels.text("pic.sixcard.sixth"), None, P.GOLD, room)
 
 
 def _stack(im: Image.Image, row: int, backs: int, up: Card | None) -> None:
@@ -99,37 +100,40 @@ def _stack(im: Image.Image, row: int, backs: int, up: Card | None) -> None:
 def _dropped(im: Image.Image, d: ImageDraw.ImageDraw, row: int, card: Card, labels: Labels) -> None:
     x0, y0, x1, _ = dropped_box(row)
     im.paste(six_sprites.greyed(card), (x0, y0))
-    _tag(im, d, (x0 + x1) // 2, y0 - 29, labels.text("pic.sixcard.out"), None, P.MINUS,
+    _tag(im, d, (x0 + x1) // 2, y0 - 28, labels.text("pic.sixcard.out"), None, P.MINUS,
          x1 - x0 + 16)
 
 
 def _column(im: Image.Image, row: int, lines: list[Line], star: bool = False) -> None:
-    """The right-hand column of a lane: big lines shrink to fit, small ones wrap (two lines at
-    most), all cut with an ellipsis if they still do not fit."""
-    x0, y, x1, _ = outcome_box(row)
-    y += 6
+    """The right-hand column of a lane: lines above the smallest size shrink to fit, the
+    smallest ones wrap (two lines at most), all cut with an ellipsis if they still do not fit;
+    a line that would run past the lane is left out."""
+    x0, y, x1, bottom = outcome_box(row)
+    y += 2
     for line, size, colour in lines:
         room = x1 - x0
-        if size >= 26:
-            if star and size >= 30:
-                room -= 52
-            cut, sz = text.fit_shrink(line, (size, size - 4, size - 6), room, "narrow")
+        if size > TEXT:
+            if star and size >= 34:
+                room -= 48
+            cut, sz = text.fit_shrink(line, (size, size - 2, size - 4, TEXT), room, "narrow")
             parts = [cut]
         else:
-            sz, parts = size, text.wrap(line, size, room, 2, "narrow")
+            sz, parts = size, text.wrap(line, size, room, 3, "narrow")
         for part in parts:
+            if y + text.line_height(sz, "narrow") > bottom + 6:
+                return
             box = text.draw(im, (x0, y), part, sz, colour, face="narrow")
-            y += text.line_height(sz, "narrow") + (2 if len(parts) > 1 else 6)
-        if star and size >= 30:
-            badge = sprites.star(40, LANE_FILL)
-            im.paste(badge, (box[2] + 10, box[1] + 2))
+            y += text.line_height(sz, "narrow") + (0 if len(parts) > 1 else 2)
+        if star and size >= 34:
+            badge = sprites.star(38, LANE_FILL)
+            im.paste(badge, (box[2] + 8, box[1] + 2))
         if len(parts) > 1:
-            y += 4
+            y += 2
 
 
 def dealer_lane(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, labels: Labels) -> None:
     _, y, _, _ = lane_box(0)
-    text.draw(im, (TITLE_X, y + 12), labels.text("pic.dealer"), 28, P.TEXT,
+    text.draw(im, (TITLE_X, y + 8), labels.text("pic.dealer"), 30, P.TEXT,
               max_width=CARDS_X - TITLE_X - 16)
     lines: list[Line] = []
     rep = view.dealer_replacement
@@ -141,18 +145,18 @@ def dealer_lane(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, labe
             lines.append((text.hand_name(labels, view.dealer_value.category), 30, P.TEXT))
         if view.dealer_qualifies is not None:
             lines.append((labels.text("pic.sixcard.qualifies" if view.dealer_qualifies
-                                       else "pic.sixcard.no_game"), 26,
+                                       else "pic.sixcard.no_game"), 28,
                           P.PLUS if view.dealer_qualifies else P.MINUS))
         if rep is not None and view.dealer_first_cards is not None:
             first = evaluate(view.dealer_first_cards).category
             if view.dealer_value is None or first is not view.dealer_value.category:
                 lines.append((labels.text("pic.sixcard.was", cat=text.hand_name(labels, first)),
-                              20, P.DIM))
+                              TEXT, P.DIM))
             lines.append((labels.text("pic.sixcard.chance", outs=rep.outs[rep.index],
-                                       unseen=rep.unseen), 20, P.DIM))
+                                       unseen=rep.unseen), TEXT, P.DIM))
     elif view.dealer_up is not None:
         _stack(im, 0, view.dealer_backs, view.dealer_up)
-        lines.append((labels.text("pic.sixcard.dealer_hint"), 20, P.DIM))
+        lines.append((labels.text("pic.sixcard.dealer_hint"), TEXT, P.DIM))
     _column(im, 0, lines)
 
 
@@ -160,7 +164,7 @@ def _box_lines(view: SixCardView, box: SixBoxView, labels: Labels) -> tuple[list
     """The right-hand column of a box, and whether it won (a star)."""
     lines: list[Line] = []
     if box.value is not None:
-        lines.append((text.hand_name(labels, box.value.category), 26, P.TEXT))
+        lines.append((text.hand_name(labels, box.value.category), 30, P.TEXT))
     s = box.settlement
     if s is not None:
         o = s.outcome
@@ -176,42 +180,44 @@ def _box_lines(view: SixCardView, box: SixBoxView, labels: Labels) -> tuple[list
             word, colour = labels.text("pic.sixcard.stakes_back"), P.TEXT
         else:
             word, colour = labels.text("pic.sixcard.folded"), P.MINUS
-        lines.append((word, 22, colour))
+        lines.append((word, 28, colour))
         lines.append((text.signed(s.net, change=True), 34, net_colour(s.net)))
         after = next((r.balance for r in view.running if r.box == box.box), None)
         if after is not None:
-            lines.append((labels.text("pic.sixcard.after", n=after), 20, P.DIM))
+            lines.append((labels.text("pic.sixcard.after", n=after), 28, P.TEXT))
         if s.bought_dealer_game:
-            lines.append((labels.text("pic.sixcard.game_bought"), 18, P.DIM))
+            lines.append((labels.text("pic.sixcard.game_bought"), TEXT, P.DIM))
         return lines, o is BoxOutcome.WON
     live = box.box == view.to_act
     if box.state is BoxState.HIDDEN:
         # box 2: shown after box 1
         key = "pic.sixcard.blind_wait" if box.blind else "pic.sixcard.hidden"
-        lines.append((labels.text(key, n=box.box), 20, P.DIM))
+        lines.append((labels.text(key, n=box.box), TEXT, P.DIM))
     elif box.state is BoxState.DECIDING:
-        lines.append((labels.text("pic.sixcard.deciding"), 22, LIT))
+        lines.append((labels.text("pic.sixcard.deciding"), 28, LIT))
     elif box.state is BoxState.FOLDED:
-        lines.append((labels.text("pic.sixcard.folded"), 22, P.MINUS))
+        lines.append((labels.text("pic.sixcard.folded"), 28, P.MINUS))
         lines.append((text.signed(-(box.ante + box.fees), change=True), 34, P.MINUS))
     elif live and view.phase is SixPhase.DEALER_GAME:
         key = "pic.sixcard.offer_box" if "g" in view.legal else "pic.sixcard.paid_no_game"
-        lines.append((labels.text(key), 22, LIT))
+        lines.append((labels.text(key), TEXT, LIT))
     else:
-        lines.append((labels.text("pic.sixcard.playing"), 22, P.DIM))
+        lines.append((labels.text("pic.sixcard.playing"), 28, P.DIM))
         if box.dealer_game is not None:
             key = "pic.sixcard.game_bought" if box.dealer_game else "pic.sixcard.game_declined"
-            lines.append((labels.text(key), 18, P.DIM))
+            lines.append((labels.text(key), TEXT, P.DIM))
     return lines, False
 
 
 def _chip(im: Image.Image, row: int, which: int, amount: int, labels: Labels) -> None:
-    x0, y0, x1, _ = chip_box(row, which)
-    sprite = sprites.chip(which, 0, LANE_FILL)
+    x0, y0, x1, y1 = chip_box(row, which)
+    sprite = six_sprites.chip(which, y1 - y0)
     im.paste(sprite, (x0, y0))
     caption = labels.text("pic.sixcard.ante" if which == 0 else "pic.sixcard.bet", n=amount)
-    text.draw(im, (x0 + sprite.width + 10, y0 + 16), caption, 22, P.TEXT, face="narrow",
-              max_width=x1 - x0 - sprite.width - 10)
+    room = x1 - x0 - sprite.width - 8
+    line, size = text.fit_shrink(caption, (28, TEXT, 24), room, "narrow")
+    ty = y0 + (y1 - y0 - text.line_height(size, "narrow")) // 2
+    text.draw(im, (x0 + sprite.width + 8, ty), line, size, P.TEXT, face="narrow")
 
 
 def box_lane(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, box: SixBoxView,
@@ -220,20 +226,21 @@ def box_lane(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, box: Si
     lines, won = _box_lines(view, box, labels)
     live = is_live(view, box)
     _, y, _, _ = lane_box(row)
-    title = text.draw(im, (TITLE_X, y + 12), labels.text("pic.sixcard.box", n=box.box + 1), 28,
+    title = text.draw(im, (TITLE_X, y + 8), labels.text("pic.sixcard.box", n=box.box + 1), 30,
                       LIT if live else P.TEXT, max_width=CARDS_X - 16 - TITLE_X)
     x = TITLE_X
     if box.blind:  # on the title's line if it fits there, else on the fees' line
         blind = labels.text("pic.sixcard.blind")
-        w = text.width(blind, 16, "narrow") + 14
+        w = text.width(blind, 20, "narrow") + 12
         if title[2] + 10 + w <= CARDS_X - 12:
-            _tag(im, d, title[2] + 10 + w // 2, y + 19, blind, P.GOLD, P.BLACK, w)
+            _tag(im, d, title[2] + 10 + w // 2, y + 14, blind, P.GOLD, P.BLACK, w)
         else:
-            _tag(im, d, x + w // 2, y + 46, blind, P.GOLD, P.BLACK, CARDS_X - 16 - x)
+            _tag(im, d, x + w // 2, y + 48, blind, P.GOLD, P.BLACK, CARDS_X - 16 - x)
             x += w + 10
     if box.fees:
-        text.draw(im, (x, y + 48), labels.text("pic.sixcard.fees", n=box.fees), 18, P.DIM,
-                  max_width=CARDS_X - 16 - x)
+        line, size = text.fit_shrink(labels.text("pic.sixcard.fees", n=box.fees),
+                                     (TEXT, 24), CARDS_X - 12 - x, "narrow")
+        text.draw(im, (x, y + 46), line, size, P.DIM, face="narrow")
     _chip(im, row, 0, box.ante, labels)
     if box.bet:
         _chip(im, row, 1, box.bet, labels)

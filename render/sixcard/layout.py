@@ -2,7 +2,9 @@
 the boxes (the canvas, a card's size and the player's panel are render.canvas's).
 
 The picture is as tall as the game has boxes (`height(len(view.boxes))`); the tests sample
-these boxes.
+these boxes. It is 1000 px wide, not the duel's 1200, so that on a phone (a photo about 400
+points wide) no word a player reads is under 26 px, i.e. 10 px or more, with the cards as large
+as the duel's; three boxes still make a picture no taller than it is wide.
 """
 
 from __future__ import annotations
@@ -14,22 +16,26 @@ from render.canvas import Box
 RGB = tuple[int, int, int]
 Edge = tuple[RGB, int]  # a frame's colour and width
 
-HEADER_H = 146
-LANE_X0, LANE_X1 = C.MARGIN + 4, C.W - C.MARGIN - 4
-LANE_H = 206
-LANE_GAP = 10
-BOTTOM = 24
+W = 1000
+HEADER_H = 150
+PANEL: Box = (C.MARGIN, 16, C.MARGIN + 360, 134)  # the player's name, balance, chips in play
+LANE_X0, LANE_X1 = C.MARGIN + 4, W - C.MARGIN - 4
+LANE_H = 200
+LANE_GAP = 8
+BOTTOM = 18
 TITLE_X = LANE_X0 + 16
-CARDS_X = 260
-STEP = 80  # a card's visible strip: its index and a part of its middle
-SIXTH_GAP = 14  # a bought sixth card sits apart
-CARD_TOP = 32  # cards start this far below the lane's top; tags go above them
-DROP_W, DROP_H = 92, 129
-DROP_X = CARDS_X + 5 * STEP + SIXTH_GAP + C.CARD_W + 18
-OUT_X0 = DROP_X + DROP_W + 18
-OUT_X1 = LANE_X1 - 14
-STATUS_X = C.PANELS[0][2] + 28
-CHIP_ROWS = (74, 136)  # the ANTE's and the BET's chip, below the lane's top
+CARDS_X = 240
+STEP = 50  # a card's visible strip: its index and a part of its middle
+SIXTH_GAP = 10  # a bought sixth card sits apart
+CARD_TOP = 30  # cards start this far below the lane's top; tags go above them
+DROP_W, DROP_H = 80, 112
+DROP_X = CARDS_X + 5 * STEP + SIXTH_GAP + C.CARD_W + 10
+OUT_X0 = DROP_X + DROP_W + 10
+OUT_X1 = LANE_X1 - 10
+STATUS_X = PANEL[2] + 24
+CHIP_ROWS = (84, 144)  # the ANTE's and the BET's chip, below the lane's top
+CHIP_H = 44  # a chip's row: the chip scaled to fit, its amount beside it
+TEXT = 26  # the smallest text a lane or the header draws (10 px on a phone)
 
 LIT: RGB = P.PLAYER[0]  # the player's colour: their panel token and the box they decide
 LANE_FILL: RGB = P.PANEL
@@ -68,7 +74,7 @@ def chip_box(row: int, which: int) -> Box:
     """The ANTE's (0) or the BET's (1) chip and amount in a box's title column."""
     _, y, _, _ = lane_box(row)
     top = y + CHIP_ROWS[which]
-    return (TITLE_X, top, CARDS_X - 12, top + 58)
+    return (TITLE_X, top, CARDS_X - 10, top + CHIP_H)
 
 
 def outcome_box(row: int) -> Box:

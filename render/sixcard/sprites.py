@@ -16,7 +16,9 @@ from render.sixcard.layout import (
     FAN_PAD,
     GREY_MIX,
     LANE_FILL,
+    PANEL,
     Edge,
+    W,
     card_box,
     height,
     lane_box,
@@ -24,13 +26,29 @@ from render.sixcard.layout import (
 from rules.cards import Card
 
 
-@lru_cache(maxsize=4)  # 3.7 MB each for three boxes: the frames of the latest pictures
+def felt(height: int) -> Image.Image:
+    """The shared felt `W` px wide: cut to width, its right rail kept."""
+    full = C.canvas(height)
+    im = full.crop((0, 0, W, height))
+    im.paste(full.crop((C.W - 60, 0, C.W, height)), (W - 60, 0))
+    return im
+
+
+@lru_cache(maxsize=4)
+def chip(which: int, height: int) -> Image.Image:
+    """The ANTE's (0) or the BET's (1) chip, `height` px tall, on the lane (RGB)."""
+    sprite = sprites.chip(which, 0, LANE_FILL)
+    w = round(sprite.width * height / sprite.height)
+    return sprite.resize((w, height), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=4)  # 3 MB each for three boxes: the frames of the latest pictures
 def base(lanes: tuple[Edge, ...], panel: Edge) -> Image.Image:
     """The felt with the player's panel and the lanes (the dealer's first) framed, nothing in
     them yet: what every picture of a game with these frames starts from (copy it)."""
-    im = C.canvas(height(len(lanes) - 1))
+    im = felt(height(len(lanes) - 1))
     d = ImageDraw.Draw(im)
-    d.rounded_rectangle(C.PANELS[0], 16, fill=P.PANEL, outline=panel[0], width=panel[1])
+    d.rounded_rectangle(PANEL, 16, fill=P.PANEL, outline=panel[0], width=panel[1])
     for row, (edge, width) in enumerate(lanes):
         d.rounded_rectangle(lane_box(row), 16, fill=LANE_FILL, outline=edge, width=width)
     return im

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from render import canvas as C
 from render import palette as P
 from render import sprites, text
 from render.encode import TALL, encode
 from render.sixcard import lanes
 from render.sixcard import sprites as six_sprites
-from render.sixcard.layout import HEADER_H, LANE_X1, LIT, PLAIN, STATUS_X, lane_box
+from render.sixcard.layout import HEADER_H, LANE_X1, LIT, PANEL, PLAIN, STATUS_X, TEXT, W, lane_box
 from render.text import Labels
 from rules.sixcard.view import BET, BUY_FEE, GAME_FEE, REPLACE_FEE, BoxState, SixCardView, SixPhase
 
@@ -31,7 +30,7 @@ def _on_table(view: SixCardView) -> int:
 
 
 def _panel(im: Image.Image, view: SixCardView, name: str, labels: Labels) -> None:
-    x0, y0, x1, _ = C.PANELS[0]
+    x0, y0, x1, _ = PANEL
     over = view.is_over
     im.paste(sprites.chip(0, 0, P.PANEL), (x0 + 12, y0 + 10))
     line, size = text.fit_shrink(name, (30, 26, 22), x1 - x0 - 86)
@@ -39,11 +38,11 @@ def _panel(im: Image.Image, view: SixCardView, name: str, labels: Labels) -> Non
     box = text.draw(im, (x0 + 70, y0 + 56), str(view.balance), 38, P.TEXT)
     if over:
         if view.net:
-            text.draw(im, (box[2] + 10, y0 + 70), text.signed(view.net, change=True), 22,
+            text.draw(im, (box[2] + 10, y0 + 66), text.signed(view.net, change=True), 28,
                       lanes.net_colour(view.net))
     elif view.boxes:
-        text.draw(im, (x1 - 16, y0 + 80), labels.text("pic.sixcard.on_table", n=_on_table(view)),
-                  20, P.DIM, anchor="r", max_width=x1 - box[2] - 30)
+        text.draw(im, (x1 - 14, y0 + 66), labels.text("pic.sixcard.on_table", n=_on_table(view)),
+                  TEXT, P.DIM, anchor="r", face="narrow", max_width=x1 - box[2] - 26)
 
 
 def status_lines(view: SixCardView, labels: Labels) -> list[Line]:
@@ -53,7 +52,7 @@ def status_lines(view: SixCardView, labels: Labels) -> list[Line]:
     if not view.boxes:
         pass  # the empty table says so
     elif view.phase is SixPhase.DECIDING and box is not None:
-        out.append((labels.text("pic.sixcard.move", n=box.box + 1), 24, LIT))
+        out.append((labels.text("pic.sixcard.move", n=box.box + 1), 28, LIT))
         legal = set(view.legal)
         opts = [labels.text("pic.sixcard.opt_fold")] if "f" in legal else []
         if "p" in legal:
@@ -63,36 +62,41 @@ def status_lines(view: SixCardView, labels: Labels) -> list[Line]:
         if any(c.startswith("r") for c in legal):
             opts.append(labels.text("pic.sixcard.opt_replace", n=REPLACE_FEE * box.ante))
         if legal == {"f"}:
-            out.append((labels.text("pic.sixcard.fold_only"), 20, P.MINUS))
+            out.append((labels.text("pic.sixcard.fold_only"), TEXT, P.MINUS))
         else:
-            out.append((" · ".join(opts), 20, P.TEXT))
+            out.append((" · ".join(opts), TEXT, P.TEXT))
     elif view.phase is SixPhase.DEALER_GAME and box is not None:
-        out.append((labels.text("pic.sixcard.dealer_none"), 24, P.GOLD))
+        out.append((labels.text("pic.sixcard.dealer_none"), 28, P.GOLD))
         fee = GAME_FEE * box.ante
         if "g" in view.legal:
-            out.append((labels.text("pic.sixcard.offer", n=box.box + 1, fee=fee), 22, LIT))
-            out.append((labels.text("pic.sixcard.offer_rule"), 18, P.DIM))
+            out.append((labels.text("pic.sixcard.offer", n=box.box + 1, fee=fee), TEXT, LIT))
+            out.append((labels.text("pic.sixcard.offer_rule"), TEXT, P.DIM))
         else:  # the balance cannot pay it: no question, the box is settled as no game
-            out.append((labels.text("pic.sixcard.offer_none", n=box.box + 1, fee=fee), 22, LIT))
-            out.append((labels.text("pic.sixcard.no_game_rule"), 18, P.DIM))
+            out.append((labels.text("pic.sixcard.offer_none", n=box.box + 1, fee=fee), TEXT, LIT))
+            out.append((labels.text("pic.sixcard.no_game_rule"), TEXT, P.DIM))
     elif view.is_over:
-        out.append((labels.text("pic.sixcard.over"), 26, P.GOLD))
-        out.append((labels.text("pic.sixcard.net", net=text.signed(view.net, change=True)), 26,
+        out.append((labels.text("pic.sixcard.over"), 30, P.GOLD))
+        out.append((labels.text("pic.sixcard.net", net=text.signed(view.net, change=True)), 30,
                     lanes.net_colour(view.net)))
     return out
 
 
 def _status(im: Image.Image, view: SixCardView, labels: Labels) -> None:
+    """The game's name, then what happens now; when they do not fit together, what happens
+    now alone (lines that still do not fit are left out)."""
     x, x1 = STATUS_X, LANE_X1 - 8
-    text.draw(im, (x, 18), labels.text("pic.sixcard.title"), 22, P.DIM, max_width=x1 - x)
-    y = 50
-    for line, size, colour in status_lines(view, labels):
-        for part in text.wrap(line, size, x1 - x, 2):
-            if y + text.line_height(size) > HEADER_H - 4:
-                return
-            text.draw(im, (x, y), part, size, colour)
-            y += text.line_height(size) + 2
-        y += 4
+    wrapped = [(part, size, colour) for line, size, colour in status_lines(view, labels)
+               for part in text.wrap(line, size, x1 - x, 2, "narrow")]
+    title = (labels.text("pic.sixcard.title"), TEXT, P.DIM)
+    need = sum(text.line_height(size, "narrow") + 2 for _, size, _ in wrapped)
+    room = HEADER_H - 4 - 14
+    lines = [title, *wrapped] if need + text.line_height(TEXT, "narrow") + 4 <= room else wrapped
+    y = 14
+    for part, size, colour in lines:
+        if y + text.line_height(size, "narrow") > HEADER_H - 4:
+            return
+        text.draw(im, (x, y), part, size, colour, face="narrow", max_width=x1 - x)
+        y += text.line_height(size, "narrow") + 2
 
 
 # --- the picture -------------------------------------------------------------------------------
@@ -112,7 +116,7 @@ def compose(view: SixCardView, name: str, labels: Labels) -> Image.Image:
         lanes.box_lane(im, d, view, box, labels)
     if not view.boxes:
         _, y0, _, y1 = lane_box(1)
-        text.draw(im, (C.W // 2, (y0 + y1) // 2 - 20), labels.text("pic.shuffling"), 34,
+        text.draw(im, (W // 2, (y0 + y1) // 2 - 20), labels.text("pic.shuffling"), 34,
                   P.DIM, anchor="m")
     return im
 

@@ -19,7 +19,6 @@ from PIL import Image, ImageChops, ImageStat
 import render
 import rules.sixcard as rules_six
 from bot.i18n import translator
-from render import canvas as C
 from render import palette as P
 from render.encode import MAX_BYTES
 from render.sixcard import preview
@@ -28,6 +27,8 @@ from render.sixcard.layout import (
     LANE_FILL,
     LANE_X0,
     LIT,
+    PANEL,
+    W,
     card_box,
     chip_box,
     dropped_box,
@@ -132,13 +133,23 @@ def test_every_moment_renders_at_its_size_and_mode() -> None:
         view = scene(stem)
         im = png(make())
         assert im.mode == "RGB", stem
-        assert im.size == (C.W, height(len(view.boxes))), (stem, what)
+        assert im.size == (W, height(len(view.boxes))), (stem, what)
+
+
+def test_three_boxes_are_no_taller_than_wide_and_fit_a_phone() -> None:
+    """A phone shows a photo about 400 points wide: the table is at most 1200 px wide and
+    about 1.6 megapixels, and three boxes make it no taller than it is wide."""
+    for stem, what, make in preview.shots("png", translator):
+        im = png(make())
+        assert im.width <= 1200 and im.width * im.height <= 1_600_000, (stem, what)
+        if len(scene(stem).boxes) == 3:
+            assert im.width >= im.height, (stem, what)
 
 
 def test_before_the_deal_it_renders_as_tall_as_one_box() -> None:
     view = SixCardGame.new((10, 20, 30), 1000).public_view()
     assert view.phase is SixPhase.DEAL and not view.boxes
-    assert draw(view).size == (C.W, height(1)) == (C.W, height(0))
+    assert draw(view).size == (W, height(1)) == (W, height(0))
 
 
 def test_jpeg_is_the_default_and_small() -> None:
@@ -287,11 +298,11 @@ def test_chips_show_in_their_box_and_only_there() -> None:
     played = draw(with_box(view, dataclasses.replace(box, bet=20)))
     assert plain(before, chip_box(1, 1)) and not plain(played, chip_box(1, 1))
     # the header's "on the table" figure changes too; nothing else does
-    assert same(blank(before, [chip_box(1, 1), C.PANELS[0]]),
-                blank(played, [chip_box(1, 1), C.PANELS[0]]))
+    assert same(blank(before, [chip_box(1, 1), PANEL]),
+                blank(played, [chip_box(1, 1), PANEL]))
     bigger = draw(with_box(view, dataclasses.replace(box, ante=100)))
     assert region_differs(before, bigger, chip_box(1, 0))
-    header = (0, 0, C.W, lane_box(0)[1])  # the panel, and the fees the status quotes
+    header = (0, 0, W, lane_box(0)[1])  # the panel, and the fees the status quotes
     assert same(blank(before, [chip_box(1, 0), header]), blank(bigger, [chip_box(1, 0), header]))
 
 
@@ -324,7 +335,7 @@ def test_a_bought_card_and_a_replaced_card_are_marked() -> None:
     fresh, bought, replaced = (draw(scene(s)) for s in
                                ("s01_fresh_one_box", "s02_bought", "s03_replaced"))
     sixth = card_box(1, 5)
-    tag = (sixth[0], sixth[1] - 28, sixth[2], sixth[1] - 2)  # above the card, inside the lane
+    tag = (sixth[0], sixth[1] - 24, sixth[2], sixth[1] - 2)  # above the card, inside the frame
     assert region_differs(fresh, bought, sixth)
     assert plain(fresh, tag) and not plain(bought, tag)
     assert plain(bought, dropped_box(1)) and not plain(replaced, dropped_box(1))
@@ -408,7 +419,7 @@ def test_no_offer_is_asked_when_the_balance_cannot_pay_the_dealers_game() -> Non
 def test_awkward_names_stay_inside_the_panel(name: str) -> None:
     view = scene("s07_three_settled")
     a, b = draw(view, name="A"), draw(view, name=name)
-    assert same(blank(a, [C.PANELS[0]]), blank(b, [C.PANELS[0]]))
+    assert same(blank(a, [PANEL]), blank(b, [PANEL]))
 
 
 def test_hand_names_follow_the_cards() -> None:
