@@ -15,7 +15,7 @@ from bot.storage.users import UserRecord
 from bot.telegram import callbacks, send
 
 P = TypeVar("P", callbacks.DuelPress, callbacks.ChallengePress, callbacks.SixCardPress,
-            callbacks.SettingsPress)
+            callbacks.ResultPress, callbacks.SettingsPress)
 
 
 async def user_translator(svc: Services, update: Update) -> Translator:

@@ -102,6 +102,12 @@ class Game(ABC, Generic[R, S, A, E]):
         tell from its rules."""
         return False
 
+    def carries_over(self, record: R, seat: int, version: int, action: A) -> bool:
+        """May a press made on the older `version` still go through (a move that none of
+        the moves since changed, such as two players answering one question at once)? The
+        rules still check it. None may, unless the game can tell."""
+        return False
+
     @abstractmethod
     async def load(self, svc: Services, record_id: int) -> R | None: ...
 
@@ -136,9 +142,10 @@ class Screen(ABC, Generic[R]):
     """A game's messages."""
 
     @abstractmethod
-    async def show(self, svc: Services, bot: Bot, record: R) -> None:
-        """Bring the record's messages up to its saved version; send.ChatGone or
-        send.ChatMoved when Telegram says the chat is gone or moved."""
+    async def show(self, svc: Services, bot: Bot, record: R, note: str | None = None) -> None:
+        """Bring the record's messages up to its saved version (`note`: a line to say with
+        it, such as what the clock did); send.ChatGone or send.ChatMoved when Telegram says
+        the chat is gone or moved."""
 
     @abstractmethod
     async def gone(self, svc: Services, record: R) -> None:
@@ -163,7 +170,8 @@ async def act(game: Game[R, S, A, E], svc: Services, record_id: int, version: in
         return REPEATED  # the same tap again, on the move it has just made
     if not record.is_live:
         return game.over if game.finished(record) else game.stale
-    if version is not None and version != record.version:
+    if version is not None and version != record.version and not game.carries_over(
+            record, seat, version, action):
         return game.stale
     moved = game.apply(svc, record, seat, action)
     if isinstance(moved, Refusal):
@@ -189,15 +197,11 @@ class Live(Generic[R, S, A, E]):
     def name(self, record_id: int) -> str:
         return f"{self.game.label} {record_id}"
 
-    async def act(self, svc: Services, record_id: int, version: int | None, user_id: int,
-                  action: A) -> Applied[R, S, E] | Refusal:
-        return await act(self.game, svc, record_id, version, user_id, action)
-
     async def press(self, svc: Services, bot: Bot, query: CallbackQuery, tr: Translator,
                     user_id: int, record_id: int, version: int, action: A) -> None:
         """A player's button, with the game's lock held: a toast saying why nothing happened,
         or the action saved and shown."""
-        outcome = await self.act(svc, record_id, version, user_id, action)
+        outcome = await act(self.game, svc, record_id, version, user_id, action)
         if isinstance(outcome, Refusal):
             log.info("%s: a press by user %d refused: %s", self.name(record_id), user_id,
                      outcome)
@@ -216,13 +220,14 @@ class Live(Generic[R, S, A, E]):
 
     # --- present -----------------------------------------------------------------------
 
-    async def present(self, svc: Services, bot: Bot, record: R) -> None:
+    async def present(self, svc: Services, bot: Bot, record: R,
+                      note: str | None = None) -> None:
         """Bring the record's messages up to its saved version. A chat that threw the bot out
         is the screen's to handle (`gone`); a group that became a supergroup takes its games
         along, and this one is shown there. A refused or failed send or edit leaves it for
         the sync job. Then the screen's `presented` follows."""
         try:
-            await self.screen.show(svc, bot, record)
+            await self.screen.show(svc, bot, record, note)
         except send.ChatGone:
             await self.screen.gone(svc, record)
         except send.ChatMoved as e:

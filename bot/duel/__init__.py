@@ -1,7 +1,8 @@
 """The duel in Telegram: /duel makes a challenge (`challenges`), accepting it starts the duel
 (`service`: its life in storage), whose messages are drawn and edited (`present`, `captions`,
 `keyboards`), timed (`timers`) and kept up to date after a restart (`jobs`); `rounds` finds a
-round for /verify; `handlers` answers the commands and presses. The rules are `rules.duel`'s;
+round for /verify; `handlers` answers the commands and presses, `rematch` the result's
+buttons. The rules are `rules.duel`'s;
 nothing here decides a hand."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from bot.common import chats, live
 from bot.config import Config
-from bot.duel import handlers, jobs, present, service, timers
+from bot.duel import handlers, jobs, present, rematch, service, timers
 from bot.services import services
 from bot.telegram import App
 from bot.telegram.menu import Command
@@ -31,6 +32,7 @@ def register(app: App) -> None:
     app.add_handler(CommandHandler("surrender", handlers.surrender))
     app.add_handler(CallbackQueryHandler(handlers.on_duel, pattern=r"^d:"))
     app.add_handler(CallbackQueryHandler(handlers.on_challenge, pattern=r"^c:"))
+    app.add_handler(CallbackQueryHandler(rematch.on_result, pattern=r"^r:"))
 
 
 async def start(app: App, config: Config) -> None:

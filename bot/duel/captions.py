@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.i18n import Html, Translator, mention_html
+from bot.i18n import Html, Translator, html_escape, mention_html
 from rules.cards import Rank
 from rules.duel import BulletResult, DealProof, Outcome, Phase, PublicView
 from rules.hands import HandValue
@@ -18,7 +18,14 @@ class Seat:
 
     @property
     def mention(self) -> str:
+        """A mention: Telegram notifies the player (of a newly sent message). Only whoever
+        must act, and the players of a result, are mentioned; elsewhere `plain`."""
         return mention_html(self.user_id, self.name)
+
+    @property
+    def plain(self) -> Html:
+        """The name without a mention (no notification)."""
+        return Html(f"<b>{html_escape(self.name)}</b>")
 
 
 def _category(tr: Translator, result: BulletResult, player: int) -> str:
@@ -45,10 +52,10 @@ def _decided(tr: Translator, result: BulletResult, seats: tuple[Seat, Seat]) -> 
     assert result.winner is not None
     win, lose = result.values[result.winner], result.values[1 - result.winner]
     if decided_by(win, lose) is Decider.KICKER:
-        return tr.t("showdown.kicker", name=seats[result.winner].mention,
+        return tr.t("showdown.kicker", name=seats[result.winner].plain,
                     hand=_named(tr, win, "hand"))
-    return tr.t("showdown.beats", name=seats[result.winner].mention,
-                hand=_named(tr, win, "hand"), loser=seats[1 - result.winner].mention,
+    return tr.t("showdown.beats", name=seats[result.winner].plain,
+                hand=_named(tr, win, "hand"), loser=seats[1 - result.winner].plain,
                 other=_named(tr, lose, "than"))
 
 
@@ -59,26 +66,48 @@ def _heading(tr: Translator, view: PublicView) -> str:
 
 
 def _stacks(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> str:
-    return tr.t("duel.stacks", p0=seats[0].mention, s0=view.stacks[0], p1=seats[1].mention,
+    return tr.t("duel.stacks", p0=seats[0].plain, s0=view.stacks[0], p1=seats[1].plain,
                 s1=view.stacks[1])
 
 
+def folded(view: PublicView) -> BulletResult | None:
+    """The bullet just finished, which the live message shows beside the table (its own
+    reveal message is folded away): the one before the bullet in play, or at a tiebreak
+    offer the last one."""
+    last = view.last_result
+    if last is None:
+        return None
+    if view.phase is Phase.BULLET and last.number == view.bullet - 1:
+        return last
+    if view.phase is Phase.TIEBREAK_OFFER and last.number == view.bullet:
+        return last
+    return None
+
+
+def _folded_lines(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> list[str]:
+    last = folded(view)
+    if last is None:
+        return []
+    return [f"<i>{tr.t('duel.last_bullet', bullet=last.number)}</i>",
+            *_reveal_body(tr, last, seats)]
+
+
 def bullet_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> str:
-    """The live bullet: whose move, what is on the table, the deck commitment."""
-    lines = [f"<b>{_heading(tr, view)}</b>", _stacks(tr, view, seats)]
+    """The live bullet: the bullet just finished, what is on the table, whose move (the
+    deck's commitment is in the duel's header)."""
+    lines = [f"<b>{_heading(tr, view)}</b>", _stacks(tr, view, seats),
+             *_folded_lines(tr, view, seats)]
     if view.bonus_duel:
         lines.append(tr.t("duel.bonus_rule"))
     for hand in view.hands:
         if hand.owner is not None and hand.chips and hand.cards is None:
-            lines.append(tr.tn("duel.bet_placed", hand.chips, name=seats[hand.owner].mention,
+            lines.append(tr.tn("duel.bet_placed", hand.chips, name=seats[hand.owner].plain,
                                hand=hand.position + 1))
     if view.to_act:
         actor = view.to_act[0]
         key = "duel.turn_bonus" if view.bonus_duel else (
             "duel.turn_dealer" if actor == view.dealer else "duel.turn_opponent")
         lines.append(tr.t(key, mention=seats[actor].mention))
-    if view.commitment and view.bullet_in_round == 1:
-        lines.append(tr.t("duel.commitment", commitment=view.commitment))
     return "\n".join(lines)
 
 
@@ -90,9 +119,22 @@ def reveal_caption(
     head = (tr.t("duel.heading_tiebreak", bullet=result.number)
             if view.is_tiebreak_round(result.round) else
             tr.t("duel.heading", round=result.round, bullet=result.number))
-    lines = [f"<b>{head}</b>"]
+    lines = [f"<b>{head}</b>", *_reveal_body(tr, result, seats)]
+    lines.append(tr.t("duel.stacks", p0=seats[0].plain, s0=result.stacks_after[0],
+                      p1=seats[1].plain, s1=result.stacks_after[1]))
+    proof = next((p for p in view.proofs if p.round == result.round), None)
+    last_of_deal = not any(r.round == result.round and r.number > result.number
+                           for r in view.results)
+    if proof is not None and last_of_deal:
+        lines.append(_proof(tr, proof))
+    return "\n".join(lines)
+
+
+def _reveal_body(tr: Translator, result: BulletResult, seats: tuple[Seat, Seat]) -> list[str]:
+    """Both hands, what decided a showdown, who took what, a bonus paid."""
+    lines: list[str] = []
     for p in (0, 1):
-        lines.append(tr.tn("reveal.hand", result.stakes[p], name=seats[p].mention,
+        lines.append(tr.tn("reveal.hand", result.stakes[p], name=seats[p].plain,
                            hand=result.positions[p] + 1, category=_category(tr, result, p)))
     if result.outcome is Outcome.BOTH_PASS:
         lines.append(tr.t("reveal.both_pass"))
@@ -100,7 +142,7 @@ def reveal_caption(
         lines.append(tr.t("reveal.split", hand=_named(tr, result.values[0], "hand")))
     else:
         assert result.winner is not None
-        winner = seats[result.winner].mention
+        winner = seats[result.winner].plain
         gain = abs(result.deltas[result.winner]) - result.bonus
         if result.outcome is Outcome.SHOWDOWN:
             lines.append(_decided(tr, result, seats))
@@ -109,14 +151,7 @@ def reveal_caption(
         if result.bonus_category is not None and result.bonus > 0:  # a zero bonus is no news
             lines.append(tr.tn("reveal.bonus", result.bonus, name=winner,
                                category=_category(tr, result, result.winner)))
-    lines.append(tr.t("duel.stacks", p0=seats[0].mention, s0=result.stacks_after[0],
-                      p1=seats[1].mention, s1=result.stacks_after[1]))
-    proof = next((p for p in view.proofs if p.round == result.round), None)
-    last_of_deal = not any(r.round == result.round and r.number > result.number
-                           for r in view.results)
-    if proof is not None and last_of_deal:
-        lines.append(_proof(tr, proof))
-    return "\n".join(lines)
+    return lines
 
 
 def _proof(tr: Translator, proof: DealProof) -> str:
@@ -127,6 +162,8 @@ def _proof(tr: Translator, proof: DealProof) -> str:
 def result_caption(
     tr: Translator, view: PublicView, seats: tuple[Seat, Seat], reason: str | None
 ) -> str:
+    """Who won and why (a winner with fewer chips says why), the stacks, how to check the
+    deals (their salts and decks are on the result's copy buttons)."""
     s0, s1 = view.stacks
     lines: list[str] = []
     if view.winner is None:
@@ -136,24 +173,47 @@ def result_caption(
         if reason in ("surrender", "timeout", "bust"):
             lines.append(tr.t(f"result.{reason}", name=loser))
         lines.append(tr.t("result.winner", name=seats[view.winner].mention, s0=s0, s1=s1))
+        if view.stacks[view.winner] < view.stacks[1 - view.winner]:
+            lines.append(tr.t("result.behind", name=loser))
+        if reason == "tiebreak":
+            lines.append(tr.t("result.by_tiebreak"))
     lines.append(_stacks(tr, view, seats))
-    if reason in ("surrender", "timeout") and view.proofs:
-        # The deal in play when the duel stopped: no reveal published its deck.
-        lines.append(_proof(tr, view.proofs[-1]))
+    if view.proofs:
+        lines.append(tr.t("result.verify"))
     return "\n".join(lines)
 
 
 def offer_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> str:
-    lines = [tr.t("tiebreak.offer", s=view.stacks[0])]
-    for p in (0, 1):
+    """The tiebreak question, with each player's answer so far (both are mentioned when it
+    is first asked: both must answer; then whoever has not answered)."""
+    lines = [f"<b>{tr.t('tiebreak.offer', s=view.stacks[0])}</b>",
+             *_folded_lines(tr, view, seats)]
+    for p in (0, 1):  # only whoever is still to answer is mentioned
         if view.tiebreak_answers[p]:
-            lines.append(tr.t("tiebreak.agreed", name=seats[p].mention))
+            lines.append(tr.t("tiebreak.agreed", name=seats[p].plain))
+        else:
+            lines.append(tr.t("tiebreak.waiting", name=seats[p].mention))
     return "\n".join(lines)
 
 
-def closed_offer_caption(tr: Translator, view: PublicView) -> str:
-    """The offer once settled: a tiebreak dealt, or declined (the result follows in its own
-    message)."""
-    if view.phase is Phase.OVER:
-        return tr.t("tiebreak.declined")
-    return tr.t("tiebreak.accepted", bullet=view.bullet)
+def deals_of(view: PublicView) -> list[tuple[int, str]]:
+    """Every deal of the duel so far, as (round, commitment), oldest first."""
+    deals = [(p.round, p.commitment) for p in view.proofs]
+    if view.commitment and (not deals or deals[-1][0] != view.round):
+        deals.append((view.round, view.commitment))
+    return deals
+
+
+def header_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> str:
+    """The challenge's message once accepted: who duels, who dealt first, and each deal's
+    commitment as soon as it is dealt (the proof published before play stays in view)."""
+    lines = [tr.t("duel.header", p0=seats[0].mention, p1=seats[1].mention,
+                  stack=view.start_stack, dealer=seats[view.first_dealer].mention)]
+    for round_, commitment in deals_of(view):
+        if view.is_tiebreak_round(round_):
+            lines.append(tr.t("duel.header_tiebreak", bullet=view.max_bullets + round_
+                              - view.rounds, commitment=commitment))
+        else:
+            lines.append(tr.t("duel.header_round", round=round_, commitment=commitment))
+    lines.append(tr.t("duel.header_verify"))
+    return "\n".join(lines)

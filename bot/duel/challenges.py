@@ -10,13 +10,13 @@ from telegram import Bot, Message, User
 
 from bot.common.handlers import display_name
 from bot.common.refusal import Refusal, Refused
-from bot.duel.present import LIVE, present, table_for
+from bot.duel.present import LIVE, present
 from bot.duel.service import start_duel
 from bot.i18n import Translator, mention_html
 from bot.services import Services
 from bot.storage import ChallengeRecord, ChallengeStatus, DuelRecord
 from bot.telegram import send
-from rules.duel import MAX_STACK, MIN_STACK, DuelState
+from rules.duel import MAX_STACK, MIN_STACK
 
 log = logging.getLogger(__name__)
 
@@ -189,19 +189,11 @@ async def settle(svc: Services, bot: Bot, tr: Translator, c: ChallengeRecord,
 
 async def accept(svc: Services, bot: Bot, tr: Translator, c: ChallengeRecord,
                  user: User) -> DuelRecord | None:
-    """Start the duel (saved first), then say so and show its first bullet."""
+    """Start the duel (saved first), then show it: the challenge's message becomes the
+    duel's header (`bot.duel.present`) and the first bullet is sent."""
     record = await start_duel(svc, c, user.id)
     if record is None:
         return None
-    state = DuelState.from_json(record.state_json)
-    t = await table_for(svc, record)
-    # The message as recorded when it was accepted (not yet known: its sender edits it).
-    shown = await svc.storage.challenges.get(c.id)
-    if shown is not None and shown.message_id is not None:
-        dealer = t.seats[state.dealer].mention
-        text = tr.t("challenge.accepted", p0=t.seats[0].mention, p1=t.seats[1].mention,
-                    dealer=dealer)
-        await send.edit_text(bot, c.chat_id, shown.message_id, text, None)
     async with LIVE.lock(svc, record.id):  # the sync job must not send it a second time
         await present(svc, bot, record)
     return record

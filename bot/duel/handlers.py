@@ -99,10 +99,10 @@ async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     log.info("challenge %d in chat %d by user %d (target %s, stack %d)", created.id, chat.id,
              user.id, target_id or request.target_username or "open", created.stack)
-    await _post_challenge(context, svc, created, user.language_code)
+    await post_challenge(context, svc, created, user.language_code)
 
 
-async def _post_challenge(context: ContextTypes.DEFAULT_TYPE, svc: Services,
+async def post_challenge(context: ContextTypes.DEFAULT_TYPE, svc: Services,
                           c: ChallengeRecord, language_code: str | None) -> None:
     """Send a saved challenge's message (its buttons carry the challenge's id and version)
     and record it. A send that failed undoes the challenge, so nobody is blocked by a

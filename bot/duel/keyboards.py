@@ -1,16 +1,19 @@
-"""The duel's inline keyboards (its bets, the tiebreak offer, a challenge's buttons), built
-from the legal actions and the callback codec."""
+"""The duel's inline keyboards (its bets, the tiebreak offer, the result's buttons, a
+challenge's buttons), built from the legal actions and the callback codec."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
 from bot.storage import ChallengeRecord
 from bot.telegram import callbacks
-from rules.duel import Action, Bet, PublicView, TiebreakAnswer
+from rules.duel import Action, Bet, DealProof, PublicView, TiebreakAnswer
+from rules.fairness import deck_text
+
+COPY_TEXT_MAX = 256  # Telegram's limit for a copy_text button's text
 
 
 def _duel_button(text: str, duel_id: int, version: int, action: Action) -> InlineKeyboardButton:
@@ -44,6 +47,35 @@ def tiebreak_offer(tr: Translator, duel_id: int, version: int) -> InlineKeyboard
         _duel_button(tr.t("button.tiebreak_yes"), duel_id, version, TiebreakAnswer(True)),
         _duel_button(tr.t("button.tiebreak_no"), duel_id, version, TiebreakAnswer(False)),
     ]])
+
+
+def proof_command(proof: DealProof) -> str:
+    """A finished deal's proof as the command that checks it (what its copy button copies):
+    `/verify COMMITMENT SALT DECK`, 210 characters."""
+    return f"/verify {proof.commitment} {proof.salt} {deck_text(proof.deck)}"
+
+
+def result(tr: Translator, duel_id: int, view: PublicView) -> InlineKeyboardMarkup:
+    """Rematch and Standings; then one button per finished deal that copies its proof (long
+    hex does not belong in prose: tap, paste, send)."""
+    def press(key: str, op: callbacks.ResultOp) -> InlineKeyboardButton:
+        data = callbacks.encode(callbacks.ResultPress(duel_id, op))
+        return InlineKeyboardButton(tr.t(key), callback_data=data)
+
+    rows = [[press("button.rematch", callbacks.ResultOp.REMATCH),
+             press("button.standings", callbacks.ResultOp.STANDINGS)]]
+    copies = []
+    for proof in view.proofs:
+        text = proof_command(proof)
+        if len(text) > COPY_TEXT_MAX:  # cannot happen with 16-byte salts
+            continue
+        label = (tr.t("button.copy_tiebreak", bullet=view.max_bullets + proof.round - view.rounds)
+                 if view.is_tiebreak_round(proof.round) else
+                 tr.t("button.copy_round", round=proof.round))
+        copies.append(InlineKeyboardButton(label, copy_text=CopyTextButton(text)))
+    for start in range(0, len(copies), 3):
+        rows.append(copies[start:start + 3])
+    return InlineKeyboardMarkup(rows)
 
 
 def challenge(tr: Translator, c: ChallengeRecord) -> InlineKeyboardMarkup:

@@ -1,9 +1,20 @@
 """Show a duel in its chat: bring its messages from the version they show to the saved one.
 
-One message per bullet. While the bullet is on, its message is edited in place; when the bullet
-is over that message becomes its reveal (no buttons) and a new message carries the next bullet,
-the tiebreak offer or the result. The same routine serves a tap, a restart and the sync job,
-because it only compares what the message shows (`shown`) with what is saved (`state`).
+A duel has few messages, so a group's chat stays readable (issue 11):
+
+* **its header**: the challenge's message, edited when the duel starts and again whenever a
+  deal is dealt, to carry that deal's commitment (the proof published before play stays in
+  view for the whole duel);
+* **one live message**: the table (the bullet just finished folded in beside it), the
+  tiebreak offer, and at the end the result (with a scorecard of every bullet). Whenever the
+  turn passes, the live message is sent anew, mentioning whoever must act (Telegram notifies
+  a new message, never an edit), and the one it replaces is deleted. Only a tiebreak answer,
+  which leaves the other player to decide, edits it in place.
+* with the chat's "keep every reveal" setting, a finished bullet's message is turned into its
+  reveal instead of being deleted.
+
+The same routine serves a tap, a restart and the sync job, because it only compares what the
+message shows (`shown`) with what is saved (`state`).
 """
 
 from __future__ import annotations
@@ -23,7 +34,8 @@ from bot.duel import keyboards
 from bot.duel.captions import (
     Seat,
     bullet_caption,
-    closed_offer_caption,
+    deals_of,
+    header_caption,
     offer_caption,
     result_caption,
     reveal_caption,
@@ -49,6 +61,7 @@ class Table:
     lang: str
     show_cards_out: bool
     drawer: Drawer  # the one drawing thread (svc.drawer)
+    keep_reveals: bool = False  # each finished bullet stays as its own reveal message
 
     @property
     def names(self) -> tuple[str, str]:
@@ -62,7 +75,8 @@ async def table_for(svc: Services, record: DuelRecord) -> Table:
     lang = pick_language(settings.language, users[0].language_code if users[0] else None)
     seats = (Seat(record.players[0], display_name(users[0])),
              Seat(record.players[1], display_name(users[1])))
-    return Table(record, seats, translator(lang), lang, settings.show_cards_out, svc.drawer)
+    return Table(record, seats, translator(lang), lang, settings.show_cards_out, svc.drawer,
+                 settings.keep_reveals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,74 +94,86 @@ class Words:
     markup: InlineKeyboardMarkup | None
 
 
-def live_words(t: Table, state: DuelState) -> Words:
+def live_words(t: Table, state: DuelState, note: str | None = None) -> Words:
     view = state.public_view()
     if view.phase is Phase.BULLET:
         markup = keyboards.duel_bets(t.tr, t.record.id, t.record.version, view,
                                      state.legal_actions(view.to_act[0]))
-        return Words(bullet_caption(t.tr, view, t.seats), markup)
-    if view.phase is Phase.TIEBREAK_OFFER:
+        caption = bullet_caption(t.tr, view, t.seats)
+    elif view.phase is Phase.TIEBREAK_OFFER:
         markup = keyboards.tiebreak_offer(t.tr, t.record.id, t.record.version)
-        return Words(offer_caption(t.tr, view, t.seats), markup)
-    return Words(result_caption(t.tr, view, t.seats, state.end_reason), None)
+        caption = offer_caption(t.tr, view, t.seats)
+    else:
+        markup = keyboards.result(t.tr, t.record.id, view)
+        caption = result_caption(t.tr, view, t.seats, state.end_reason)
+    return Words(f"{note}\n{caption}" if note else caption, markup)
 
 
-async def live_content(t: Table, state: DuelState) -> Content:
-    """The message for the duel's current moment: the table during a bullet, the stacks'
-    chart at a tiebreak offer and at the end."""
+async def live_content(t: Table, state: DuelState, note: str | None = None) -> Content:
+    """The message for the duel's current moment: the table during a bullet and at a
+    tiebreak offer, the result (with its scorecard) at the end."""
     view = state.public_view()
-    words = live_words(t, state)
-    if view.phase is Phase.BULLET:
+    words = live_words(t, state, note)
+    if view.phase is Phase.OVER:
+        photo = await t.drawer.draw(partial(render.result, view, names=t.names, labels=t.tr,
+                                             reason=state.end_reason))
+    else:
         photo = await t.drawer.draw(partial(render.table, view, names=t.names, labels=t.tr,
                                              show_cards_out=t.show_cards_out))
-    else:
-        photo = await t.drawer.draw(partial(render.result, view, names=t.names,
-                                             labels=t.tr))
     return Content(photo, words.caption, words.markup)
 
 
-def _same_message(shown: DuelState, state: DuelState) -> bool:
-    """Does the message that shows `shown` also show `state` (edited in place)?"""
-    if shown.phase is not state.phase or shown.round != state.round:
-        return False
-    if state.phase is Phase.BULLET:
-        return shown.bullet == state.bullet
-    return state.phase is Phase.TIEBREAK_OFFER
+def _edited_in_place(shown: DuelState, state: DuelState) -> bool:
+    """Is the change from `shown` to `state` one that tells no one new it is their turn (a
+    tiebreak answer, the other player still to decide)? Then the message is edited; any
+    other change passes the turn and is sent anew."""
+    return (shown.phase is Phase.TIEBREAK_OFFER and state.phase is Phase.TIEBREAK_OFFER
+            and shown.round == state.round)
 
 
-async def _close(bot: Bot, t: Table, shown: DuelState, state: DuelState, message_id: int) -> None:
-    """Turn the message that showed `shown` into its final form, without buttons."""
+async def _show_header(svc: Services, bot: Bot, t: Table, state: DuelState) -> None:
+    """Edit the duel's header (its challenge's message) when a deal it does not show yet was
+    dealt: once per deal."""
     view = state.public_view()
-    chat = t.record.chat_id
-    if shown.phase is Phase.BULLET:
-        result = next((r for r in view.results if r.number == shown.bullet), None)
-        if result is not None:
-            photo = await t.drawer.draw(partial(render.reveal, view, result,
-                                                 names=t.names, labels=t.tr))
-            caption = reveal_caption(t.tr, view, result, t.seats)
-            await send.edit_photo(bot, chat, message_id, photo, caption, None)
-            return
-    if shown.phase is Phase.TIEBREAK_OFFER:
-        await send.edit_caption(bot, chat, message_id, closed_offer_caption(t.tr, view),
-                              None)
+    dealt = len(deals_of(view))
+    if dealt <= t.record.header_rounds:
         return
-    await send.drop_keyboard(bot, chat, message_id)  # a bullet ended by surrender or time
+    challenge = await svc.storage.challenges.of_duel(t.record.id)
+    if challenge is None or challenge.message_id is None or challenge.chat_id != t.record.chat_id:
+        return  # no header to edit (a chat moved to a supergroup leaves it behind)
+    done = await send.edit_text(bot, t.record.chat_id, challenge.message_id,
+                                header_caption(t.tr, view, t.seats), None)
+    if done is send.Edit.FAILED:
+        return  # the next present tries again
+    if done is send.Edit.DONE:
+        await svc.storage.duels.note_message(t.record.chat_id, challenge.message_id,
+                                             t.record.id, "header")
+    await svc.storage.duels.set_header_rounds(t.record.id, dealt)  # (GONE: deleted for good)
 
 
-async def _edit_live(bot: Bot, t: Table, state: DuelState, message_id: int) -> send.Edit:
-    """Edit the live message in place; a tiebreak offer's picture never changes, so only its
-    caption and buttons are sent again."""
+async def _retire_shown(bot: Bot, t: Table, shown: DuelState, state: DuelState,
+                        message_id: int) -> str:
+    """The live message that showed `shown`, once a fresh one shows `state`: turned into the
+    reveal of the bullet it ended when the chat keeps reveals, else deleted (or, if Telegram
+    will not delete it, stripped of its buttons). What became of it: "reveal" or "gone"."""
     chat = t.record.chat_id
-    if state.phase is Phase.TIEBREAK_OFFER:
-        words = live_words(t, state)
-        return await send.edit_caption(bot, chat, message_id, words.caption, words.markup)
-    c = await live_content(t, state)
-    return await send.edit_photo(bot, chat, message_id, c.photo, c.caption, c.markup)
+    view = state.public_view()
+    ended = view.results[len(shown.results):]
+    if t.keep_reveals and shown.phase is Phase.BULLET and ended:
+        photo = await t.drawer.draw(partial(render.reveal, view, ended[0], names=t.names,
+                                             labels=t.tr))
+        caption = reveal_caption(t.tr, view, ended[0], t.seats)
+        if await send.edit_photo(bot, chat, message_id, photo, caption, None) is send.Edit.DONE:
+            return "reveal"
+    if await send.delete(bot, chat, message_id) is send.Edit.FAILED:
+        await send.drop_keyboard(bot, chat, message_id)
+    return "gone"
 
 
 class DuelScreen(Screen[DuelRecord]):
-    async def show(self, svc: Services, bot: Bot, record: DuelRecord) -> None:
-        await _present(svc, bot, record)
+    async def show(self, svc: Services, bot: Bot, record: DuelRecord,
+                   note: str | None = None) -> None:
+        await _present(svc, bot, record, note)
 
     async def gone(self, svc: Services, record: DuelRecord) -> None:
         """A chat that threw the bot out loses its live duels (closed, not counted)."""
@@ -162,25 +188,18 @@ class DuelScreen(Screen[DuelRecord]):
 LIVE = live.Live(GAME, DuelScreen())
 
 
-async def present(svc: Services, bot: Bot, record: DuelRecord) -> None:
+async def present(svc: Services, bot: Bot, record: DuelRecord, note: str | None = None) -> None:
     """Bring the duel's messages from the version they show to the saved one
-    (`bot.common.live`: a chat gone or moved is handled there), then `svc.on_presented`."""
-    await LIVE.present(svc, bot, record)
+    (`bot.common.live`: a chat gone or moved is handled there), then `svc.on_presented`.
+    A `note` (what the clock did, a reminder) is news: it comes first in a freshly sent live
+    message."""
+    await LIVE.present(svc, bot, record, note)
 
 
-async def repost(svc: Services, bot: Bot, record: DuelRecord) -> None:
-    """Show a live duel again in a fresh message (its old one may be lost far up the chat, or
-    deleted); the old message's buttons go."""
-    if record.message_id is not None:
-        try:
-            await send.drop_keyboard(bot, record.chat_id, record.message_id)
-        except send.ChatGone:
-            await forget_chat(svc, record.chat_id)
-            return
-        except send.ChatMoved as e:
-            await LIVE.moved(svc, bot, record, e)  # shown afresh in the new chat
-            return
-    await present(svc, bot, replace(record, message_id=None, shown_version=None))
+async def repost(svc: Services, bot: Bot, record: DuelRecord, note: str = "") -> None:
+    """Show a live duel again in a fresh message, which notifies whoever must act (its old
+    one may be lost far up the chat); the old message goes."""
+    await present(svc, bot, record, note)
 
 
 # --- a press on a message that is not the saved live one ---------------------------------
@@ -202,34 +221,46 @@ async def adopt(svc: Services, record: DuelRecord, message_id: int, version: int
 
 
 async def retire(bot: Bot, record: DuelRecord, message_id: int, version: int) -> None:
-    """A press on one of the duel's own messages older than the live one: it must not keep
-    live buttons. A copy of what the live message shows (the same version: an extra of a
-    send that was made again) is deleted; an earlier moment's message loses its buttons."""
+    """A press on one of the duel's own messages older than the live one (an extra copy of a
+    send that was made again, or one whose deletion failed): it must not keep live buttons.
+    It is deleted, or if Telegram will not, stripped of its buttons."""
     try:
-        if version == record.version == record.shown_version:
-            done = await send.delete(bot, record.chat_id, message_id)
-            if done is not send.Edit.FAILED:
-                log.info("duel %d: an extra copy %d of its live message deleted", record.id,
-                         message_id)
-                return
+        done = await send.delete(bot, record.chat_id, message_id)
+        if done is not send.Edit.FAILED:
+            log.info("duel %d: an old copy %d of its live message (v%d) deleted", record.id,
+                     message_id, version)
+            return
         await send.drop_keyboard(bot, record.chat_id, message_id)
     except (send.ChatGone, send.ChatMoved) as e:
         log.info("duel %d: could not retire message %d: %s", record.id, message_id, e)
 
 
-async def _present(svc: Services, bot: Bot, record: DuelRecord) -> None:
+async def _present(svc: Services, bot: Bot, record: DuelRecord, note: str | None) -> None:
     state = DuelState.from_json(record.state_json)
+    t = await table_for(svc, record)
+    await _show_header(svc, bot, t, state)
     live_id = record.message_id
     shown = None if live_id is None or record.shown_version is None else state.at(
-        record.shown_version)  # the duel as its message shows it
-    t = await table_for(svc, record)
-    if live_id is not None and shown is not None:
-        if _same_message(shown, state):
-            if await LIVE.edited(svc, record, live_id,
-                                 await _edit_live(bot, t, state, live_id)):
+        record.shown_version)  # the duel as its live message shows it
+    if live_id is not None and shown is not None and note is None:
+        if record.shown_version == record.version:
+            return  # shown already
+        if _edited_in_place(shown, state):
+            words = live_words(t, state)
+            edit = await send.edit_caption(bot, record.chat_id, live_id, words.caption,
+                                           words.markup)
+            if await LIVE.edited(svc, record, live_id, edit):
                 return
-        else:
-            await _close(bot, t, shown, state, live_id)
-    c = await live_content(t, state)
-    await LIVE.sent(svc, record, await send.send_photo(
-        bot, record.chat_id, record.thread_id, c.photo, c.caption, c.markup))
+            live_id = None  # deleted meanwhile: a fresh one follows
+    c = await live_content(t, state, note)
+    message = await send.send_photo(bot, record.chat_id, record.thread_id, c.photo, c.caption,
+                                    c.markup)
+    if message is None:
+        return  # the sync job sends it later; the old one stays live meanwhile
+    await LIVE.sent(svc, record, message)
+    await svc.storage.duels.note_message(record.chat_id, message.message_id, record.id,
+                                         "result" if state.is_over else "live")
+    if live_id is not None and live_id != message.message_id:
+        kept = await _retire_shown(bot, t, shown or state, state, live_id)
+        if kept == "reveal":
+            await svc.storage.duels.note_message(record.chat_id, live_id, record.id, "reveal")

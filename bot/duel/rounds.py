@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.storage import DuelRecord, Storage
+from rules import fairness
 from rules.duel import DealProof, DuelState
 
 SEARCH_DUELS = 50  # a commitment alone is looked for among the chat's latest duels
@@ -63,3 +64,32 @@ async def find_round(storage: Storage, chat_id: int, parts: Parts) -> Published 
             if found is not None:
                 return found
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundCheck:
+    """One deal of a duel, as /verify in reply to one of the duel's messages reports it."""
+
+    round: int
+    tiebreak_bullet: int | None  # the bullet number of a tiebreak deal, None for rounds 1-2
+    commitment: str  # published before play (the header shows it)
+    holds: bool | None  # does it match the salt and deck revealed after? None: in play
+    shown: bool  # the message replied to shows this commitment, and it is this one
+
+
+def rounds_of(record: DuelRecord, shown_text: str) -> list[RoundCheck]:
+    """Every deal of the duel: each finished one checked (its published commitment against
+    the salt and deck revealed when it ended), the one in play only named. A commitment the
+    replied message shows is checked against the deal's too (`shown`)."""
+    view = DuelState.from_json(record.state_json).public_view()
+    deals: list[tuple[int, str, DealProof | None]] = [(p.round, p.commitment, p)
+                                                      for p in view.proofs]
+    if view.commitment and (not deals or deals[-1][0] != view.round):
+        deals.append((view.round, view.commitment, None))
+    checks = []
+    for round_, commitment, proof in deals:
+        holds = None if proof is None else fairness.verify(commitment, proof.salt, proof.deck)
+        bullet = (view.max_bullets + round_ - view.rounds if view.is_tiebreak_round(round_)
+                  else None)
+        checks.append(RoundCheck(round_, bullet, commitment, holds, commitment in shown_text))
+    return checks

@@ -29,6 +29,7 @@ from bot.storage import (
 from rules.cards import shuffled_deck
 from rules.duel import (
     Action,
+    AlreadyAnswered,
     DuelError,
     DuelFinished,
     DuelState,
@@ -37,6 +38,8 @@ from rules.duel import (
     IllegalBet,
     IllegalHand,
     NotYourTurn,
+    Phase,
+    TiebreakAnswer,
     choose_first_dealer,
 )
 from rules.fairness import new_salt
@@ -51,6 +54,7 @@ NOT_YOUR_TURN = Refusal("error.not_your_turn")
 HAND_TAKEN = Refusal("toast.hand_taken")
 BAD_BET = Refusal("toast.bad_bet")
 OVER = Refusal("toast.over")
+ANSWERED = Refusal("toast.tiebreak_answered")
 
 _REASONS = {
     "surrender": ResultReason.SURRENDER,
@@ -65,7 +69,7 @@ def _deal_if_due(svc: Services, state: DuelState) -> list[Event]:
 
 def _refusal(error: DuelError) -> Refusal:
     if isinstance(error, NotYourTurn):
-        return NOT_YOUR_TURN
+        return ANSWERED if isinstance(error, AlreadyAnswered) else NOT_YOUR_TURN
     if isinstance(error, IllegalHand):
         return HAND_TAKEN
     if isinstance(error, IllegalBet):
@@ -92,6 +96,18 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         if version + 1 != state.version:  # the row moved without a move (abandoned)
             return False
         return state.move_at(version) == (seat, action)
+
+    def carries_over(self, record: DuelRecord, seat: int, version: int,
+                     action: Action) -> bool:
+        """A tiebreak answer pressed on the offer as it was before the other player's answer
+        (both tapped at once) still counts: the question has not changed."""
+        if not isinstance(action, TiebreakAnswer) or not 0 <= version < record.version:
+            return False
+        state = DuelState.from_json(record.state_json)
+        if state.version != record.version or state.phase is not Phase.TIEBREAK_OFFER:
+            return False
+        offered = state.at(version)
+        return offered.phase is Phase.TIEBREAK_OFFER and offered.round == state.round
 
     def apply(self, svc: Services, record: DuelRecord, seat: int,
               action: Action) -> tuple[DuelState, list[Event]] | Refusal:

@@ -29,7 +29,7 @@ from telegram.ext import ContextTypes, JobQueue
 
 from bot.common.chats import forget_chat, migrate_chat
 from bot.common.refusal import Refusal
-from bot.duel.present import LIVE, Table, present, table_for
+from bot.duel.present import LIVE, Table, present, repost, table_for
 from bot.duel.service import act
 from bot.i18n import Html, duration
 from bot.services import Services
@@ -186,8 +186,7 @@ class TurnTimers:
         key = "timer.remind_offer" if state.phase is Phase.TIEBREAK_OFFER else "timer.remind"
         text = t.tr.t(key, mention=_mentions(t, state.players_to_act),
                       left=duration(t.tr, row.seconds - row.seconds // 2))
-        await send.send_text(self.bot, record.chat_id, record.thread_id, text,
-                           reply_to=record.message_id)
+        await repost(self.svc, self.bot, record, text)  # a new message: a notification
         log.info("duel %d v%d: reminded player(s) %s", record.id, record.version,
                  state.players_to_act)
         return True
@@ -216,9 +215,7 @@ class TurnTimers:
         log.info("duel %d v%d: player %d ran out of time: %s", record.id, record.version,
                  move.player, move.kind.value)
         t = await table_for(self.svc, outcome.record)
-        await send.send_text(self.bot, record.chat_id, record.thread_id, _notice(t, move),
-                           reply_to=record.message_id)
-        await present(self.svc, self.bot, outcome.record)
+        await present(self.svc, self.bot, outcome.record, _notice(t, move))  # said first
         return True
 
 

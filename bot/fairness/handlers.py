@@ -1,9 +1,11 @@
 """/verify: check a round's deck order against the commitment published before play.
 
-`/verify COMMITMENT SALT DECK` checks what it is given. `/verify` in reply to a message reads the
-commitment, salt or deck order in it (a round's last bullet shows the salt and the deck order,
-its first bullet the commitment), finds that round among the chat's duels (bot.duel.rounds) and
-checks what the message shows against the commitment the bot published for it.
+`/verify COMMITMENT SALT DECK` checks what it is given (the result's copy buttons copy exactly
+that command for each deal). `/verify` in reply to any message of a duel (its header, its live
+table, a reveal, its result) checks every finished deal of that duel: the commitment published
+before play against the salt and deck revealed after it. In reply to another message (an
+older bot's, a forwarded proof) it reads the commitment, salt or deck order in it, finds that
+round among the chat's duels (bot.duel.rounds) and checks what the message shows.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.common.handlers import asked, reply
-from bot.duel.rounds import InPlay, Published, find_round
+from bot.duel.rounds import InPlay, Published, RoundCheck, find_round, rounds_of
 from bot.fairness.verify import Malformed, Parts, claim, claim_from_args, proof_parts
 from bot.i18n import Html, Translator
 from rules.fairness import deck_text
@@ -31,6 +33,24 @@ def _published(tr: Translator, found: Published, parts: Parts) -> Html:
         return e.refusal.text(tr)
     key = "verify.round_match" if shown.holds else "verify.round_mismatch"
     return tr.t(key, round=proof.round, duel=found.duel_id, commitment=proof.commitment)
+
+
+def _label(tr: Translator, check: RoundCheck) -> Html:
+    if check.tiebreak_bullet is not None:
+        return tr.t("verify.label_tiebreak", bullet=check.tiebreak_bullet)
+    return tr.t("verify.label_round", round=check.round)
+
+
+def _duel_report(tr: Translator, duel_id: int, checks: list[RoundCheck]) -> Html:
+    """Every deal of one duel: checked, or still in play."""
+    lines = [tr.t("verify.duel_title", duel=duel_id)]
+    for c in checks:
+        key = ("verify.duel_in_play" if c.holds is None else
+               "verify.duel_round_ok" if c.holds else "verify.duel_round_bad")
+        lines.append(tr.t(key, label=_label(tr, c), commitment=c.commitment))
+    if any(c.holds is not None for c in checks):
+        lines.append(tr.t("verify.duel_by_hand"))
+    return Html("\n".join(lines))
 
 
 def _given(tr: Translator, args: list[str]) -> Html:
@@ -53,6 +73,11 @@ async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     replied = message.reply_to_message
     text = (replied.caption or replied.text or "") if replied is not None else ""
+    if replied is not None:
+        record = await svc.storage.duels.by_message(chat.id, replied.message_id)
+        if record is not None:  # one of a duel's own messages
+            await reply(context, update, _duel_report(tr, record.id, rounds_of(record, text)))
+            return
     parts = proof_parts(text)
     if parts.salt is None and parts.commitment is None:
         await reply(context, update, tr.t("verify.usage"))

@@ -1,4 +1,4 @@
-"""/settings: the chat's language, turn timer, default stack and cards-out grid.
+"""/settings: the chat's language, turn timer, default stack, cards-out grid and reveals.
 
 Anyone may open the settings message; in a group only the chat's admins (asked of Telegram
 with getChatMember at each tap) may change them, and anyone else's tap gets a toast and changes
@@ -47,6 +47,8 @@ def changed(settings: ChatSettings, press: SettingsPress) -> ChatSettings:
         return replace(settings, language=None if value == "auto" else value)
     if setting is Setting.CARDS_OUT and isinstance(value, bool):
         return replace(settings, show_cards_out=value)
+    if setting is Setting.REVEALS and isinstance(value, bool):
+        return replace(settings, keep_reveals=value)
     if isinstance(value, int) and not isinstance(value, bool):
         if setting is Setting.TIMER:
             return replace(settings, turn_timer=value)

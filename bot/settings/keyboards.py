@@ -41,6 +41,8 @@ def settings_text(tr: Translator, s: ChatSettings, *, private: bool) -> str:
         tr.t("settings.stack", value=tr.tn("chips", s.default_stack)),
         tr.t("settings.cards_out",
              value=tr.t("settings.shown" if s.show_cards_out else "settings.hidden")),
+        tr.t("settings.reveals",
+             value=tr.t("settings.reveals_kept" if s.keep_reveals else "settings.reveals_folded")),
         "",
         tr.t("settings.note_group"),
     ]
@@ -74,6 +76,8 @@ def settings_keyboard(tr: Translator, s: ChatSettings, *, private: bool) -> Inli
             _row(Setting.STACK, s.default_stack, [(str(n), n) for n in STACK_CHOICES]),
             _row(Setting.CARDS_OUT, s.show_cards_out, [
                 (tr.t("settings.button_shown"), True), (tr.t("settings.button_hidden"), False)]),
+            _row(Setting.REVEALS, s.keep_reveals, [
+                (tr.t("settings.button_folded"), False), (tr.t("settings.button_kept"), True)]),
         ]
     done = SettingsPress(Setting.CLOSE)
     rows.append([InlineKeyboardButton(tr.t("settings.button_done"),

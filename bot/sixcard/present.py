@@ -38,7 +38,8 @@ async def player_translator(svc: Services, record: GameRecord) -> tuple[Translat
 
 
 class SixCardScreen(Screen[GameRecord]):
-    async def show(self, svc: Services, bot: Bot, record: GameRecord) -> None:
+    async def show(self, svc: Services, bot: Bot, record: GameRecord,
+                   note: str | None = None) -> None:
         await _present(svc, bot, record)
 
     async def gone(self, svc: Services, record: GameRecord) -> None:

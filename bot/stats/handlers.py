@@ -169,3 +169,12 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                      else repo.recent_for_player(user.id, HISTORY))
     names = await _names(svc, (p for r in results for p in r.players))
     await reply(context, update, history_text(tr, results, names, in_chat=in_chat))
+
+
+async def show_board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
+                     tr: Translator, chat_id: int, asker: int) -> None:
+    """The chat's board, as /stats shows it, in reply to the update's message (a duel
+    result's Standings button)."""
+    chat = await svc.storage.chats.get(chat_id)
+    results = await svc.storage.results.for_chat(chat_id)
+    await _board(context, update, svc, tr, results, asker, (chat.title if chat else None) or "")

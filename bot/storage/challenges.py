@@ -195,6 +195,11 @@ class ChallengeRepo:
                                          (challenge_id,))
         return Settled(row["message_id"] if row else None)
 
+    async def of_duel(self, duel_id: int) -> ChallengeRecord | None:
+        """The challenge that started the duel (its message is the duel's header)."""
+        row = await self.db.fetchone("SELECT * FROM challenges WHERE duel_id = ?", (duel_id,))
+        return _challenge(row) if row else None
+
     async def in_chat(self, chat_id: int) -> list[ChallengeRecord]:
         """Every challenge of a chat, whatever its status, oldest first."""
         rows = await self.db.fetchall(

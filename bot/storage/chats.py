@@ -36,6 +36,7 @@ class ChatSettings:
     turn_timer: int = TURN_TIMER_DEFAULT  # seconds a player has for a move; 0: no timer
     default_stack: int = DEFAULT_STACK  # chips each player starts a duel with
     show_cards_out: bool = True  # draw the grid of cards already out of play
+    keep_reveals: bool = False  # every bullet's reveal stays as its own message
 
     def __post_init__(self) -> None:
         if self.language is not None and self.language not in LANGUAGES:
@@ -48,6 +49,8 @@ class ChatSettings:
             raise ValueError(f"default_stack must be {MIN_STACK}..{MAX_STACK}")
         if not isinstance(self.show_cards_out, bool):
             raise ValueError("show_cards_out must be a bool")
+        if not isinstance(self.keep_reveals, bool):
+            raise ValueError("keep_reveals must be a bool")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)

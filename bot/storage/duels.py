@@ -36,6 +36,7 @@ class DuelRecord:
     shown_version: int | None  # the version that message shows
     created_at: int
     updated_at: int
+    header_rounds: int = 0  # deals whose commitment the duel's header shows
 
     @property
     def is_live(self) -> bool:
@@ -57,7 +58,7 @@ def _duel(row: sqlite3.Row) -> DuelRecord:
         players=(row["player0_id"], row["player1_id"]), state_json=row["state"],
         version=row["version"], status=DuelStatus(row["status"]), message_id=row["message_id"],
         shown_version=row["shown_version"], created_at=row["created_at"],
-        updated_at=row["updated_at"],
+        updated_at=row["updated_at"], header_rounds=row["header_rounds"],
     )
 
 
@@ -183,6 +184,28 @@ class DuelRepo:
             (message_id, shown_version, duel_id, shown_version),
         )
         return changed == 1
+
+    async def set_header_rounds(self, duel_id: int, rounds: int) -> None:
+        """The duel's header now shows the commitments of its first `rounds` deals."""
+        await self.db.execute(
+            "UPDATE duels SET header_rounds = ? WHERE id = ? AND header_rounds < ?",
+            (rounds, duel_id, rounds))
+
+    async def note_message(self, chat_id: int, message_id: int, duel_id: int,
+                           kind: str) -> None:
+        """`message_id` in `chat_id` is one of the duel's (header, live, reveal, result)."""
+        await self.db.execute(
+            "INSERT INTO duel_messages (chat_id, message_id, duel_id, kind) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (chat_id, message_id) DO UPDATE SET kind = excluded.kind",
+            (chat_id, message_id, duel_id, kind))
+
+    async def by_message(self, chat_id: int, message_id: int) -> DuelRecord | None:
+        """The duel that message of the chat belongs to, if it is one of a duel's."""
+        row = await self.db.fetchone(
+            "SELECT duels.* FROM duel_messages JOIN duels ON duels.id = duel_messages.duel_id"
+            " WHERE duel_messages.chat_id = ? AND duel_messages.message_id = ?",
+            (chat_id, message_id))
+        return _duel(row) if row else None
 
     async def abandon_chat(self, chat_id: int, *, now: int) -> list[int]:
         """Mark a chat's live duels abandoned (bumping their versions); returns their ids."""

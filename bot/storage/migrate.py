@@ -88,6 +88,8 @@ async def move_chat(db: Database, old_id: int, new_id: int, *, now: int) -> Chat
             " WHERE chat_id = ?", (new_id, old_id))
         rows += await db.execute(
             "UPDATE results SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+        # The old group is read-only: its messages can no longer be replied to.
+        await db.execute("DELETE FROM duel_messages WHERE chat_id = ?", (old_id,))
 
         merged = await db.execute(
             "UPDATE balances AS n SET balance = n.balance + o.balance,"

@@ -198,5 +198,27 @@ CREATE INDEX deals_by_salt ON deals (salt) WHERE salt IS NOT NULL;
 INSERT INTO bot_meta (key, value) VALUES ('deals_backfill', 'pending');
 """
 
+# A duel's messages in its chat (its header, each live table, a kept reveal, the result), so
+# /verify answers a reply to any of them; and how many deals' commitments the header (the
+# challenge's message, edited) shows, so each deal's commitment is added to it once. The
+# messages known before: each accepted challenge's (the header) and each duel's latest.
+V7_DUEL_MESSAGES = """
+CREATE TABLE duel_messages (
+    chat_id     INTEGER NOT NULL,
+    message_id  INTEGER NOT NULL,
+    duel_id     INTEGER NOT NULL REFERENCES duels (id),
+    kind        TEXT    NOT NULL,                  -- header, live, reveal, result
+    PRIMARY KEY (chat_id, message_id)
+);
+CREATE INDEX duel_messages_by_duel ON duel_messages (duel_id);
+ALTER TABLE duels ADD COLUMN header_rounds INTEGER NOT NULL DEFAULT 0;
+
+INSERT OR IGNORE INTO duel_messages (chat_id, message_id, duel_id, kind)
+    SELECT chat_id, message_id, duel_id, 'header' FROM challenges
+     WHERE duel_id IS NOT NULL AND message_id IS NOT NULL;
+INSERT OR IGNORE INTO duel_messages (chat_id, message_id, duel_id, kind)
+    SELECT chat_id, message_id, id, 'live' FROM duels WHERE message_id IS NOT NULL;
+"""
+
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
-                               V6_DEALS)
+                               V6_DEALS, V7_DUEL_MESSAGES)

@@ -8,9 +8,10 @@
     x:<game id>:<version>:<action>        a six-card poker action, by its rules code:
         f fold, p play, b buy a sixth card, r0..r5 replace that card, g / n buy the dealer
         a game or not
+    r:<duel id>:m|s                       a finished duel's result: rematch, standings
     s:<setting>:<value> | s:x             a chat setting, or close the settings message
         l:auto|en|ru  language    t:<seconds> turn timer (0 = off)
-        k:<chips>     default stack    c:1|0 show the cards out
+        k:<chips>     default stack    c:1|0 show the cards out    v:1|0 keep every reveal
 
 Numbers are canonical decimal (no sign, no leading zeros), so every payload has exactly one
 encoding and `encode(decode(data)) == data` for any data that decodes. Anything else (a forged,
@@ -50,6 +51,7 @@ class Setting(StrEnum):
     TIMER = "t"
     STACK = "k"
     CARDS_OUT = "c"
+    REVEALS = "v"  # keep every bullet's reveal as its own message
     CLOSE = "x"
 
 
@@ -60,6 +62,11 @@ class ChallengeOp(StrEnum):
     ACCEPT = "a"
     DECLINE = "d"
     WITHDRAW = "w"
+
+
+class ResultOp(StrEnum):
+    REMATCH = "m"
+    STANDINGS = "s"
 
 
 def _check_number(name: str, value: int) -> None:
@@ -122,12 +129,25 @@ class SettingsPress:
         elif self.setting in (Setting.TIMER, Setting.STACK):
             ok = isinstance(value, int) and not isinstance(value, bool) and (
                 0 <= value <= MAX_ID)
-        elif self.setting is Setting.CARDS_OUT:
+        elif self.setting in (Setting.CARDS_OUT, Setting.REVEALS):
             ok = isinstance(value, bool)
         else:
             ok = value is None
         if not ok:
             raise CallbackDataError(f"not a value for {self.setting.name.lower()}: {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class ResultPress:
+    """A button of a finished duel's result."""
+
+    duel_id: int
+    op: ResultOp
+
+    def __post_init__(self) -> None:
+        _check_number("duel_id", self.duel_id)
+        if not isinstance(self.op, ResultOp):
+            raise CallbackDataError("op must be a ResultOp")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +171,7 @@ class SixCardPress:
                                     f"{self.action!r}")
 
 
-Payload = DuelPress | ChallengePress | SixCardPress | SettingsPress
+Payload = DuelPress | ChallengePress | SixCardPress | SettingsPress | ResultPress
 
 
 def encode(payload: Payload) -> str:
@@ -167,6 +187,8 @@ def encode(payload: Payload) -> str:
             data += f":{int(value)}" if isinstance(value, bool) else f":{value}"
     elif isinstance(payload, SixCardPress):
         data = f"x:{payload.game_id}:{payload.version}:{payload.action}"
+    elif isinstance(payload, ResultPress):
+        data = f"r:{payload.duel_id}:{payload.op.value}"
     else:
         raise TypeError(f"not a payload: {payload!r}")
     if len(data.encode("ascii")) > MAX_BYTES:  # cannot happen with the bounds above
@@ -211,11 +233,17 @@ def _decode_settings(fields: list[str]) -> Payload:
     setting, text = Setting(fields[0]), fields[1]
     if setting is Setting.LANGUAGE:
         return SettingsPress(setting, text)
-    if setting is Setting.CARDS_OUT:
+    if setting in (Setting.CARDS_OUT, Setting.REVEALS):
         if text not in ("0", "1"):
-            raise CallbackDataError("show the cards out: 1 or 0")
+            raise CallbackDataError("an on/off setting is 1 or 0")
         return SettingsPress(setting, text == "1")
     return SettingsPress(setting, _number(text))
+
+
+def _decode_result(fields: list[str]) -> Payload:
+    if len(fields) != 2 or fields[1] not in {o.value for o in ResultOp}:
+        raise CallbackDataError("a result press has a duel id and an operation")
+    return ResultPress(_number(fields[0]), ResultOp(fields[1]))
 
 
 def _decode_sixcard(fields: list[str]) -> Payload:
@@ -234,6 +262,7 @@ _DECODERS: dict[str, Callable[[list[str]], Payload]] = {
     "c": _decode_challenge,
     "x": _decode_sixcard,
     "s": _decode_settings,
+    "r": _decode_result,
 }
 
 

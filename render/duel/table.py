@@ -127,11 +127,12 @@ def cat_lc(labels: Labels, category: Category) -> str:
 
 
 def last_bullet(view: PublicView) -> BulletResult | None:
-    """The last finished bullet of the deal on the table, if it has one."""
+    """The bullet just finished: the last one of the deal on the table, or on a fresh deal
+    the last bullet of the deal before (its hands are gone: only its strip is drawn)."""
     r = view.last_result
-    if r is None or not view.hands or r.round != view.round:
+    if r is None or not view.hands:
         return None
-    return r
+    return r if r.round == view.round or r.number == view.bullet - 1 else None
 
 
 def summary(result: BulletResult, names: tuple[str, str], labels: Labels, *,
@@ -163,10 +164,11 @@ def summary(result: BulletResult, names: tuple[str, str], labels: Labels, *,
 
 
 def fold(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult,
-         names: tuple[str, str], labels: Labels) -> None:
-    """The last bullet folded into the table: its two hands framed in their players' colours,
-    and the strip under the row saying what happened."""
-    for p in (0, 1):
+         names: tuple[str, str], labels: Labels, framed: bool = True) -> None:
+    """The last bullet folded into the table: its two hands framed in their players' colours
+    (when they are on this table: `framed`), and the strip under the row saying what
+    happened."""
+    for p in (0, 1) if framed else ():
         x0, y0, x1, y1 = L.column(result.positions[p])
         d.rounded_rectangle((x0 + 1, y0 - 2, x1 - 1, y1 + 4), 14, outline=P.PLAYER[p], width=4)
     x0, y0, x1, y1 = L.FOLD
@@ -240,7 +242,7 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     d = ImageDraw.Draw(im)
     last = last_bullet(view)
     if last is not None:
-        fold(im, d, last, names, labels)
+        fold(im, d, last, names, labels, framed=last.round == view.round)
     for hand in view.hands:
         _hand(im, d, view, hand, labels)
     if not view.hands:  # before the first deal: say so where the hands will be

@@ -12,6 +12,7 @@
 
 from rules.duel.actions import (
     Action,
+    AlreadyAnswered,
     BadAction,
     Bet,
     BetPlaced,
@@ -55,7 +56,8 @@ from rules.fairness import DealProof
 
 __all__ = [
     "BULLETS_PER_ROUND", "DEFAULT_STACK", "HANDS", "HAND_SIZE", "MAX_STACK", "MIN_STACK", "ROUNDS",
-    "Action", "BadAction", "Bet", "BetPlaced", "BulletResult", "DealProof", "Dealt", "DuelError",
+    "Action", "AlreadyAnswered", "BadAction", "Bet", "BetPlaced", "BulletResult", "DealProof",
+    "Dealt", "DuelError",
     "DuelFinished", "DuelOver", "DuelState", "Event", "HandState", "HandView", "HandsRevealed",
     "IllegalBet", "IllegalHand", "NotYourTurn", "Outcome", "Phase", "PublicView", "RoundOver",
     "Surrender", "TiebreakAnswer", "TiebreakAnswered", "TiebreakOffered", "WrongPhase",

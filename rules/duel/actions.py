@@ -23,6 +23,10 @@ class NotYourTurn(DuelError):
     pass
 
 
+class AlreadyAnswered(NotYourTurn):
+    """The player has answered this tiebreak offer already."""
+
+
 class IllegalHand(DuelError):
     """A hand out of range, already turned over, or already chosen this bullet."""
 

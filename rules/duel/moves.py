@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from rules.duel import row
 from rules.duel.actions import (
     Action,
+    AlreadyAnswered,
     Bet,
     DuelFinished,
     IllegalBet,
@@ -63,7 +64,7 @@ def check(state: DuelState, action: Action, player: int) -> None:
         if state.phase is not Phase.TIEBREAK_OFFER:
             raise WrongPhase("no tiebreak is on offer")
         if state.answers[player] is not None:
-            raise NotYourTurn("you have already answered the tiebreak offer")
+            raise AlreadyAnswered("you have already answered the tiebreak offer")
         return
     if not isinstance(action, Bet):
         raise WrongPhase(f"not a duel action: {action!r}")

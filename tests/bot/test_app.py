@@ -41,7 +41,8 @@ def test_the_handlers_dispatch_as_before() -> None:
          "/stats", "/history", "/verify", "/start", "/help", "/rules"])
     presses = [_described(h) for h in handlers if isinstance(h, CallbackQueryHandler)]
     assert presses[-1] == "press *"  # a press no feature knows: answered "not valid"
-    assert sorted(presses[:-1]) == ["press ^c:", "press ^d:", "press ^s:", "press ^x:"]
+    assert sorted(presses[:-1]) == ["press ^c:", "press ^d:", "press ^r:", "press ^s:",
+                                    "press ^x:"]
     assert sum(isinstance(h, MessageHandler) and not isinstance(h, CommandHandler)
                for h in handlers) == 1  # a group becoming a supergroup
     assert sum(isinstance(h, ChatMemberHandler) for h in handlers) == 1

@@ -52,7 +52,10 @@ PLURALS: dict[str, tuple[dict[str, str], tuple[str, str, str]]] = {
 # Each rewritten singular template with a name: which placeholders hold a name ("a" is the
 # first player, "b" the second), and the other values it needs.
 SINGULARS: dict[str, dict[str, str]] = {
-    "challenge.accepted": {"p0": "a", "p1": "b", "dealer": "b"},
+    "duel.header": {"p0": "a", "p1": "b", "dealer": "b", "stack": "50"},
+    "tiebreak.agreed": {"name": "a"},
+    "tiebreak.waiting": {"name": "a"},
+    "result.behind": {"name": "a"},
     "challenge.cancelled": {"challenger": "a"},
     "challenge.declined": {"challenger": "a", "target": "b"},
     "challenge.expired": {"challenger": "a"},
@@ -68,7 +71,6 @@ SINGULARS: dict[str, dict[str, str]] = {
     "result.winner": {"name": "a", "s0": "60", "s1": "40"},
     "showdown.beats": {"name": "a", "hand": "пара дам", "loser": "b", "other": "пары двоек"},
     "showdown.kicker": {"name": "a", "hand": "пара дам"},
-    "tiebreak.agreed": {"name": "a"},
     "timer.decline": {"mention": "a"},
     "timer.forfeit": {"mention": "a"},
     "timer.remind": {"mention": "a", "left": "2 мин"},
@@ -130,8 +132,12 @@ def test_the_texts_the_issue_quotes_read_as_the_native_speaker_asked(ru: Transla
         "Дмитрий, принимаете?")
     assert plain(ru.t("challenge.declined", challenger=anna, target=dmitry)) == (
         "❌ Вызов отклонён: Анна → Дмитрий.")
-    assert plain(ru.t("challenge.accepted", p0=anna, p1=dmitry, dealer=dmitry)) == (
-        "⚔️ Дуэль началась: Анна — Дмитрий. Первая сдача по жребию: Дмитрий.")
+    assert plain(ru.t("duel.header", p0=anna, p1=dmitry, dealer=dmitry, stack=50)) == (
+        "⚔️ Дуэль: Анна — Дмитрий. Стек: 50. Первая сдача по жребию: Дмитрий.")
+    assert plain(ru.t("tiebreak.agreed", name=anna)) == "✅ Анна: за тай-брейк."
+    assert plain(ru.t("tiebreak.waiting", name=dmitry)) == "⏳ Ждём ответа: Дмитрий."
+    assert plain(ru.t("result.behind", name=anna)) == (
+        "Анна: фишек было больше, но сдача или просроченный ход — это поражение.")
     assert plain(ru.tn("timer.auto_pass", 1, mention=dmitry, hand=4)) == (
         "⌛ Дмитрий, время вышло: я спасовал за вас — 1 фишка на руку №4. "
         "Два тайм-аута подряд — поражение.")
@@ -142,7 +148,8 @@ def test_the_texts_the_issue_quotes_read_as_the_native_speaker_asked(ru: Transla
     assert plain(ru.t("history.won_surrender", name=dmitry, loser=anna)) == (
         "🏆 победа: Дмитрий · Анна: сдача")
     assert plain(ru.t("result.surrender", name=anna)) == "🏳️ Анна: сдача."
-    assert plain(ru.t("duel.commitment", commitment="ab12")) == "🔒 Хеш колоды: ab12"
+    assert plain(ru.t("duel.header_round", round=1, commitment="ab12")) == (
+        "🔒 Хеш колоды раунда 1: ab12")
     assert plain(ru.t("showdown.beats", name=anna, hand=ru.t("showdown.hand.one_pair",
                  of=ru.t("rank.of.queen")), loser=dmitry, other=ru.t(
                  "showdown.than.one_pair", of=ru.t("rank.of.two")))) == (
@@ -162,7 +169,7 @@ def bonus_duel_result(seed: int) -> tuple[PublicView, BulletResult]:
     rng = random.Random(seed)
     state = DuelState.new(50, 0)
     state.deal(shuffled_deck(rng), new_salt(rng))
-    for _ in range(6):
+    while state.players_to_act:  # five taps: the dealer's bonus-duel hand is placed for it
         player = state.players_to_act[0]
         state.apply(rng.choice(state.legal_actions(player)), player)
     view = state.public_view()
@@ -174,12 +181,12 @@ def test_a_zero_bonus_is_not_announced_and_a_real_one_is(ru: Translator) -> None
     assert r.bonus_category is Category.HIGH_CARD and r.bonus == 0 and r.winner is not None
     zero = reveal_caption(ru, view, r, SEATS)
     assert "🎁" not in zero and "бонус" not in zero.lower() and "ещё 0" not in zero
-    assert f"{SEATS[r.winner].name}</a> забирает 2 фишки." in zero
+    assert f"<b>{SEATS[r.winner].name}</b> забирает 2 фишки." in zero
     assert "У обоих старшая карта туз: старший кикер — " in zero  # what decided it
     view, r = bonus_duel_result(4)  # won with two pair: a bonus of 2
     assert r.bonus_category is Category.TWO_PAIR and r.bonus == 2 and r.winner is not None
     paid = reveal_caption(ru, view, r, SEATS)
-    assert f"🎁 {mention_html(r.winner + 1, SEATS[r.winner].name)}: бонус за комбинацию " \
+    assert f"🎁 <b>{SEATS[r.winner].name}</b>: бонус за комбинацию " \
            "«две пары» — ещё 2 фишки." in paid
     assert_nominative(paid, ANNA, DMITRY)
 
@@ -209,7 +216,7 @@ def test_hand_names_are_lower_case_inside_the_reveal(ru: Translator) -> None:
     lines = [line for line in caption.splitlines() if ": рука №" in line]
     assert len(lines) == 2
     for line in lines:
-        assert re.search(r"</a>: рука №\d, [а-яё]", line), line  # «пара», not «Пара»
+        assert re.search(r"</b>: рука №\d, [а-яё]", line), line  # «пара», not «Пара»
 
 
 def test_the_dealer_is_told_it_is_their_turn_with_a_verb_not_a_participle(
@@ -223,7 +230,7 @@ def test_the_dealer_is_told_it_is_their_turn_with_a_verb_not_a_participle(
     assert view.to_act[0] == view.dealer
     caption = bullet_caption(ru, view, SEATS)
     assert f"{SEATS[view.dealer].name}</a> (сдаёт), ваш ход" in caption
-    assert "сдающий" not in caption and "Хеш колоды" in caption
+    assert "сдающий" not in caption and "Хеш колоды" not in caption  # the header has it
     assert_nominative(caption, ANNA, DMITRY)
 
 

@@ -158,7 +158,7 @@ async def test_only_the_challenged_player_declines_and_is_named(
     row = await stored.challenge(storage, int(forged.split(":")[1]))
     assert (row.status, row.version) == (ChallengeStatus.PENDING, 0)
     duel = await accept(fake_api, carol, offer)  # still acceptable
-    assert duel.photo is not None and "the duel begins" in text_of(offer)
+    assert duel.photo is not None and "Duel: Alice vs Carol" in text_of(offer)
 
     # A challenge to someone: only they decline it, and the text names them.
     hello = fake_api.send_message(erin, chat, "again?")

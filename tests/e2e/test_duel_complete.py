@@ -19,7 +19,6 @@ from tests.support.driver import (
     duel_keyboard,
     every_version,
     face_up_cards,
-    former_button,
     live_duel,
     live_duel_message,
     move,
@@ -48,7 +47,7 @@ def assert_no_card_in_log(bot: BotProcess, decks: list[str]) -> None:
             assert deck[i:i + 10] not in log, "a hand's cards are in the log"
 
 
-async def test_a_complete_duel_costs_one_answer_and_one_edit_per_tap_and_keeps_cards_secret(
+async def test_a_complete_duel_costs_an_answer_a_send_and_a_delete_per_tap_and_keeps_secrets(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     bot = await launch_bot()
     storage = await bot.storage()
@@ -56,30 +55,29 @@ async def test_a_complete_duel_costs_one_answer_and_one_edit_per_tap_and_keeps_c
     first = await open_duel(fake_api, table)
     duel_id = duel_id_of(first)
     rng = random.Random(7)
-    taps, bullets_ended = 0, 0
+    taps, deals = 0, 1
     while (m := live_duel_message(fake_api, table.chat)) is not None:
         answer = tiebreak_answer(table, m)
         user, data = answer or (actor_user(table, m), rng.choice(duel_keyboard(m)))
-        since, before = fake_api.last_seq, len(fake_api.bot_messages(table.chat))
+        since = fake_api.last_seq
         assert await tap(fake_api, user, m, data) is None
         taps += 1
-        if m is live_duel_message(fake_api, table.chat):
-            await quiet(0.05)
-        else:
-            await quiet(0.3 if live_duel_message(fake_api, table.chat) is None else 0.05)
+        await quiet(0.3 if live_duel_message(fake_api, table.chat) is None else 0.05)
         spent = costs(fake_api, since)
-        edits = sum(n for method, n in spent.items() if method.startswith("editMessage"))
-        new = len(fake_api.bot_messages(table.chat)) - before
-        ended = not duel_keyboard(m)  # the tapped message lost its buttons: its moment is over
-        bullets_ended += ended
-        assert spent["answerCallbackQuery"] == 1 and edits == 1, (taps, spent)
-        assert new == spent["sendPhoto"] == (1 if ended else 0), (taps, spent)
-        assert set(spent) <= {"answerCallbackQuery", "editMessageMedia", "editMessageCaption",
-                              "sendPhoto"}, spent
-    assert bullets_ended >= 6
+        # The turn passes with every tap: the fresh message is sent, the old one deleted;
+        # the header is edited when a deal is dealt (its commitment).
+        row = await stored.duel(storage, duel_id)
+        dealt = row.header_rounds - deals
+        deals = row.header_rounds
+        assert spent["answerCallbackQuery"] == 1 and spent["sendPhoto"] == 1, (taps, spent)
+        assert spent["deleteMessage"] == 1 and m.deleted, (taps, spent)
+        assert spent["editMessageText"] == dealt, (taps, spent)
+        assert set(spent) <= {"answerCallbackQuery", "sendPhoto", "deleteMessage",
+                              "editMessageText"}, spent
+    assert taps >= 10 and deals >= 2
     result = fake_api.bot_messages(table.chat)[-1]
-    assert result.photo is not None and not result.reply_markup
-    assert "wins the duel" in text_of(result) or "draw" in text_of(result)
+    assert result.photo is not None and not duel_keyboard(result)
+    assert "wins the duel" in text_of(result) or "draw" in text_of(result).lower()
     # Saved once per tap, finished, counted once.
     row = await stored.settled(storage, duel_id)
     assert (row.version, row.status, row.shown_version) == (taps, DuelStatus.FINISHED, taps)
@@ -91,18 +89,14 @@ async def test_a_complete_duel_costs_one_answer_and_one_edit_per_tap_and_keeps_c
     public = set().union(*(face_up_cards(deck) for deck in decks))
     shown = {c for text in every_version(fake_api, table.chat) for c in CARD_DISPLAY.findall(text)}
     assert shown and shown <= public, shown - public  # only face-up cards, on the buttons
-    # Each deal's order is published (the proof) only once that deal is over: never on a
-    # message version that still had buttons.
-    published = 0
-    for m in fake_api.bot_messages(table.chat):
-        assert not duel_keyboard(m), "a finished duel left live buttons"
-        versions = [(str(v.get("caption") or ""), bool(v.get("reply_markup"))) for v in m.history]
-        for text, live in [*versions, (text_of(m), bool(m.reply_markup))]:
-            for deck in decks:
-                if deck in text:
-                    assert not live, "a deck order on a live message"
-                    published += 1
-    assert published >= 2  # both rounds' proofs
+    # Each deal's order is published (the proof) only once the duel is over, on the result's
+    # copy buttons; never in a message's text.
+    for m in fake_api.bot_messages(table.chat, include_deleted=True):
+        assert not duel_keyboard(m) or m.deleted, "a finished duel left live buttons"
+        versions = [str(v.get("caption") or v.get("text") or "") for v in m.history]
+        assert not any(deck in text for text in [*versions, text_of(m)] for deck in decks)
+    copies = [b["copy_text"]["text"] for b in result.buttons() if "copy_text" in b]
+    assert all(any(deck in c for c in copies) for deck in decks) and len(copies) == len(decks)
     assert not refused_calls(fake_api)
 
 
@@ -121,13 +115,14 @@ async def test_surrender_ends_the_duel_and_counts_it(
     result = await fake_api.wait_for_message(table.chat, lambda x: "surrendered" in text_of(x),
                                              after_message_id=live.message_id, timeout=TIMEOUT)
     assert "Bob surrendered" in text_of(result) and "Alice wins the duel" in text_of(result)
-    # The round stopped before its last reveal: the result publishes its salt and deck.
+    # The round stopped before its last bullet: the result's copy button publishes its salt
+    # and deck.
     deck, salt = stored.deals(await stored.duel(storage, duel_id))[0]
-    assert deck in text_of(result) and salt in text_of(result)
-    await fake_api.wait_for(lambda: not live.reply_markup, TIMEOUT, "the buttons to go")
+    copies = [b["copy_text"]["text"] for b in result.buttons() if "copy_text" in b]
+    assert len(copies) == 1 and deck in copies[0] and salt in copies[0]
+    await fake_api.wait_for(lambda: live.deleted, TIMEOUT, "the live message to go")
     assert live_duel_message(fake_api, table.chat) is None
-    assert await press(fake_api, alice, live, former_button(live, "", start="d:"),
-                       force=True) == (
+    assert await press(fake_api, alice, live, duel_keyboard(live)[0], force=True) == (
         "This duel is over.")
     again = await reply_to(fake_api, bob, table.chat, "surrender")
     assert text_of(again) == "You have no live duel here."

@@ -67,12 +67,21 @@ async def open_duel(api: FakeTelegramAPI, table: Table, args: str = "") -> FakeM
                                       after_message_id=challenge.message_id, timeout=TIMEOUT)
 
 
+def newest_id(api: FakeTelegramAPI, chat: FakeChat) -> int:
+    """The id of the bot's newest message in the chat, deleted ones included."""
+    sent = api.bot_messages(chat, include_deleted=True)
+    return sent[-1].message_id if sent else 0
+
+
 async def tap(api: FakeTelegramAPI, user: FakeUser, m: FakeMessage, data: str,
               *, force: bool = False) -> str | None:
     """Press a button and wait for the bot's answer; returns the toast text (None if silent).
-    When the press is accepted, also waits for the message to move on."""
+    When a duel press is accepted, also waits for the duel to move on: a fresh live message
+    (the turn passed) with the pressed one gone (deleted, or a kept reveal without
+    buttons), or the pressed message edited in place (a tiebreak answer, the other player
+    still to decide)."""
     version = m.content_key()
-    count = len(api.bot_messages(m.chat))
+    last = newest_id(api, m.chat)
     # Judged from the message as pressed: the bot answers and redraws at once, so by the
     # time the answer is seen the message may already show the press.
     moving_on = moves_on(m, data)
@@ -81,30 +90,21 @@ async def tap(api: FakeTelegramAPI, user: FakeUser, m: FakeMessage, data: str,
     if answered.text:
         return answered.text
     if data.startswith("d:") and moving_on:
-        await api.wait_for(lambda: len(api.bot_messages(m.chat)) > count, TIMEOUT,
-                           "the next message")
+        await api.wait_for_message(m.chat, after_message_id=last, timeout=TIMEOUT)
+        await api.wait_for(lambda: m.deleted or not duel_keyboard(m), TIMEOUT,
+                           "the pressed message to go")
     elif data.startswith("d:"):
         await api.wait_for(lambda: m.content_key() != version, TIMEOUT, "an edit")
     return None
 
 
 def moves_on(m: FakeMessage, data: str) -> bool:
-    """Does this (accepted) press end the message's moment, so a new message follows?"""
-    if data.endswith(":tn"):
-        return True
+    """Does this (accepted) press pass the turn, so a fresh message follows? Every bet does
+    (to the dealer, or to the next bullet); a tiebreak "yes" only from the last player to
+    answer (the offer mentions only those still to answer)."""
     if data.endswith(":ty"):
-        return bool(mentioned_ids(m))  # the other player agreed already
-    return _ends_bullet(m)
-
-
-def _hands_on_offer(m: FakeMessage) -> int:
-    return len({d.rsplit(":", 1)[1][1] for d in duel_keyboard(m) if d.rsplit(":", 1)[1][0] == "b"})
-
-
-def _ends_bullet(m: FakeMessage) -> bool:
-    """An odd number of hands to choose from means one is taken: the dealer's tap ends it."""
-    n = _hands_on_offer(m)
-    return n > 0 and n % 2 == 1
+        return len(mentioned_ids(m)) <= 1
+    return True
 
 
 async def play_bullet_move(api: FakeTelegramAPI, table: Table, rng: random.Random) -> bool:
@@ -128,9 +128,9 @@ async def play_to_the_end(api: FakeTelegramAPI, table: Table, rng: random.Random
         if m is None:
             break
         if any(d.endswith((":ty", ":tn")) for d in duel_keyboard(m)):
-            answered = set(mentioned_ids(m))
+            waiting = set(mentioned_ids(m))  # the offer mentions who is still to answer
             for p in table.players:
-                if p.id in answered:
+                if p.id not in waiting:
                     continue
                 choice = next(d for d in duel_keyboard(m)
                               if d.endswith(":ty" if accept_tiebreak else ":tn"))
@@ -376,8 +376,8 @@ def tiebreak_answer(table: Table, m: FakeMessage) -> tuple[FakeUser, str] | None
     keys = duel_keyboard(m)
     if not any(d.endswith(":tn") for d in keys):
         return None
-    answered = set(mentioned_ids(m))
-    user = next(p for p in table.players if p.id not in answered)
+    waiting = set(mentioned_ids(m))  # the offer mentions those still to answer
+    user = next(p for p in table.players if p.id in waiting)
     return user, next(d for d in keys if d.endswith(":tn"))
 
 

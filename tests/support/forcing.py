@@ -33,8 +33,8 @@ async def live_state(storage: Storage, chat_id: int) -> tuple[tuple[int, int], D
 
 def _plans(state: DuelState) -> Iterator[Plan]:
     """Every plan for the deal just dealt: bullets 1-2 with any bets on the hands outside the
-    bonus pair, then any pair of hands for the bonus duel. A tiebreak deal is a single bonus
-    duel."""
+    bonus pair, then any pair of hands for the bonus duel (the dealer's hand in it is placed
+    by the rules). A tiebreak deal is a single bonus duel, the dealer choosing among five."""
     opp, dlr = state.opponent, state.dealer
     for x, y in permutations(range(6), 2):
         if state.is_tiebreak:
@@ -45,7 +45,7 @@ def _plans(state: DuelState) -> Iterator[Plan]:
             for second in BULLET_BETS:
                 yield [(opp, Bet(rest[0], first[0])), (dlr, Bet(rest[1], first[1])),
                        (opp, Bet(rest[2], second[0])), (dlr, Bet(rest[3], second[1])),
-                       (opp, Bet(x, 2)), (dlr, Bet(y, 2))]
+                       (opp, Bet(x, 2))]  # the dealer gets y
 
 
 def _after(state: DuelState, plan: Plan) -> DuelState:
@@ -70,10 +70,10 @@ def decisive(s: DuelState) -> int:
 
 async def _answer_offer(api: FakeTelegramAPI, table: Table, m: FakeMessage,
                         accept: bool) -> None:
-    answered = set(mentioned_ids(m))
+    waiting = set(mentioned_ids(m))  # the offer mentions those still to answer
     suffix = ":ty" if accept else ":tn"
     for p in table.players:
-        if p.id in answered:
+        if p.id not in waiting:
             continue
         await tap(api, p, m, next(d for d in duel_keyboard(m) if d.endswith(suffix)))
         if not accept:
@@ -81,16 +81,19 @@ async def _answer_offer(api: FakeTelegramAPI, table: Table, m: FakeMessage,
         m = live_duel_message(api, table.chat) or m
 
 
-async def force(api: FakeTelegramAPI, table: Table, storage: Storage, *, tiebreak: bool,
-                limit: int = 40) -> FakeMessage:
+async def force(api: FakeTelegramAPI, table: Table, storage: Storage, *,
+                tiebreak: bool | None, limit: int = 40) -> FakeMessage:
     """Play the live duel to level stacks after six bullets; then decline the tiebreak (a
-    draw) or accept it and win the tiebreak bullet. Returns the result message."""
+    draw) or accept it and win the tiebreak bullet. Returns the result message; with
+    `tiebreak` None, stops at the offer and returns it."""
     plans: dict[int, Plan] = {}
     for _ in range(limit):
         m = live_duel_message(api, table.chat)
         if m is None:
             break
         if any(d.endswith((":ty", ":tn")) for d in duel_keyboard(m)):
+            if tiebreak is None:
+                return m
             await _answer_offer(api, table, m, tiebreak)
             continue
         ids, state = await live_state(storage, table.chat.id)

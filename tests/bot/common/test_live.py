@@ -88,7 +88,7 @@ class Screen(live.Screen[Rec]):
     presented_ids: list[int] = field(default_factory=list)
     fail: type[Exception] | None = None
 
-    async def show(self, svc: Services, bot: Bot, record: Rec) -> None:
+    async def show(self, svc: Services, bot: Bot, record: Rec, note: str | None = None) -> None:
         if self.fail is send.ChatGone:
             raise send.ChatGone(record.chat_id)
         self.shown.append((record.id, record.version))
@@ -114,38 +114,38 @@ def svc(now: int = 100) -> Services:
 async def test_act_checks_the_record_the_player_the_state_and_the_version(
         loop: live.Live[Rec, int, int, str]) -> None:
     s = svc()
-    assert await loop.act(s, 99, 3, 7, 2) == STALE  # no such record
-    assert await loop.act(s, 1, 3, 8, 2) == NOT_PLAYER
-    assert await loop.act(s, 1, 2, 7, 2) == STALE  # an older version's button
-    assert await loop.act(s, 1, 3, 7, 1) == ODD  # the rules' own refusal
-    applied = await loop.act(s, 1, 3, 7, 4)
+    assert await live.act(loop.game, s, 99, 3, 7, 2) == STALE  # no such record
+    assert await live.act(loop.game, s, 1, 3, 8, 2) == NOT_PLAYER
+    assert await live.act(loop.game, s, 1, 2, 7, 2) == STALE  # an older version's button
+    assert await live.act(loop.game, s, 1, 3, 7, 1) == ODD  # the rules' own refusal
+    applied = await live.act(loop.game, s, 1, 3, 7, 4)
     assert isinstance(applied, live.Applied) and applied.record.version == 4
     assert (applied.state, applied.events) == (4, ("+4",))
-    assert await loop.act(s, 1, None, 7, 6) != STALE  # None: whatever is current
-    assert await loop.act(s, 1, None, 7, 2) == OVER  # 10 reached: finished
+    assert await live.act(loop.game, s, 1, None, 7, 6) != STALE  # None: whatever is current
+    assert await live.act(loop.game, s, 1, None, 7, 2) == OVER  # 10 reached: finished
     loop.game.rows[1] = replace(loop.game.rows[1], status="abandoned")
-    assert await loop.act(s, 1, None, 7, 2) == STALE  # abandoned is not "over"
+    assert await live.act(loop.game, s, 1, None, 7, 2) == STALE  # abandoned is not "over"
 
 
 async def test_the_same_press_again_on_the_move_it_made_is_quiet(
         loop: live.Live[Rec, int, int, str]) -> None:
     s = svc()
-    assert isinstance(await loop.act(s, 1, 3, 7, 4), live.Applied)  # version 3 -> 4, total 4
-    again = await loop.act(s, 1, 3, 7, 4)
+    assert isinstance(await live.act(loop.game, s, 1, 3, 7, 4), live.Applied)  # v3 -> v4, total 4
+    again = await live.act(loop.game, s, 1, 3, 7, 4)
     assert again == live.REPEATED and isinstance(again, Refusal) and again.quiet
     assert loop.game.rows[1].version == 4  # applied once
-    assert await loop.act(s, 1, 3, 7, 2) == STALE  # another action on that version
-    assert await loop.act(s, 1, 2, 7, 4) == STALE  # not the version right before
-    assert await loop.act(s, 1, 3, 8, 4) == NOT_PLAYER  # someone else's is never quiet
-    assert isinstance(await loop.act(s, 1, 4, 7, 6), live.Applied)  # total 10: finished
-    assert await loop.act(s, 1, 4, 7, 6) != live.REPEATED  # total 10 is not the action 6
+    assert await live.act(loop.game, s, 1, 3, 7, 2) == STALE  # another action on that version
+    assert await live.act(loop.game, s, 1, 2, 7, 4) == STALE  # not the version right before
+    assert await live.act(loop.game, s, 1, 3, 8, 4) == NOT_PLAYER  # someone else's is never quiet
+    assert isinstance(await live.act(loop.game, s, 1, 4, 7, 6), live.Applied)  # total 10: finished
+    assert await live.act(loop.game, s, 1, 4, 7, 6) != live.REPEATED  # total 10 is not the action 6
     assert not STALE.quiet
 
 
 async def test_a_lost_compare_and_swap_is_stale(loop: live.Live[Rec, int, int, str]) -> None:
     game = cast(Counter, loop.game)
     game.race = True
-    assert await loop.act(svc(), 1, 3, 7, 2) == STALE
+    assert await live.act(loop.game, svc(), 1, 3, 7, 2) == STALE
     assert game.rows[1].version == 3 and game.rows[1].total == 0
 
 

@@ -68,6 +68,18 @@ class FakeBot:
 
     edit_message_caption = edit_message_media
     edit_message_reply_markup = edit_message_media
+    edit_message_text = edit_message_media
+
+    async def delete_message(self, *a: Any, **kw: Any) -> bool:
+        return True
+
+    @property
+    def notes(self) -> list[str]:
+        """What the clock said: a reminder or a timeout notice comes first in a freshly sent
+        live message (its caption's first line), so it notifies."""
+        captions = [str(p.get("caption", "")) for p in self.photos]
+        return [c for c in captions if c.startswith(("⏰", "⌛"))] + [
+            str(t["text"]) for t in self.texts]
 
 
 class Alarms:
@@ -161,11 +173,12 @@ async def test_a_new_duel_is_armed_with_the_default_five_minutes(rig: Rig) -> No
 async def test_the_reminder_at_half_time_mentions_the_player_to_act_once(rig: Rig) -> None:
     record = await rig.duel(dealt())
     assert await rig.run_out(record.id, AlarmKind.REMIND)
-    [reminder] = rig.bot.texts
-    assert mentions(reminder["text"], BOB) and not mentions(reminder["text"], ALICE)
-    assert "2 min 30 s left" in reminder["text"]
-    assert not await rig.timers.fire(rig.alarm(record.id, AlarmKind.REMIND))  # at most once
-    assert len(rig.bot.texts) == 1
+    [reminder] = rig.bot.notes
+    assert mentions(reminder, BOB) and not mentions(reminder, ALICE)
+    assert "2 min 30 s left" in reminder
+    assert AlarmKind.REMIND not in rig.alarms.of(record.id)  # re-armed without it
+    assert not await rig.timers.fire(Alarm(record.id, record.version, AlarmKind.REMIND))
+    assert len(rig.bot.notes) == 1
     assert (await rig.state(record.id)).players_to_act == (1,)  # nothing was played
 
 
@@ -177,7 +190,7 @@ async def test_at_expiry_the_clock_passes_on_the_lowest_face_up_card(rig: Rig) -
     assert await rig.run_out(record.id)
     state = await rig.state(record.id)
     assert state.choices == [(1, 3, 1)]  # Bob: 1 chip on hand #4, the 2♠
-    notice = rig.bot.texts[-1]["text"]
+    notice = rig.bot.notes[-1]
     assert mentions(notice, BOB) and "hand #4" in notice and "passed" in notice
     # Alice (the dealer) is next, with a fresh five minutes for version 1.
     armed = rig.alarms.of(record.id)
@@ -192,8 +205,9 @@ async def test_in_a_bonus_duel_the_clock_plays_the_higher_face_up_card(rig: Rig)
     record = await rig.duel(state)
     assert (await rig.state(record.id)).bonus_duel
     assert await rig.run_out(record.id)
-    assert (await rig.state(record.id)).choices == [(1, 5, 2)]
-    assert "hand #6" in rig.bot.texts[-1]["text"]
+    # Bob's hand is the A♥ (#6); Alice's, the last one, is placed by the rules.
+    assert (await rig.state(record.id)).results[-1].positions[1] == 5
+    assert "hand #6" in rig.bot.notes[-1]
 
 
 async def test_two_timeouts_in_a_row_forfeit_the_duel(rig: Rig) -> None:
@@ -208,7 +222,7 @@ async def test_two_timeouts_in_a_row_forfeit_the_duel(rig: Rig) -> None:
     result = await rig.svc.storage.results.get(record.id)
     assert result is not None and result.winner_id == ALICE
     assert result.reason is ResultReason.TIMEOUT
-    assert "twice in a row" in rig.bot.texts[-1]["text"]
+    assert "twice in a row" in rig.bot.notes[-1]
     assert rig.alarms.of(record.id) == {}  # no timer on a finished duel
     assert await rig.timers.repo.get(record.id) is None
 
@@ -223,7 +237,7 @@ async def test_a_players_own_move_resets_their_count(rig: Rig) -> None:
     await rig.move(record.id, ALICE, Bet(1, 1))
     assert await rig.run_out(record.id)  # the bonus duel: a move, not a forfeit
     state = await rig.state(record.id)
-    assert not state.is_over and state.choices == [(1, 5, 2)]
+    assert not state.is_over and state.results[-1].positions[1] == 5
 
 
 async def test_the_other_players_timeouts_do_not_add_up(rig: Rig) -> None:
@@ -243,12 +257,12 @@ async def test_a_tiebreak_offer_left_unanswered_counts_as_declining(rig: Rig) ->
     assert state.phase is Phase.TIEBREAK_OFFER
     record = await rig.duel(state)
     assert await rig.run_out(record.id, AlarmKind.REMIND)
-    reminder = rig.bot.texts[-1]["text"]
+    reminder = rig.bot.notes[-1]
     assert mentions(reminder, ALICE) and mentions(reminder, BOB) and "tiebreak" in reminder
     assert await rig.run_out(record.id)
     final = DuelState.from_json((await rig.record(record.id)).state_json)
     assert final.is_over and final.winner is None and final.end_reason == "declined"
-    assert "declining" in rig.bot.texts[-1]["text"]
+    assert "declining" in rig.bot.notes[-1]
 
 
 # --- never for a move already made, never when off ------------------------------------------
@@ -264,7 +278,7 @@ async def test_a_timer_never_fires_for_a_move_already_made(rig: Rig) -> None:
     assert not await rig.timers.fire(old_expire)
     state = await rig.state(record.id)
     assert state.choices == [(1, 5, 2)] and state.players_to_act == (0,)
-    assert rig.bot.texts == []
+    assert rig.bot.notes == []
     row = await rig.timers.repo.get(record.id)
     assert row is not None and row.timeouts == (0, 0)
 
@@ -286,7 +300,7 @@ async def test_timer_off_arms_nothing(rig: Rig) -> None:
     assert not await rig.timers.fire(Alarm(record.id, record.version, AlarmKind.EXPIRE))
     assert not await rig.timers.fire(Alarm(record.id, record.version, AlarmKind.REMIND))
     assert (await rig.record(record.id)).version == record.version
-    assert rig.bot.texts == []
+    assert rig.bot.notes == []
 
 
 async def test_a_new_timer_setting_applies_from_the_next_move(rig: Rig) -> None:
@@ -314,7 +328,7 @@ async def test_restore_after_a_restart_keeps_the_deadline_and_skips_a_sent_remin
     assert await again.fire(alarms.of(record.id)[AlarmKind.EXPIRE][0])
     assert not await again.fire(Alarm(record.id, 0, AlarmKind.EXPIRE))  # once
     assert (await rig.state(record.id)).choices == [(1, 3, 1)]
-    assert len([t for t in rig.bot.texts if "left" in t["text"]]) == 1
+    assert len([t for t in rig.bot.notes if "left" in t]) == 1
 
 
 async def test_restore_after_the_deadline_passed_expires_at_once(rig: Rig) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.duel.captions import Seat, bullet_caption, reveal_caption
+from bot.duel.captions import Seat, bullet_caption, header_caption, reveal_caption
 from bot.duel.rounds import InPlay, Published, find_round
 from bot.fairness.handlers import _published
 from bot.fairness.verify import Malformed, Parts, claim, claim_from_args, proof_parts
@@ -32,7 +32,8 @@ def play_round(state: DuelState, rng: random.Random) -> None:
     """Deal if due, then play the three bullets of the deal."""
     if state.needs_deal:
         state.deal(shuffled_deck(rng), new_salt(rng))
-    for _ in range(6):
+    round_ = state.round
+    while state.players_to_act and state.round == round_:  # five taps: one bet is forced
         player = state.players_to_act[0]
         state.apply(rng.choice(state.legal_actions(player)), player)
 
@@ -106,16 +107,17 @@ def texts() -> Texts:
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_captions_show_the_commitment_first_and_the_salt_and_deck_last(
+def test_the_header_shows_the_commitment_first_and_a_kept_reveal_the_salt_and_deck_last(
         texts: Texts, lang: str) -> None:
     state = round_two_live()
     view = state.public_view()
     last = next(r for r in view.results if r.number == 3)
     caption = reveal_caption(texts[lang], view, last, SEATS)
     assert proof_parts(caption) == Parts(None, proof().salt, deck_text(proof().deck))
-    first = proof_parts(bullet_caption(texts[lang], DuelState.from_json(
-        _first_bullet_json()).public_view(), SEATS))
-    assert first == Parts(proof().commitment, None, None)
+    first = DuelState.from_json(_first_bullet_json()).public_view()
+    assert proof_parts(header_caption(texts[lang], first, SEATS)) == Parts(
+        proof().commitment, None, None)
+    assert proof_parts(bullet_caption(texts[lang], first, SEATS)) == Parts(None, None, None)
     middle = next(r for r in view.results if r.number == 2)
     assert proof_parts(reveal_caption(texts[lang], view, middle, SEATS)) == Parts(None, None, None)
 

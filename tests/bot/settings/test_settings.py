@@ -218,7 +218,7 @@ def test_every_button_decodes_to_a_settings_press_and_the_current_one_is_ticked(
     presses = [callbacks.decode(d) for d in callback_data(markup)]
     assert all(isinstance(p, SettingsPress) for p in presses)
     ticked = {b.text for row in markup.inline_keyboard for b in row if b.text.startswith("✅")}
-    assert ticked == {"✅ Русский", "✅ 10 мин", "✅ 20", "✅ Скрыть"}
+    assert ticked == {"✅ Русский", "✅ 10 мин", "✅ 20", "✅ Скрыть", "✅ Сворачивать"}
     timers = [p.value for p in presses if isinstance(p, SettingsPress)
               and p.setting is Setting.TIMER]
     stacks = [p.value for p in presses if isinstance(p, SettingsPress)

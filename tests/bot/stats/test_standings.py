@@ -190,7 +190,7 @@ def test_a_card_with_the_head_to_head(texts: Texts) -> None:
         "Biggest bonus: 0", "Streak: L1", "Place: 2 of 3 by net chips",
         "⚔️ Bob vs Alice: 1 duel · Bob: won 0, lost 1, drew 0, net −5"]
     none = card_text(texts["ru"], "Bob", f, in_chat=False, opponent="Алиса", versus=Figures())
-    assert "во всех чатах" in none and "⚔️ Bob и Алиса ещё не играли друг с другом." in none
+    assert "во всех чатах" in none and "⚔️ Bob — Алиса: дуэлей пока не было." in none
 
 
 @pytest.mark.parametrize(("n", "en", "ru"), [

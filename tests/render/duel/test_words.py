@@ -100,13 +100,23 @@ def test_the_fold_appears_only_when_the_deal_has_a_finished_bullet() -> None:
     assert "pic.duel.fold_both_pass" not in second.asked_keys()  # only the last bullet
 
 
-def test_a_new_deal_has_no_fold_from_the_last_deal() -> None:
+def test_a_new_deal_folds_in_the_last_bullet_of_the_deal_before_until_its_own_first() -> None:
+    """Bullet 3 (a round's bonus duel) has no table of its own any more: the next deal's
+    table says what happened in it, until that deal's own first bullet is played."""
     s = DuelState.new(50, first_dealer=0)
     s.deal(deck(DEAL_1), b"n1")
     for pos, chips in SIX[:6]:
         bet_on(s, pos, chips)
     s.deal(deck(DEAL_2), b"n2")
-    assert not any(k in FOLDS for k in words_of_table(s.public_view()).asked_keys())
+    said = words_of_table(s.public_view())
+    assert [k for k in said.asked_keys() if k in FOLDS] in (
+        ["pic.duel.fold_showdown"], ["pic.duel.fold_split"])
+    assert all(v["bullet"] == 3 for k in FOLDS for v in said.values(k))
+    first = s.players_to_act[0]
+    s.apply(s.legal_actions(first)[0], first)
+    s.apply(s.legal_actions()[0], s.players_to_act[0])
+    later = words_of_table(s.public_view())
+    assert [v["bullet"] for k in FOLDS for v in later.values(k)] == [4]
 
 
 def test_a_bonus_duel_fold_names_both_categories_and_a_paid_bonus() -> None:
