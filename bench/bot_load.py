@@ -38,6 +38,7 @@ from tests.support.driver import (  # noqa: E402
     duel_keyboard,
     live_duel_message,
     moves_on,
+    newest_id,
     open_duel,
 )
 from tests.support.fakeapi import BOT_TOKEN, FakeTelegramAPI  # noqa: E402
@@ -88,13 +89,13 @@ async def _play(api: TimedFake, table: Table, rng: random.Random,
             who = actor(m)
             user = next(p for p in table.players if p.id == who)
             data = rng.choice(buttons)
-        version, count = m.content_key(), len(api.bot_messages(table.chat))
+        version, last = m.content_key(), newest_id(api, table.chat)
         new_message = moves_on(m, data)
         query = api.press_button(user, m, data)
         update_id = api.all_updates[-1]["update_id"]
         await api.wait_for_answer(query, timeout=TIMEOUT)
-        if new_message:
-            await api.wait_for(lambda n=count: len(api.bot_messages(table.chat)) > n, TIMEOUT)
+        if new_message:  # a fresh live message (the turn passed), the pressed one deleted
+            await api.wait_for_message(table.chat, after_message_id=last, timeout=TIMEOUT)
         else:
             await api.wait_for(lambda m=m, v=version: m.content_key() != v, TIMEOUT)
         done = time.perf_counter()

@@ -172,7 +172,8 @@ def result_caption(
         loser = seats[1 - view.winner].mention
         if reason in ("surrender", "timeout", "bust"):
             lines.append(tr.t(f"result.{reason}", name=loser))
-        lines.append(tr.t("result.winner", name=seats[view.winner].mention, s0=s0, s1=s1))
+        won, lost = view.stacks[view.winner], view.stacks[1 - view.winner]
+        lines.append(tr.t("result.winner", name=seats[view.winner].mention, s0=won, s1=lost))
         if view.stacks[view.winner] < view.stacks[1 - view.winner]:
             lines.append(tr.t("result.behind", name=loser))
         if reason == "tiebreak":
