@@ -92,9 +92,11 @@ def _folded_lines(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) ->
             *_reveal_body(tr, last, seats)]
 
 
-def bullet_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> str:
-    """The live bullet: the bullet just finished, what is on the table, whose move (the
-    deck's commitment is in the duel's header)."""
+def bullet_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat],
+                   commitment: bool = False) -> str:
+    """The live bullet: the bullet just finished, what is on the table, whose move. The
+    deck's commitment is in the duel's header; with `commitment` (a duel without a header
+    in its chat: it moved to a supergroup) a deal's first bullet shows it too."""
     lines = [f"<b>{_heading(tr, view)}</b>", _stacks(tr, view, seats),
              *_folded_lines(tr, view, seats)]
     if view.bonus_duel:
@@ -108,6 +110,8 @@ def bullet_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -
         key = "duel.turn_bonus" if view.bonus_duel else (
             "duel.turn_dealer" if actor == view.dealer else "duel.turn_opponent")
         lines.append(tr.t(key, mention=seats[actor].mention))
+    if commitment and view.commitment and view.bullet_in_round == 1:
+        lines.append(tr.t("duel.header_round", round=view.round, commitment=view.commitment))
     return "\n".join(lines)
 
 

@@ -62,6 +62,7 @@ class Table:
     show_cards_out: bool
     drawer: Drawer  # the one drawing thread (svc.drawer)
     keep_reveals: bool = False  # each finished bullet stays as its own reveal message
+    headed: bool = True  # the duel's header is in its chat (it carries the commitments)
 
     @property
     def names(self) -> tuple[str, str]:
@@ -99,7 +100,7 @@ def live_words(t: Table, state: DuelState, note: str | None = None) -> Words:
     if view.phase is Phase.BULLET:
         markup = keyboards.duel_bets(t.tr, t.record.id, t.record.version, view,
                                      state.legal_actions(view.to_act[0]))
-        caption = bullet_caption(t.tr, view, t.seats)
+        caption = bullet_caption(t.tr, view, t.seats, commitment=not t.headed)
     elif view.phase is Phase.TIEBREAK_OFFER:
         markup = keyboards.tiebreak_offer(t.tr, t.record.id, t.record.version)
         caption = offer_caption(t.tr, view, t.seats)
@@ -131,24 +132,26 @@ def _edited_in_place(shown: DuelState, state: DuelState) -> bool:
             and shown.round == state.round)
 
 
-async def _show_header(svc: Services, bot: Bot, t: Table, state: DuelState) -> None:
+async def _show_header(svc: Services, bot: Bot, t: Table, state: DuelState) -> bool:
     """Edit the duel's header (its challenge's message) when a deal it does not show yet was
-    dealt: once per deal."""
+    dealt: once per deal. False when the duel has no header in its chat (its group moved to
+    a supergroup, which leaves the header behind)."""
+    challenge = await svc.storage.challenges.of_duel(t.record.id)
+    if challenge is None or challenge.message_id is None or challenge.chat_id != t.record.chat_id:
+        return False
     view = state.public_view()
     dealt = len(deals_of(view))
     if dealt <= t.record.header_rounds:
-        return
-    challenge = await svc.storage.challenges.of_duel(t.record.id)
-    if challenge is None or challenge.message_id is None or challenge.chat_id != t.record.chat_id:
-        return  # no header to edit (a chat moved to a supergroup leaves it behind)
+        return True
     done = await send.edit_text(bot, t.record.chat_id, challenge.message_id,
                                 header_caption(t.tr, view, t.seats), None)
     if done is send.Edit.FAILED:
-        return  # the next present tries again
+        return True  # the next present tries again
     if done is send.Edit.DONE:
         await svc.storage.duels.note_message(t.record.chat_id, challenge.message_id,
                                              t.record.id, "header")
     await svc.storage.duels.set_header_rounds(t.record.id, dealt)  # (GONE: deleted for good)
+    return done is send.Edit.DONE
 
 
 async def _retire_shown(bot: Bot, t: Table, shown: DuelState, state: DuelState,
@@ -238,7 +241,7 @@ async def retire(bot: Bot, record: DuelRecord, message_id: int, version: int) ->
 async def _present(svc: Services, bot: Bot, record: DuelRecord, note: str | None) -> None:
     state = DuelState.from_json(record.state_json)
     t = await table_for(svc, record)
-    await _show_header(svc, bot, t, state)
+    t = replace(t, headed=await _show_header(svc, bot, t, state))
     live_id = record.message_id
     shown = None if live_id is None or record.shown_version is None else state.at(
         record.shown_version)  # the duel as its live message shows it
