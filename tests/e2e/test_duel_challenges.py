@@ -91,7 +91,11 @@ async def test_an_open_challenge_is_taken_by_exactly_one_of_two_quick_takers(
     winner = (bob, carol)[answers.index(None)]
     first = await fake_api.wait_for_message(table.chat, lambda m: bool(duel_keyboard(m)),
                                             timeout=TIMEOUT)
-    assert "the duel begins" in text_of(offer) and not offer.reply_markup
+    # The challenge's message became the duel's header: the two who duel (the taker named),
+    # the first deal's commitment, no buttons left.
+    header = text_of(offer)
+    assert f"Duel: Alice vs {winner.first_name}, 30 chips each." in header, header
+    assert "Round 1 deck hash: " in header and not offer.reply_markup
     duels = await stored.duels(storage, table.chat.id)
     assert len(duels) == 1
     assert set(duels[0].players) == {alice.id, winner.id}

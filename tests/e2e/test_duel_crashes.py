@@ -26,6 +26,7 @@ from tests.support.driver import (
     open_duel,
     quiet,
     refused_calls,
+    text_of,
     version_of,
 )
 from tests.support.fakeapi import FakeTelegramAPI
@@ -38,6 +39,7 @@ async def test_kill_9_between_taps_and_mid_tap_then_restart_and_finish(
     table, _ = new_table(fake_api)
     m = await open_duel(fake_api, table)
     duel_id = duel_id_of(m)
+    header = fake_api.bot_messages(table.chat)[0]  # the challenge, now the duel's header
     rng = random.Random(11)
     await move(fake_api, table, rng)
     taps = 1
@@ -51,17 +53,20 @@ async def test_kill_9_between_taps_and_mid_tap_then_restart_and_finish(
     await bot.start()
     await quiet()
     assert live.content_key() == shown and len(fake_api.bot_messages(table.chat)) == count
-    assert not {"sendPhoto", "editMessageMedia"} & set(costs(fake_api, since))
+    assert not {"sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText",
+                "deleteMessage"} & set(costs(fake_api, since))
     await move(fake_api, table, rng)  # the old buttons work after the restart
     taps += 1
 
     # kill -9 after a tap was fetched and saved, before it was answered or shown.
     live = live_duel(fake_api, table.chat)
     data = rng.choice(duel_keyboard(live))
-    # The answer and the redraw go out together: hold both, so neither lands before the kill.
+    # The answer and the redraw (a fresh message, the old one deleted, the header edited
+    # when a deal is dealt) go out together: hold them all, so none lands before the kill.
     with contextlib.ExitStack() as stack:
         held = stack.enter_context(Held(fake_api, "answerCallbackQuery"))
-        for method in ("editMessageMedia", "editMessageCaption", "sendPhoto"):
+        for method in ("sendPhoto", "deleteMessage", "editMessageText", "editMessageCaption",
+                       "editMessageMedia"):
             stack.enter_context(Held(fake_api, method))
         query = fake_api.press_button(actor_user(table, live), live, data)
         await held.wait_arrived()
@@ -74,9 +79,12 @@ async def test_kill_9_between_taps_and_mid_tap_then_restart_and_finish(
     # Brought up to date at start: the live message carries the saved version.
     await fake_api.wait_for(lambda: (m := live_duel_message(fake_api, table.chat)) is not None
                             and version_of(m) == taps, TIMEOUT, "the redraw after restart")
-    # If the update came again, it was refused as stale: nothing was applied twice.
+    # If the update came again, it was refused as stale: nothing was applied twice. The duel
+    # is shown once: the message the kill left behind is gone.
     await quiet()
     assert (await stored.duel(storage, duel_id)).version == taps
+    assert live.deleted
+    assert len([x for x in fake_api.bot_messages(table.chat) if duel_keyboard(x)]) == 1
     if query.answered:
         assert query.text == "This button is out of date: use the latest message of the duel."
 
@@ -84,9 +92,14 @@ async def test_kill_9_between_taps_and_mid_tap_then_restart_and_finish(
     row = await stored.settled(storage, duel_id)
     assert (row.version, row.status, row.shown_version) == (taps, DuelStatus.FINISHED, taps)
     assert len(await storage.results.for_chat(table.chat.id)) == 1
-    reveals = [x for x in fake_api.bot_messages(table.chat) if x.photo and not x.reply_markup]
     assert stored.actions(row) == taps
-    assert len(reveals) >= 7
+    # The finished duel leaves its header and its result, nothing else.
+    left = fake_api.bot_messages(table.chat)
+    assert len(left) == 2 and left[0] is header, [text_of(x) for x in left]
+    assert "Round 1 deck hash" in text_of(header) and "Round 2 deck hash" in text_of(header)
+    result = left[1]
+    assert result.photo is not None and not duel_keyboard(result)
+    assert "wins the duel" in text_of(result) or "draw" in text_of(result).lower()
     # (A press delivered again after the restart may try to take the buttons off a message
     # that has none already: Telegram says "not modified", which is harmless.)
     assert not refused_calls(fake_api, allow=("message is not modified",))

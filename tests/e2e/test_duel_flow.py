@@ -10,8 +10,10 @@ from tests.support.driver import (
     actor,
     duel_keyboard,
     live_duel_message,
+    mentioned_ids,
     open_duel,
     play_to_the_end,
+    text_of,
 )
 from tests.support.fakeapi import FakeTelegramAPI
 
@@ -28,12 +30,22 @@ async def test_a_whole_duel_between_two_friends(fake_api: FakeTelegramAPI,
     await launch_bot()
     table = _table(fake_api)
     first = await open_duel(fake_api, table)
-    assert first.photo is not None and "commitment" in (first.caption or "")
+    # The challenge's message is the duel's header: the first deal's commitment is there, the
+    # live bullet mentions only whoever must act.
+    header = fake_api.bot_messages(table.chat)[0]
+    assert "Duel: Alice vs Bob, 50 chips each" in text_of(header)
+    assert "Round 1 deck hash: " in text_of(header)
+    assert first.photo is not None and "deck hash" not in text_of(first)
     assert actor(first) in {p.id for p in table.players}
+    assert mentioned_ids(first) == [actor(first)]
     result = await play_to_the_end(fake_api, table, random.Random(1))
     assert result.photo is not None
-    assert "wins the duel" in (result.caption or "") or "draw" in (result.caption or "")
-    reveals = [m for m in fake_api.bot_messages(table.chat) if m.photo and not m.reply_markup]
-    assert len(reveals) >= 7  # six reveals and the result
+    assert "wins the duel" in text_of(result) or "draw" in text_of(result).lower()
+    # A finished duel leaves its header and its result: every bullet's message is gone.
+    assert fake_api.bot_messages(table.chat) == [header, result]
+    # One commitment in the header per deal, and one /verify copy button per deal.
+    copies = [b["copy_text"]["text"] for b in result.buttons() if "copy_text" in b]
+    assert len(copies) >= 2 and all(c.startswith("/verify ") for c in copies)
+    assert text_of(header).count("deck hash") == len(copies)
     assert live_duel_message(fake_api, table.chat) is None
     assert not any(duel_keyboard(m) for m in fake_api.bot_messages(table.chat))

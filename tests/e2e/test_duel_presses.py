@@ -12,18 +12,20 @@ from tests.support.botprocess import LaunchBot
 from tests.support.driver import (
     TIMEOUT,
     actor_user,
+    costs,
     duel_id_of,
     duel_keyboard,
     live_duel,
-    live_duel_message,
     move,
     new_table,
+    newest_id,
     open_duel,
     other,
     press,
     quiet,
     refused_calls,
     tap,
+    text_of,
     version_of,
 )
 from tests.support.fakeapi import FakeTelegramAPI
@@ -85,40 +87,56 @@ async def test_stale_buttons_and_a_concurrent_double_tap_apply_once(
     duel_id = duel_id_of(m)
     old = duel_keyboard(m)
     rng = random.Random(3)
-    await move(fake_api, table, rng)  # the opponent's move: the same message, new version
-    assert live_duel_message(fake_api, table.chat) is m and version_of(m) == 1
-    # A button of version 0, pressed (as a slow client would) after the edit.
+    await move(fake_api, table, rng)  # the opponent's move: the dealer's turn, a fresh message
+    turn = live_duel(fake_api, table.chat)
+    assert m.deleted and turn is not m and version_of(turn) == 1
+    # A button of version 0, pressed (as a slow client would, on its copy of the deleted
+    # message) after the move.
     stale = "This button is out of date: use the latest message of the duel."
     for user in table.players:
         assert await press(fake_api, user, m, old[-1], force=True) == stale
-    assert version_of(m) == 1 and (await stored.duel(storage, duel_id)).version == 1
+    await quiet()
+    assert version_of(turn) == 1 and (await stored.duel(storage, duel_id)).version == 1
+    assert not turn.deleted and live_duel(fake_api, table.chat) is turn
 
     # The dealer double-taps the same button: both presses arrive before the bot fetches.
-    data = rng.choice(duel_keyboard(m))
-    dealer = actor_user(table, m)
-    count = len(fake_api.bot_messages(table.chat))
-    first = fake_api.press_button(dealer, m, data)
-    second = fake_api.press_button(dealer, m, data)
+    data = rng.choice(duel_keyboard(turn))
+    dealer = actor_user(table, turn)
+    last, since = newest_id(fake_api, table.chat), fake_api.last_seq
+    first = fake_api.press_button(dealer, turn, data)
+    second = fake_api.press_button(dealer, turn, data)
     answers = [await fake_api.wait_for_answer(q, timeout=TIMEOUT) for q in (first, second)]
-    await fake_api.wait_for(lambda: len(fake_api.bot_messages(table.chat)) > count, TIMEOUT,
+    await fake_api.wait_for(lambda: newest_id(fake_api, table.chat) > last, TIMEOUT,
                             "the next bullet")
+    await fake_api.wait_for(lambda: turn.deleted, TIMEOUT, "the pressed message to go")
     await quiet()
     # The second is the same move again, on the version it has just made: answered quietly,
     # with no "out of date" alarm.
     assert [a.text for a in answers] == [None, None]
     saved = await stored.duel(storage, duel_id)
     assert saved.version == 2
-    assert len(fake_api.bot_messages(table.chat)) == count + 1  # one next bullet, not two
-    assert not duel_keyboard(m) and len(m.history) == 2  # two edits: the bet, the reveal
+    fresh = [x for x in fake_api.bot_messages(table.chat, include_deleted=True)
+             if x.message_id > last]
+    assert len(fresh) == 1 and not fresh[0].deleted  # one next bullet, not two
+    spent = costs(fake_api, since)
+    assert (spent["sendPhoto"], spent["deleteMessage"]) == (1, 1), spent
     assert stored.actions(saved) == 2
-    # The reveal's old buttons, pressed again later: the dealer's own move is still the
-    # last one (quiet), anyone else's press is stale; the new bullet is untouched, and the
-    # reveal (no buttons left) is not edited again.
+    # The old message's buttons, pressed again later: the dealer's own move is still the
+    # last one (quiet), anyone else's press is stale; the new bullet is untouched, and
+    # nothing is sent or edited.
     nxt = live_duel(fake_api, table.chat)
-    shown, reveal = nxt.content_key(), len(m.history)
-    assert await press(fake_api, dealer, m, data, force=True) is None
-    assert await press(fake_api, other(table, dealer.id), m, data, force=True) == stale
+    assert nxt is fresh[0] and "bullet 2 of 6" in text_of(nxt)
+    shown, since = nxt.content_key(), fake_api.last_seq
+    assert await press(fake_api, dealer, turn, data, force=True) is None
+    assert await press(fake_api, other(table, dealer.id), turn, data, force=True) == stale
     await quiet()
     assert nxt.content_key() == shown and (await stored.duel(storage, duel_id)).version == 2
-    assert len(m.history) == reveal
-    assert not refused_calls(fake_api)
+    assert live_duel(fake_api, table.chat) is nxt
+    # Nothing was sent or edited; the bot may only try again to delete the old messages.
+    spent = costs(fake_api, since)
+    assert set(spent) <= {"answerCallbackQuery", "deleteMessage"}, spent
+    assert {r.params["message_id"] for r in fake_api.calls("deleteMessage")} == {
+        m.message_id, turn.message_id}
+    # (A press on its copy of a message already deleted makes the bot delete it again, to be
+    # sure it has no live buttons: Telegram says "not found", which is harmless.)
+    assert not refused_calls(fake_api, allow=("message to delete not found",))

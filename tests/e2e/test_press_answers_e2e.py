@@ -17,6 +17,7 @@ from tests.support.driver import (
     command,
     duel_id_of,
     duel_keyboard,
+    newest_id,
     open_duel,
     player,
     text_of,
@@ -27,9 +28,15 @@ PROMPTLY = 6.0  # seconds: well before the sync job's first round (20 s after th
 TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
 
 
-def moved_on(api: FakeTelegramAPI, table: Table, m: FakeMessage, edits: int, count: int) -> bool:
-    """The pressed message was edited since, or a new message followed it."""
-    return len(m.history) > edits or len(api.bot_messages(table.chat)) > count
+def moved_on(api: FakeTelegramAPI, table: Table, last: int) -> bool:
+    """A new message followed the pressed one (every accepted bet passes the turn in a fresh
+    message; deleted ones count, since the fresh one may itself be gone already)."""
+    return newest_id(api, table.chat) > last
+
+
+def gone(m: FakeMessage) -> bool:
+    """The message the turn left is deleted."""
+    return m.deleted
 
 
 async def test_a_duel_press_whose_answer_is_lost_still_moves_the_board(
@@ -41,15 +48,16 @@ async def test_a_duel_press_whose_answer_is_lost_still_moves_the_board(
     duel_id = duel_id_of(await open_duel(fake_api, table))
     for failure in ("network", "too old"):
         m = [x for x in fake_api.bot_messages(table.chat) if duel_keyboard(x)][-1]
-        edits, count = len(m.history), len(fake_api.bot_messages(table.chat))
+        last = newest_id(fake_api, table.chat)
         with contextlib.ExitStack() as failing:
             if failure == "network":
                 fake_api.inject_network_failure("answerCallbackQuery")
             else:
                 failing.enter_context(Refused(fake_api, "answerCallbackQuery", TOO_OLD))
             query = fake_api.press_button(player(table, actor(m)), m, duel_keyboard(m)[0])
-            await fake_api.wait_for(partial(moved_on, fake_api, table, m, edits, count),
+            await fake_api.wait_for(partial(moved_on, fake_api, table, last),
                                     PROMPTLY, "the board moved on")
+            await fake_api.wait_for(partial(gone, m), PROMPTLY, "the pressed message to go")
         await stored.settled(await bot.storage(), duel_id)
         assert not query.answered, failure  # the answer failed; the board moved all the same
     assert "Traceback" not in bot.log()
@@ -68,7 +76,9 @@ async def test_accepting_with_a_failing_answer_starts_the_duel(
     first = await fake_api.wait_for_message(chat, lambda x: bool(duel_keyboard(x)),
                                             after_message_id=offer.message_id,
                                             timeout=PROMPTLY)
-    assert first.photo is not None and "the duel begins" in text_of(offer)
+    # The challenge became the duel's header, carrying the first deal's commitment.
+    assert first.photo is not None and "Duel: Alice vs Bob" in text_of(offer)
+    assert "Round 1 deck hash: " in text_of(offer) and not offer.reply_markup
     await asyncio.sleep(0.5)
     # The duel started fine: no "something went wrong" toast for it (nor a second answer).
     answers = [r for r in fake_api.calls("answerCallbackQuery")
