@@ -67,6 +67,9 @@ async def _started(app: App) -> None:
     config = app.bot_data[CONFIG]
     storage = await Storage.open(config.db_path)  # in the application's own event loop
     svc = Services(storage=storage, challenge_ttl=config.challenge_ttl)
+    limiter = app.bot.rate_limiter
+    if isinstance(limiter, ChatRateLimiter):  # old messages are deleted when a chat has room
+        svc.janitor.room = limiter.room
     app.bot_data[KEY] = svc
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
@@ -78,5 +81,6 @@ async def _started(app: App) -> None:
 
 async def _stopped(app: App) -> None:
     if KEY in app.bot_data:
+        await services(app.bot_data).janitor.close(app.bot)
         await services(app.bot_data).storage.close()
         services(app.bot_data).drawer.shutdown()

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.storage import DuelRecord, Storage
 from bot.telegram.drawing import Drawer
+from bot.telegram.janitor import Janitor
 
 KEY = "sixshooter"
 
@@ -31,6 +32,7 @@ class Services:
     bot_username: str = ""
     challenge_ttl: int = 600  # seconds
     drawer: Drawer = field(default_factory=Drawer)  # the one drawing thread
+    janitor: Janitor = field(default_factory=Janitor)  # deletes old messages when there is room
     # Run, in order, after present() brought a duel's messages up to date (the turn timers
     # re-arm there, so every saved change re-arms them, whoever made it).
     on_presented: list[PresentedListener] = field(default_factory=list)

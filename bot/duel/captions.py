@@ -182,6 +182,11 @@ def result_caption(
             lines.append(tr.t("result.behind", name=loser))
         if reason == "tiebreak":
             lines.append(tr.t("result.by_tiebreak"))
+    last = view.last_result
+    if last is not None and reason not in ("surrender", "timeout", "declined"):
+        # The bullet that ended it (its own reveal is folded away like the others').
+        lines += [f"<i>{tr.t('duel.last_bullet', bullet=last.number)}</i>",
+                  *_reveal_body(tr, last, seats)]
     lines.append(_stacks(tr, view, seats))
     if view.proofs:
         lines.append(tr.t("result.verify"))

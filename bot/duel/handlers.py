@@ -206,7 +206,7 @@ async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             # A button on a message that is no longer the duel's live one.
             await toast(query, STALE.text(tr))
             if pressed_id is not None and _shows_duel(query, record):
-                await retire(context.bot, record, pressed_id, press.version)
+                await retire(svc, context.bot, record, pressed_id, press.version)
             return
         await LIVE.press(svc, context.bot, query, tr, user.id, press.duel_id, press.version,
                          press.action)

@@ -154,11 +154,12 @@ async def _show_header(svc: Services, bot: Bot, t: Table, state: DuelState) -> b
     return done is send.Edit.DONE
 
 
-async def _retire_shown(bot: Bot, t: Table, shown: DuelState, state: DuelState,
-                        message_id: int) -> str:
+async def _retire_shown(svc: Services, bot: Bot, t: Table, shown: DuelState,
+                        state: DuelState, message_id: int) -> str:
     """The live message that showed `shown`, once a fresh one shows `state`: turned into the
-    reveal of the bullet it ended when the chat keeps reveals, else deleted (or, if Telegram
-    will not delete it, stripped of its buttons). What became of it: "reveal" or "gone"."""
+    reveal of the bullet it ended when the chat keeps reveals, else deleted as soon as the
+    chat's flood budget has room (`svc.janitor`: the fresh message went first). What became
+    of it: "reveal" or "gone"."""
     chat = t.record.chat_id
     view = state.public_view()
     ended = view.results[len(shown.results):]
@@ -168,8 +169,7 @@ async def _retire_shown(bot: Bot, t: Table, shown: DuelState, state: DuelState,
         caption = reveal_caption(t.tr, view, ended[0], t.seats)
         if await send.edit_photo(bot, chat, message_id, photo, caption, None) is send.Edit.DONE:
             return "reveal"
-    if await send.delete(bot, chat, message_id) is send.Edit.FAILED:
-        await send.drop_keyboard(bot, chat, message_id)
+    svc.janitor.delete_later(bot, chat, message_id)
     return "gone"
 
 
@@ -223,19 +223,16 @@ async def adopt(svc: Services, record: DuelRecord, message_id: int, version: int
     return replace(record, message_id=message_id, shown_version=record.version)
 
 
-async def retire(bot: Bot, record: DuelRecord, message_id: int, version: int) -> None:
+async def retire(svc: Services, bot: Bot, record: DuelRecord, message_id: int,
+                 version: int) -> None:
     """A press on one of the duel's own messages older than the live one (an extra copy of a
-    send that was made again, or one whose deletion failed): it must not keep live buttons.
-    It is deleted, or if Telegram will not, stripped of its buttons."""
-    try:
-        done = await send.delete(bot, record.chat_id, message_id)
-        if done is not send.Edit.FAILED:
-            log.info("duel %d: an old copy %d of its live message (v%d) deleted", record.id,
-                     message_id, version)
-            return
-        await send.drop_keyboard(bot, record.chat_id, message_id)
-    except (send.ChatGone, send.ChatMoved) as e:
-        log.info("duel %d: could not retire message %d: %s", record.id, message_id, e)
+    send that was made again, or one whose deletion has not happened): it must not keep live
+    buttons, so it is deleted, unless it is deleted already or about to be."""
+    if svc.janitor.handled(record.chat_id, message_id):
+        return
+    log.info("duel %d: an old copy %d of its live message (v%d) is deleted", record.id,
+             message_id, version)
+    svc.janitor.delete_later(bot, record.chat_id, message_id)
 
 
 async def _present(svc: Services, bot: Bot, record: DuelRecord, note: str | None) -> None:
@@ -264,6 +261,6 @@ async def _present(svc: Services, bot: Bot, record: DuelRecord, note: str | None
     await svc.storage.duels.note_message(record.chat_id, message.message_id, record.id,
                                          "result" if state.is_over else "live")
     if live_id is not None and live_id != message.message_id:
-        kept = await _retire_shown(bot, t, shown or state, state, live_id)
+        kept = await _retire_shown(svc, bot, t, shown or state, state, live_id)
         if kept == "reveal":
             await svc.storage.duels.note_message(record.chat_id, live_id, record.id, "reveal")

@@ -77,6 +77,17 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             limiter = self._groups[key] = AsyncLimiter(self._group_rate, 60)
         return limiter
 
+    def room(self, chat_id: int, spare: int = 3) -> bool:
+        """Could a call for this chat go now and still leave `spare` more for it (nothing
+        paused)? A call that can wait (deleting old messages) asks first, so it never
+        delays one that cannot."""
+        loop = asyncio.get_running_loop()
+        if any(self._paused_until.get(k, 0.0) > loop.time() for k in (_BOT, chat_id)):
+            return False
+        if is_group(chat_id) and not self._group(chat_id).has_capacity(spare + 1):
+            return False
+        return self._overall.has_capacity(1)
+
     async def _wait_out(self, key: int | str | None) -> None:
         """Sleep through any pause that applies to `key` (the bot's, then the chat's)."""
         loop = asyncio.get_running_loop()

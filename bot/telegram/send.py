@@ -247,3 +247,15 @@ async def delete(bot: Bot, chat_id: int, message_id: int) -> Edit:
     except BadRequest as e:
         log.info("could not delete message %s in chat %s: %s", message_id, chat_id, e.message)
         return Edit.FAILED
+
+
+async def delete_many(bot: Bot, chat_id: int, message_ids: list[int]) -> Edit:
+    """Delete several of the bot's own messages in one call (those already gone are skipped
+    by Telegram); FAILED if Telegram would not."""
+    try:
+        return await _edit("deleteMessages", chat_id, lambda: bot.delete_messages(
+            chat_id, message_ids))
+    except BadRequest as e:
+        log.info("could not delete %d message(s) in chat %s: %s", len(message_ids), chat_id,
+                 e.message)
+        return Edit.FAILED

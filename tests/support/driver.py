@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -13,6 +14,7 @@ from .fakeapi import ApiError, FakeTelegramAPI
 from .fakeapi.model import FakeChat, FakeMessage, FakeUser
 
 TIMEOUT = 20.0
+SOON = 1.0  # seconds within which a quiet chat's old message is deleted
 T = TypeVar("T")
 
 
@@ -28,11 +30,20 @@ def duel_keyboard(m: FakeMessage) -> list[str]:
     return [d for d in m.callback_data() if d.startswith("d:")]
 
 
+def _duels_of(m: FakeMessage) -> set[str]:
+    """The duel ids a message's buttons name (its moves, or its result's buttons)."""
+    return {d.split(":")[1] for d in m.callback_data() if d.startswith(("d:", "r:"))}
+
+
 def live_duel_message(api: FakeTelegramAPI, chat: FakeChat) -> FakeMessage | None:
-    """The newest bot message carrying duel buttons."""
+    """The newest bot message carrying duel buttons that is its duel's newest message: an
+    older one still waiting to be deleted (the chat's flood budget had no room yet) is not
+    the duel's live message."""
+    newer: set[str] = set()
     for m in reversed(api.bot_messages(chat)):
-        if duel_keyboard(m):
+        if duel_keyboard(m) and not _duels_of(m) & newer:
             return m
+        newer |= _duels_of(m)
     return None
 
 
@@ -77,9 +88,9 @@ async def tap(api: FakeTelegramAPI, user: FakeUser, m: FakeMessage, data: str,
               *, force: bool = False) -> str | None:
     """Press a button and wait for the bot's answer; returns the toast text (None if silent).
     When a duel press is accepted, also waits for the duel to move on: a fresh live message
-    (the turn passed) with the pressed one gone (deleted, or a kept reveal without
-    buttons), or the pressed message edited in place (a tiebreak answer, the other player
-    still to decide)."""
+    (the turn passed; the pressed one is deleted when the chat's flood budget has room, at
+    once in a quiet chat: see `gone`), or the pressed message edited in place (a tiebreak
+    answer, the other player still to decide)."""
     version = m.content_key()
     last = newest_id(api, m.chat)
     # Judged from the message as pressed: the bot answers and redraws at once, so by the
@@ -91,11 +102,18 @@ async def tap(api: FakeTelegramAPI, user: FakeUser, m: FakeMessage, data: str,
         return answered.text
     if data.startswith("d:") and moving_on:
         await api.wait_for_message(m.chat, after_message_id=last, timeout=TIMEOUT)
-        await api.wait_for(lambda: m.deleted or not duel_keyboard(m), TIMEOUT,
-                           "the pressed message to go")
+        with contextlib.suppress(TimeoutError):  # at once in a quiet chat; later in a busy one
+            await api.wait_for(lambda: m.deleted or not duel_keyboard(m), SOON, "the delete")
     elif data.startswith("d:"):
         await api.wait_for(lambda: m.content_key() != version, TIMEOUT, "an edit")
     return None
+
+
+async def gone(api: FakeTelegramAPI, *messages: FakeMessage, timeout: float = 75.0) -> None:
+    """Wait until the bot has deleted these messages (or, a kept reveal, taken their
+    buttons): a delete waits for room in the chat's flood budget, a minute at most."""
+    await api.wait_for(lambda: all(m.deleted or not duel_keyboard(m) for m in messages),
+                       timeout, "the old messages to go")
 
 
 def moves_on(m: FakeMessage, data: str) -> bool:

@@ -87,3 +87,20 @@ async def test_a_group_is_paced_to_its_limit_and_others_are_not() -> None:
         await asyncio.wait_for(send(limiter, calls, 42, "sendMessage"), 0.5)
     await asyncio.wait_for(send(limiter, calls, -2, "sendMessage"), 0.5)
     paced.cancel()
+
+
+async def test_room_keeps_a_groups_last_calls_for_sends_and_says_no_while_paused() -> None:
+    limiter = ChatRateLimiter(group_per_minute=6)
+    calls = Calls({-3: 1})
+    assert limiter.room(-1) and limiter.room(5)
+    for _ in range(2):
+        await send(limiter, calls, -1, "sendPhoto")
+    assert limiter.room(-1)  # 2 of 6 used: one more still leaves 3 spare
+    await send(limiter, calls, -1, "sendPhoto")
+    assert not limiter.room(-1)  # a cleanup now would eat into the last 3
+    assert limiter.room(-2) and limiter.room(5)  # other chats, private chats: untouched
+    paused = asyncio.create_task(send(limiter, calls, -3, "sendMessage"))
+    await asyncio.sleep(0.05)  # -3 got a 429: paused for a second
+    assert not limiter.room(-3)
+    await paused
+    assert limiter.room(-3)

@@ -33,6 +33,7 @@ METHODS = (
     "editMessageMedia",
     "editMessageReplyMarkup",
     "deleteMessage",
+    "deleteMessages",
     "answerCallbackQuery",
     "getChatMember",
 )

@@ -101,6 +101,7 @@ class FakeBotMethods(FakeState):
             "editMessageMedia": self.edit_message_media,
             "editMessageReplyMarkup": self.edit_message_reply_markup,
             "deleteMessage": self.delete_message_api,
+            "deleteMessages": self.delete_messages_api,
             "answerCallbackQuery": self.answer_callback_query,
             "getChatMember": self.get_chat_member,
         }
@@ -624,6 +625,25 @@ class FakeBotMethods(FakeState):
         if time.time() - msg.date > 48 * 3600:
             raise ApiError.bad_request("message can't be deleted for everyone")
         msg.deleted = True
+        self._notify()
+        return True
+
+    async def delete_messages_api(self, params: Params, uploads: Uploads) -> bool:
+        """deleteMessages: 1-100 ids; those not found (or already deleted) are skipped, as
+        Telegram does; one that may not be deleted refuses the call."""
+        chat = self.chat_for(params)
+        ids = params["message_ids"]
+        if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
+            raise ApiError.bad_request("message_ids must hold 1-100 message identifiers")
+        found = [m for i in ids if (m := self._messages.get((chat.id, i))) is not None
+                 and not m.deleted]
+        for msg in found:
+            if not msg.from_bot and chat.type != "private" and chat.bot_status != "administrator":
+                raise ApiError.bad_request("message can't be deleted")
+            if time.time() - msg.date > 48 * 3600:
+                raise ApiError.bad_request("message can't be deleted for everyone")
+        for msg in found:
+            msg.deleted = True
         self._notify()
         return True
 

@@ -1,0 +1,99 @@
+"""Deleting the bot's old messages without holding back the ones people are waiting for.
+
+A duel sends a fresh message at every turn (a new message is what Telegram notifies) and
+deletes the one it replaces. Telegram counts a delete against the same budget as a send,
+about 20 calls a minute per group, so deleting at once would push the next player's message
+back. The janitor collects each chat's messages to delete and deletes them as soon as the
+chat's budget has room to spare for the sends that may follow (`room`: the rate limiter's),
+or after `MAX_WAIT` seconds whatever the budget: in a quiet chat at once, one by one; in a
+busy one later, all that piled up in one `deleteMessages` call (up to 100). At shutdown what
+is pending is deleted at once; after a crash it is not kept: a press on such an old message's
+buttons is refused as out of date and deletes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+
+from telegram import Bot
+
+from bot.telegram import send
+
+log = logging.getLogger(__name__)
+
+MAX_WAIT = 60.0  # seconds a delete may be put off while sends use the chat's budget
+POLL = 0.5  # seconds between looks at the budget
+BATCH = 100  # Telegram's limit for deleteMessages
+REMEMBER = 4096  # deleted messages remembered, so a press on one does not delete it again
+
+Room = Callable[[int], bool]  # may a call that can wait be made in this chat now?
+
+
+def always(chat_id: int) -> bool:
+    return True
+
+
+class Janitor:
+    def __init__(self, room: Room = always) -> None:
+        self.room = room
+        self._pending: dict[int, list[int]] = {}
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._done: OrderedDict[tuple[int, int], None] = OrderedDict()
+
+    def delete_later(self, bot: Bot, chat_id: int, message_id: int) -> None:
+        """Delete this message of the bot's when the chat's budget allows (soon)."""
+        pending = self._pending.setdefault(chat_id, [])
+        if message_id not in pending:
+            pending.append(message_id)
+        if chat_id not in self._tasks:
+            self._tasks[chat_id] = asyncio.ensure_future(self._sweep(bot, chat_id))
+
+    def pending(self, chat_id: int) -> tuple[int, ...]:
+        return tuple(self._pending.get(chat_id, ()))
+
+    def handled(self, chat_id: int, message_id: int) -> bool:
+        """Is this message deleted already, or about to be (since this process started)?"""
+        return message_id in self._pending.get(chat_id, ()) or (chat_id, message_id) in self._done
+
+    async def _sweep(self, bot: Bot, chat_id: int) -> None:
+        try:
+            while self._pending.get(chat_id):
+                waited = 0.0
+                while not self.room(chat_id) and waited < MAX_WAIT:
+                    await asyncio.sleep(POLL)
+                    waited += POLL
+                ids = self._pending.pop(chat_id, [])[:BATCH]
+                if ids:
+                    await self._delete(bot, chat_id, ids)
+        finally:
+            self._tasks.pop(chat_id, None)
+
+    async def _delete(self, bot: Bot, chat_id: int, ids: list[int]) -> None:
+        for message_id in ids:
+            self._done[(chat_id, message_id)] = None
+        while len(self._done) > REMEMBER:
+            self._done.popitem(last=False)
+        try:
+            if len(ids) == 1:
+                await send.delete(bot, chat_id, ids[0])
+            else:
+                await send.delete_many(bot, chat_id, ids)
+        except (send.ChatGone, send.ChatMoved) as e:  # nothing left to clean there
+            log.info("chat %d: %d old message(s) not deleted: %s", chat_id, len(ids), e)
+        except Exception:  # a cleanup must never take anything else down
+            log.exception("chat %d: deleting %d old message(s) failed", chat_id, len(ids))
+
+    async def close(self, bot: Bot) -> None:
+        """At shutdown: what is pending is deleted now, budget or not (best effort)."""
+        for task in list(self._tasks.values()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for chat_id in list(self._pending):
+            ids = self._pending.pop(chat_id)[:BATCH]
+            if ids:
+                await self._delete(bot, chat_id, ids)
