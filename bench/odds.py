@@ -2,8 +2,8 @@
 
     python bench/odds.py [--states 300] [--deals 30]
 
-- all pairwise odds of a fresh deal (15 pairs, one joint sample of `DEFAULT_SAMPLES`), and the
-  six hands' exact category distributions;
+- all pairwise odds of a fresh deal (15 pairs, one joint sample of `DEFAULT_SAMPLES`), the
+  exact odds of a bonus duel's two hands, and the six hands' exact category distributions;
 - a `normal` and a `hard` decision: median and p95 over random reachable states (states met
   in seeded duels between two `normal` players, every decision of them, each timed alone).
 Run on one core: numpy's threads are pinned to one.
@@ -90,6 +90,20 @@ def main() -> None:
     print(f"all 15 pairwise odds of a fresh deal ({od.DEFAULT_SAMPLES} joint samples, "
           f"95% error <= {1.96 * 0.5 / od.DEFAULT_SAMPLES ** 0.5:.4f}):")
     print("    " + _ms(pairs))
+    bonus = []
+    for k in range(min(10, args.deals)):
+        rng = random.Random(k)
+        state = DuelState.new(50, 0)
+        state.deal(shuffled_deck(rng), new_salt(rng))
+        while not state.bonus_duel:
+            player = state.players_to_act[0]
+            state.apply(rng.choice(state.legal_actions(player)), player)
+        table = od.table_of(state.public_view())
+        t0 = time.perf_counter()
+        assert od.pair_odds(table, *table.positions).exact
+        bonus.append(time.perf_counter() - t0)
+    print("the exact odds of a bonus duel's two hands (30 unseen cards, inclusion-exclusion):")
+    print("    " + _ms(bonus))
     print("six hands' exact category distributions of a fresh deal (6 x 163,185 completions):")
     print("    " + _ms(cats))
 

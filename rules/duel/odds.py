@@ -12,10 +12,12 @@ cards are two disjoint such subsets.
 - `category_odds(table)`: each remaining hand's distribution over the ten categories, always
   exact (every completion enumerated: C(46, 4) = 163,185 of them at most, a few ms with
   `evaluate_batch`); error 0.
-- `pair_odds(table, a, b, rng)`: P(hand a beats / ties / loses to hand b). Exact (every pair
-  of disjoint completions counted) when there are at most `EXACT_PAIRS` pairs of completions
-  to compare (a reduced deck, late in a deal with few unseen cards); otherwise sampled with the
-  caller's random source, and the error says how far off it may be (`error`: the largest 95%
+- `pair_odds(table, a, b, rng)`: P(hand a beats / ties / loses to hand b). Exact when cheap:
+  every pair of completions compared when there are at most `EXACT_PAIRS` of them (reduced
+  decks), else counted by inclusion-exclusion over shared cards when each hand has at most
+  `EXACT_COMPLETIONS` completions (30 unseen cards or fewer: a bonus duel, 60-120 ms here);
+  otherwise (the first two bullets of a deal, and tiebreak deals) sampled with the caller's
+  random source, and the error says how far off it may be (`error`: the largest 95%
   half-width of the three estimates, binomial, with the rule of three for an estimate of 0 or
   1; `samples`). An exact answer has `exact=True`, `error=0.0`.
 - `all_pair_odds(table, rng)`: every ordered pair at once, from one joint sample of all the
@@ -45,12 +47,13 @@ from rules.hand_batch import evaluate_batch
 from rules.hands import ALL_VALUES, Category
 
 __all__ = [
-    "DEFAULT_SAMPLES", "EXACT_PAIRS", "CategoryOdds", "PairOdds", "Table", "all_pair_odds",
-    "as_generator", "categories_of", "category_odds", "pair_odds", "sample_strengths",
-    "table_of",
+    "DEFAULT_SAMPLES", "EXACT_COMPLETIONS", "EXACT_PAIRS", "CategoryOdds", "PairOdds", "Table",
+    "all_pair_odds", "as_generator", "categories_of", "category_odds", "pair_odds",
+    "sample_strengths", "table_of",
 ]
 
-EXACT_PAIRS = 4_000_000  # pairs of completions counted exactly at most (else sampled)
+EXACT_PAIRS = 4_000_000  # pairs of completions compared one by one at most
+EXACT_COMPLETIONS = 30_000  # completions of a hand counted by inclusion-exclusion at most
 DEFAULT_SAMPLES = 20_000  # joint completions drawn when sampling
 Z95 = 1.959964
 
@@ -220,6 +223,56 @@ def _exact_pair(table: Table, a: int, b: int) -> PairOdds:
                     lose / total, True, total, 0.0)
 
 
+@lru_cache(maxsize=64)
+def _subset_ids(n: int, k: int, t: int) -> IntArray:
+    """For each row of `_combos(n, k)`, the combinatorial number (an id among the t-subsets
+    of range(n)) of each of its C(k, t) t-subsets: shape (C(n, k), C(k, t)), read-only."""
+    rows = _combos(n, k)
+    sub = rows[:, _combos(k, t)]  # (rows, C(k, t), t), ascending along the last axis
+    binom = np.array([[comb(c, i) for i in range(t + 1)] for c in range(n)], np.int64)
+    ids = np.zeros(sub.shape[:2], np.int64)
+    for i in range(t):
+        ids += binom[sub[:, :, i], i + 1]
+    ids.flags.writeable = False
+    return ids
+
+
+def _counted_pair(table: Table, a: int, b: int) -> PairOdds:
+    """Exact odds by inclusion-exclusion over the cards two completions share:
+    #{disjoint x, y: s(x) > s(y)} = sum over card sets S of (-1)^|S| #{x, y both holding S:
+    s(x) > s(y)}; for each size of S the pairs are counted group by group (by S) on sorted
+    (id of S, strength) keys, so no pair of completions is ever formed."""
+    n, ka, kb = len(table.unseen), table.missing(a), table.missing(b)
+    _, s_a = _completions(table, a)
+    _, s_b = _completions(table, b)
+    width = 1 << 13  # above every strength
+    win = tie = 0
+    for t in range(min(ka, kb) + 1):
+        key_a = (_subset_ids(n, ka, t) * width + s_a[:, None]).ravel()
+        key_a.sort()
+        ids_b = _subset_ids(n, kb, t)
+        key_b = (ids_b * width + s_b[:, None]).ravel()
+        above = np.searchsorted(key_a, (ids_b.ravel() + 1) * width, "left")
+        upto = np.searchsorted(key_a, key_b, "right")
+        below = np.searchsorted(key_a, key_b, "left")
+        sign = -1 if t % 2 else 1
+        win += sign * int((above - upto).sum())
+        tie += sign * int((upto - below).sum())
+    total = comb(n, ka) * comb(n - ka, kb)
+    return PairOdds(table.positions[a], table.positions[b], win / total, tie / total,
+                    (total - win - tie) / total, True, total, 0.0)
+
+
+def _exact(table: Table, a: int, b: int) -> PairOdds | None:
+    """The exact odds of hands a, b (indices) if they are cheap to count, else None."""
+    if exact_pairs(table, a, b) <= EXACT_PAIRS:
+        return _exact_pair(table, a, b)
+    n = len(table.unseen)
+    if max(comb(n, table.missing(a)), comb(n, table.missing(b))) <= EXACT_COMPLETIONS:
+        return _counted_pair(table, a, b)
+    return None
+
+
 def _half_width(p: float, n: int) -> float:
     if p <= 0.0 or p >= 1.0:
         return 3.0 / n  # the rule of three: a 95% bound for an event never (always) seen
@@ -267,8 +320,9 @@ def pair_odds(table: Table, first: int, second: int, rng: Rng | None = None,
     a, b = table.index(first), table.index(second)
     if a == b:
         raise ValueError("two different hands")
-    if exact_pairs(table, a, b) <= EXACT_PAIRS:
-        return _exact_pair(table, a, b)
+    exact = _exact(table, a, b)
+    if exact is not None:
+        return exact
     if rng is None:
         raise ValueError("these odds are sampled: pass a random source")
     return _sampled_pair(sample_strengths(table, samples, rng), table, a, b)
@@ -282,8 +336,9 @@ def all_pair_odds(table: Table, rng: Rng | None = None,
     out: dict[tuple[int, int], PairOdds] = {}
     strengths: npt.NDArray[np.uint16] | None = None
     for a, b in combinations(hands, 2):
-        if exact_pairs(table, a, b) <= EXACT_PAIRS:
-            odds = _exact_pair(table, a, b)
+        exact = _exact(table, a, b)
+        if exact is not None:
+            odds = exact
         else:
             if rng is None:
                 raise ValueError("these odds are sampled: pass a random source")

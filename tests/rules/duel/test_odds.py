@@ -64,6 +64,41 @@ def test_exact_pair_odds_are_the_brute_force_count(known: list[str], unseen: str
 
 
 @pytest.mark.parametrize(("known", "unseen"), REDUCED)
+def test_inclusion_exclusion_counts_are_the_brute_force_count(known: list[str],
+                                                              unseen: str) -> None:
+    table = _table(known, unseen)
+    for a, b in permutations(range(len(known)), 2):
+        got = od._counted_pair(table, a, b)
+        assert got.exact and got.samples == od._exact_pair(table, a, b).samples
+        assert (got.win, got.tie, got.lose) == pytest.approx(_brute_pair(table, a, b), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_both_exact_counts_agree_on_random_reduced_decks(seed: int) -> None:
+    rng = random.Random(seed)
+    cards = list(CARDS)
+    rng.shuffle(cards)
+    ka, kb = rng.choice([1, 2, 3, 5]), rng.choice([1, 1, 2, 4])
+    table = od.Table((0, 1), (tuple(cards[:ka]), tuple(cards[ka : ka + kb])),
+                     tuple(cards[10 : 10 + rng.randint(10, 15)]))
+    one, two = od._exact_pair(table, 0, 1), od._counted_pair(table, 0, 1)
+    assert (one.win, one.tie, one.samples) == (two.win, two.tie, two.samples)
+
+
+def test_a_bonus_duel_is_counted_exactly_and_the_samples_agree_within_their_error() -> None:
+    state = DuelState.new()
+    state.deal(shuffled_deck(random.Random(11)), SALT)
+    bets(state, (0, 2), (1, 2), (2, 2), (3, 2))
+    table = od.table_of(state.public_view())
+    assert len(table.unseen) == 30 and table.positions == (4, 5)
+    exact = od.pair_odds(table, 4, 5)
+    assert exact.exact and exact.samples == 27_405 * 14_950  # C(30, 4) C(26, 4)
+    sampled = od._sampled_pair(od.sample_strengths(table, 20_000, random.Random(1)), table, 0, 1)
+    assert abs(sampled.win - exact.win) <= 2 * sampled.error
+    assert abs(sampled.tie - exact.tie) <= 2 * sampled.error
+
+
+@pytest.mark.parametrize(("known", "unseen"), REDUCED)
 def test_category_odds_are_the_exhaustive_count(known: list[str], unseen: str) -> None:
     table = _table(known, unseen)
     for i, got in enumerate(od.category_odds(table)):
