@@ -8,6 +8,10 @@
 - `moves` (what may be played), `row` (the six hands of a deal), `bullet` (settling a bullet)
   and `log` (the saved form) are the state machine's parts.
 - `policy`: the move made for a player who ran out of time (import it as `rules.duel.policy`).
+- `odds` (the remaining hands' category and pairwise odds, from the public view only) and `ai`
+  (`choose(view, player, level, rng)`: an AI duelist, levels random, easy, normal, hard):
+  import them as `rules.duel.odds` and `rules.duel.ai`; they need numpy, which importing
+  `rules.duel` never loads.
 """
 
 from rules.duel.actions import (
