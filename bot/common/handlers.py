@@ -15,7 +15,8 @@ from bot.storage.users import UserRecord
 from bot.telegram import callbacks, send
 
 P = TypeVar("P", callbacks.DuelPress, callbacks.ChallengePress, callbacks.SixCardPress,
-            callbacks.ResultPress, callbacks.SettingsPress)
+            callbacks.ResultPress, callbacks.SettingsPress, callbacks.PracticePress,
+            callbacks.OddsPress)
 
 
 async def user_translator(svc: Services, update: Update) -> Translator:

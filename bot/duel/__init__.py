@@ -2,7 +2,8 @@
 (`service`: its life in storage), whose messages are drawn and edited (`present`, `captions`,
 `keyboards`), timed (`timers`) and kept up to date after a restart (`jobs`); `rounds` finds a
 round for /verify; `handlers` answers the commands and presses, `rematch` the result's
-buttons. The rules are `rules.duel`'s;
+buttons; `practice` starts a duel against the bot, whose moves `ai_turns` makes
+(`rules.duel.ai`). The rules are `rules.duel`'s;
 nothing here decides a hand."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from bot.common import chats, live
 from bot.config import Config
-from bot.duel import handlers, jobs, present, rematch, service, timers
+from bot.duel import ai_turns, handlers, jobs, practice, present, rematch, service, timers
 from bot.services import services
 from bot.telegram import App
 from bot.telegram.menu import Command
@@ -19,7 +20,8 @@ from bot.telegram.menu import Command
 COMMANDS = (
     Command("duel", groups=True, private=False),
     Command("cancel", groups=True, private=False),
-    Command("surrender", groups=True, private=False),
+    Command("surrender", groups=True, private=True),
+    Command("practice", groups=True, private=True),
 )
 
 live.plug(present.LIVE)
@@ -33,10 +35,15 @@ def register(app: App) -> None:
     app.add_handler(CallbackQueryHandler(handlers.on_duel, pattern=r"^d:"))
     app.add_handler(CallbackQueryHandler(handlers.on_challenge, pattern=r"^c:"))
     app.add_handler(CallbackQueryHandler(rematch.on_result, pattern=r"^r:"))
+    app.add_handler(CommandHandler("practice", practice.practice))
+    app.add_handler(CallbackQueryHandler(practice.on_level, pattern=r"^p:"))
+    app.add_handler(CallbackQueryHandler(practice.on_odds, pattern=r"^o:"))
 
 
 async def start(app: App, config: Config) -> None:
     """Once connected: the turn timers hooked to present() (before any duel is shown again:
     showing one re-arms its timer), then every duel's message, challenge and timer restored."""
     timers.install(app, services(app.bot_data), config.time_scale)
+    turns = ai_turns.install(app)
     await jobs.resume(app)
+    await turns.resume()

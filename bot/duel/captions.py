@@ -15,12 +15,13 @@ from rules.showdown import Decider, decided_by, main_ranks
 class Seat:
     user_id: int
     name: str
+    bot: bool = False  # the bot itself, in a practice duel: never mentioned
 
     @property
     def mention(self) -> str:
         """A mention: Telegram notifies the player (of a newly sent message). Only whoever
         must act, and the players of a result, are mentioned; elsewhere `plain`."""
-        return mention_html(self.user_id, self.name)
+        return self.plain if self.bot else mention_html(self.user_id, self.name)
 
     @property
     def plain(self) -> Html:

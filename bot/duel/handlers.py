@@ -16,7 +16,7 @@ from telegram.ext import ContextTypes
 from bot.common.errors import answer_quietly
 from bot.common.handlers import asked, chat_language, pressed, reply, toast
 from bot.common.refusal import Refusal
-from bot.duel import keyboards
+from bot.duel import keyboards, practice
 from bot.duel.challenges import (
     BadDuelCommand,
     accept,
@@ -27,6 +27,7 @@ from bot.duel.challenges import (
     settle,
 )
 from bot.duel.jobs import schedule_expiry
+from bot.duel.practice import aimed_at_the_bot
 from bot.duel.present import LIVE, adopt, present, repost, retire
 from bot.duel.service import GAME, STALE, act
 from bot.services import Services
@@ -54,6 +55,11 @@ async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, update, e.refusal.text(tr))
         return
     storage = svc.storage
+    if aimed_at_the_bot(message, list(context.args or []), context.bot.bot):
+        settings = await storage.chats.get_settings(chat.id)  # a practice duel instead
+        await practice.offer(context, update, svc, tr, user, chat.id,
+                             request.stack or settings.default_stack)
+        return
     target_id = request.target_id
     if request.target is not None and not request.target.is_bot:
         t = request.target  # privacy mode hides their messages: learn their name from here
@@ -66,8 +72,7 @@ async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if known.is_bot:
                 await reply(context, update, tr.t("error.bot"))
                 return
-    if request.target_is_bot or (request.target_username or "").lower() == (
-            svc.bot_username.lower()):
+    if request.target_is_bot:
         await reply(context, update, tr.t("error.bot"))
         return
     if target_id == user.id or (

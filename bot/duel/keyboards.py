@@ -22,9 +22,10 @@ def _duel_button(text: str, duel_id: int, version: int, action: Action) -> Inlin
 
 
 def duel_bets(tr: Translator, duel_id: int, version: int, view: PublicView,
-              actions: Sequence[Action]) -> InlineKeyboardMarkup:
+              actions: Sequence[Action], odds: bool = False) -> InlineKeyboardMarkup:
     """One row per hand the player may choose: `#3 A♠ · Pass 1` and `Play 2` (in a bonus
-    duel only the play). Face-up cards only: the row shows what the table shows."""
+    duel only the play). Face-up cards only: the row shows what the table shows. `odds`: a
+    practice duel's Odds button below."""
     rows: list[list[InlineKeyboardButton]] = []
     by_hand: dict[int, list[Bet]] = {}
     for action in actions:
@@ -39,6 +40,9 @@ def duel_bets(tr: Translator, duel_id: int, version: int, view: PublicView,
             label = f"#{position + 1} {face} · {word}" if i == 0 else word
             row.append(_duel_button(label, duel_id, version, bet))
         rows.append(row)
+    if odds:
+        data = callbacks.encode(callbacks.OddsPress(duel_id))
+        rows.append([InlineKeyboardButton(tr.t("button.odds"), callback_data=data)])
     return InlineKeyboardMarkup(rows)
 
 

@@ -75,7 +75,7 @@ async def table_for(svc: Services, record: DuelRecord) -> Table:
     # The challenger's language, unless the chat fixed one.
     lang = pick_language(settings.language, users[0].language_code if users[0] else None)
     seats = (Seat(record.players[0], display_name(users[0])),
-             Seat(record.players[1], display_name(users[1])))
+             Seat(record.players[1], display_name(users[1]), record.practice))
     return Table(record, seats, translator(lang), lang, settings.show_cards_out, svc.drawer,
                  settings.keep_reveals)
 
@@ -99,7 +99,8 @@ def live_words(t: Table, state: DuelState, note: str | None = None) -> Words:
     view = state.public_view()
     if view.phase is Phase.BULLET:
         markup = keyboards.duel_bets(t.tr, t.record.id, t.record.version, view,
-                                     state.legal_actions(view.to_act[0]))
+                                     state.legal_actions(view.to_act[0]),
+                                     odds=t.record.practice)
         caption = bullet_caption(t.tr, view, t.seats, commitment=not t.headed)
     elif view.phase is Phase.TIEBREAK_OFFER:
         markup = keyboards.tiebreak_offer(t.tr, t.record.id, t.record.version)

@@ -122,7 +122,9 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
                    now: int) -> DuelRecord | None:
         """The result is recorded with the save that ends the duel."""
         status = DuelStatus.FINISHED if state.is_over else DuelStatus.LIVE
-        result = duel_result(record, state, now) if state.is_over else None
+        # A practice duel against the bot writes no result: the standings are people's.
+        result = duel_result(record, state, now) if state.is_over and not record.practice \
+            else None
         state_json = state.to_json()
         new_version = await svc.storage.duels.save(record.id, record.version, state_json,
                                                    status, now=now, result=result,

@@ -37,6 +37,11 @@ class DuelRecord:
     created_at: int
     updated_at: int
     header_rounds: int = 0  # deals whose commitment the duel's header shows
+    ai_level: str | None = None  # a practice duel: the bot plays seat 1 at this level
+
+    @property
+    def practice(self) -> bool:
+        return self.ai_level is not None
 
     @property
     def is_live(self) -> bool:
@@ -59,6 +64,7 @@ def _duel(row: sqlite3.Row) -> DuelRecord:
         version=row["version"], status=DuelStatus(row["status"]), message_id=row["message_id"],
         shown_version=row["shown_version"], created_at=row["created_at"],
         updated_at=row["updated_at"], header_rounds=row["header_rounds"],
+        ai_level=row["ai_level"],
     )
 
 
@@ -74,22 +80,31 @@ class DuelRepo:
         state_json: str,
         created_at: int,
         deals: Iterable[Deal] = (),
+        ai_level: str | None = None,
     ) -> DuelRecord:
-        """A new live duel; `deals`: those its state shows (`deals_of`), written with it."""
+        """A new live duel; `deals`: those its state shows (`deals_of`), written with it;
+        `ai_level`: a practice duel, the bot in seat 1."""
         if players[0] == players[1]:
             raise ValueError("a duel needs two different players")
         async with self.db.transaction():
             duel_id = await self.db.insert(
                 "INSERT INTO duels (chat_id, thread_id, player0_id, player1_id, state,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " created_at, updated_at, ai_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (chat_id, thread_id, players[0], players[1], state_json, created_at,
-                 created_at),
+                 created_at, ai_level),
             )
             await record_deals(self.db, duel_id, deals)
         return DuelRecord(
             duel_id, chat_id, thread_id, players, state_json, 0, DuelStatus.LIVE, None, None,
-            created_at, created_at,
+            created_at, created_at, ai_level=ai_level,
         )
+
+    async def practice_of(self, chat_id: int, user_id: int) -> list[DuelRecord]:
+        """The user's finished practice duels against the bot in this chat."""
+        rows = await self.db.fetchall(
+            "SELECT * FROM duels WHERE chat_id = ? AND player0_id = ? AND ai_level IS NOT NULL"
+            " AND status = 'finished' ORDER BY id", (chat_id, user_id))
+        return [_duel(r) for r in rows]
 
     async def get(self, duel_id: int) -> DuelRecord | None:
         row = await self.db.fetchone("SELECT * FROM duels WHERE id = ?", (duel_id,))

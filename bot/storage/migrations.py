@@ -220,5 +220,13 @@ INSERT OR IGNORE INTO duel_messages (chat_id, message_id, duel_id, kind)
     SELECT chat_id, message_id, id, 'live' FROM duels WHERE message_id IS NOT NULL;
 """
 
+# Practice duels against the bot (issue 12): the AI's level on the duel (the bot plays seat 1;
+# NULL for a duel between people). A practice duel writes no result, so it never moves the
+# chat's standings.
+V8_PRACTICE = """
+ALTER TABLE duels ADD COLUMN ai_level TEXT;
+CREATE INDEX duels_practice ON duels (chat_id, player0_id) WHERE ai_level IS NOT NULL;
+"""
+
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
-                               V6_DEALS, V7_DUEL_MESSAGES)
+                               V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE)

@@ -9,6 +9,8 @@
         f fold, p play, b buy a sixth card, r0..r5 replace that card, g / n buy the dealer
         a game or not
     r:<duel id>:m|s                       a finished duel's result: rematch, standings
+    p:<user id>:e|n|h:<stack>             a practice duel against the bot: its level
+    o:<duel id>                           a practice duel's odds
     s:<setting>:<value> | s:x             a chat setting, or close the settings message
         l:auto|en|ru  language    t:<seconds> turn timer (0 = off)
         k:<chips>     default stack    c:1|0 show the cards out    v:1|0 keep every reveal
@@ -23,155 +25,38 @@ To add a kind of payload: a frozen dataclass, a branch in `encode`, a prefix in 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import StrEnum
 
-from bot.i18n import LANGUAGES
-from rules.duel import Bet, Surrender, TiebreakAnswer
+from bot.telegram.payloads import (
+    HANDS,
+    LANGUAGE_CHOICES,
+    MAX_BYTES,
+    MAX_ID,
+    NUMBER,
+    AiLevel,
+    CallbackDataError,
+    ChallengeOp,
+    ChallengePress,
+    DuelAction,
+    DuelPress,
+    OddsPress,
+    Payload,
+    PracticePress,
+    ResultOp,
+    ResultPress,
+    Setting,
+    SettingsPress,
+    SixCardPress,
+)
 from rules.duel import actions as duel_actions
-from rules.sixcard import Replace, SixAction, SixCardError, parse_action
+from rules.sixcard import SixCardError, parse_action
 
-MAX_BYTES = 64  # Telegram's limit for callback_data
-MAX_ID = 2**63 - 1  # SQLite INTEGER
-HANDS = 6
-
-DuelAction = Bet | TiebreakAnswer | Surrender
-
-_NUMBER = re.compile(r"0|[1-9][0-9]{0,18}")
-
-
-class CallbackDataError(ValueError):
-    """Callback data that is not a payload this bot makes."""
-
-
-class Setting(StrEnum):
-    LANGUAGE = "l"
-    TIMER = "t"
-    STACK = "k"
-    CARDS_OUT = "c"
-    REVEALS = "v"  # keep every bullet's reveal as its own message
-    CLOSE = "x"
-
-
-LANGUAGE_CHOICES = ("auto", *LANGUAGES)  # auto: each user's own language
-
-
-class ChallengeOp(StrEnum):
-    ACCEPT = "a"
-    DECLINE = "d"
-    WITHDRAW = "w"
-
-
-class ResultOp(StrEnum):
-    REMATCH = "m"
-    STANDINGS = "s"
-
-
-def _check_number(name: str, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
-        raise CallbackDataError(f"{name} must be an integer from 0 to {MAX_ID}")
-
-
-def _check_action(action: DuelAction) -> None:
-    if isinstance(action, Bet):
-        for value, low, high in ((action.position, 0, HANDS - 1), (action.chips, 1, 2)):
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise CallbackDataError(f"not a bet a button can carry: {action!r}")
-    elif isinstance(action, TiebreakAnswer):
-        if not isinstance(action.accept, bool):
-            raise CallbackDataError("a tiebreak answer is True or False")
-    elif not (isinstance(action, Surrender) and action.reason == "surrender"):
-        # A timeout is the bot's own decision, never a button.
-        raise CallbackDataError(f"not an action a button can carry: {action!r}")
-
-
-@dataclass(frozen=True, slots=True)
-class DuelPress:
-    duel_id: int
-    version: int
-    action: DuelAction
-
-    def __post_init__(self) -> None:
-        _check_number("duel_id", self.duel_id)
-        _check_number("version", self.version)
-        _check_action(self.action)
-
-
-@dataclass(frozen=True, slots=True)
-class ChallengePress:
-    challenge_id: int
-    version: int
-    op: ChallengeOp
-
-    def __post_init__(self) -> None:
-        _check_number("challenge_id", self.challenge_id)
-        _check_number("version", self.version)
-        if not isinstance(self.op, ChallengeOp):
-            raise CallbackDataError("op must be a ChallengeOp")
-
-
-@dataclass(frozen=True, slots=True)
-class SettingsPress:
-    """Set one of the chat's settings to `value` (a language choice, seconds, chips, a
-    bool), or close the settings message (no value). Ranges are ChatSettings' to check."""
-
-    setting: Setting
-    value: str | int | bool | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.setting, Setting):
-            raise CallbackDataError("setting must be a Setting")
-        value = self.value
-        if self.setting is Setting.LANGUAGE:
-            ok = isinstance(value, str) and value in LANGUAGE_CHOICES
-        elif self.setting in (Setting.TIMER, Setting.STACK):
-            ok = isinstance(value, int) and not isinstance(value, bool) and (
-                0 <= value <= MAX_ID)
-        elif self.setting in (Setting.CARDS_OUT, Setting.REVEALS):
-            ok = isinstance(value, bool)
-        else:
-            ok = value is None
-        if not ok:
-            raise CallbackDataError(f"not a value for {self.setting.name.lower()}: {value!r}")
-
-
-@dataclass(frozen=True, slots=True)
-class ResultPress:
-    """A button of a finished duel's result."""
-
-    duel_id: int
-    op: ResultOp
-
-    def __post_init__(self) -> None:
-        _check_number("duel_id", self.duel_id)
-        if not isinstance(self.op, ResultOp):
-            raise CallbackDataError("op must be a ResultOp")
-
-
-@dataclass(frozen=True, slots=True)
-class SixCardPress:
-    """An action in a six-card poker game, on the version the button was drawn for."""
-
-    game_id: int
-    version: int
-    action: SixAction
-
-    def __post_init__(self) -> None:
-        _check_number("game_id", self.game_id)
-        _check_number("version", self.version)
-        try:
-            canonical = parse_action(str(self.action))
-        except SixCardError:
-            canonical = None
-        if canonical != self.action or (isinstance(self.action, Replace) and (
-                type(self.action.index) is not int)):
-            raise CallbackDataError(f"not a six-card action a button can carry: "
-                                    f"{self.action!r}")
-
-
-Payload = DuelPress | ChallengePress | SixCardPress | SettingsPress | ResultPress
+__all__ = [
+    "HANDS", "LANGUAGE_CHOICES", "MAX_BYTES", "MAX_ID", "AiLevel", "CallbackDataError",
+    "ChallengeOp", "ChallengePress", "DuelAction", "DuelPress", "OddsPress", "Payload",
+    "PracticePress", "ResultOp", "ResultPress", "Setting", "SettingsPress", "SixCardPress",
+    "decode", "encode",
+]
 
 
 def encode(payload: Payload) -> str:
@@ -189,6 +74,10 @@ def encode(payload: Payload) -> str:
         data = f"x:{payload.game_id}:{payload.version}:{payload.action}"
     elif isinstance(payload, ResultPress):
         data = f"r:{payload.duel_id}:{payload.op.value}"
+    elif isinstance(payload, PracticePress):
+        data = f"p:{payload.user_id}:{payload.level.value}:{payload.stack}"
+    elif isinstance(payload, OddsPress):
+        data = f"o:{payload.duel_id}"
     else:
         raise TypeError(f"not a payload: {payload!r}")
     if len(data.encode("ascii")) > MAX_BYTES:  # cannot happen with the bounds above
@@ -197,7 +86,7 @@ def encode(payload: Payload) -> str:
 
 
 def _number(text: str) -> int:
-    if not _NUMBER.fullmatch(text):
+    if not NUMBER.fullmatch(text):
         raise CallbackDataError("not a canonical number")
     value = int(text)
     if value > MAX_ID:
@@ -246,6 +135,18 @@ def _decode_result(fields: list[str]) -> Payload:
     return ResultPress(_number(fields[0]), ResultOp(fields[1]))
 
 
+def _decode_practice(fields: list[str]) -> Payload:
+    if len(fields) != 3 or fields[1] not in {lv.value for lv in AiLevel}:
+        raise CallbackDataError("a practice press has a user id, a level and a stack")
+    return PracticePress(_number(fields[0]), AiLevel(fields[1]), _number(fields[2]))
+
+
+def _decode_odds(fields: list[str]) -> Payload:
+    if len(fields) != 1:
+        raise CallbackDataError("an odds press has a duel id")
+    return OddsPress(_number(fields[0]))
+
+
 def _decode_sixcard(fields: list[str]) -> Payload:
     if len(fields) != 3:
         raise CallbackDataError("a six-card press has an id, a version and an action")
@@ -263,6 +164,8 @@ _DECODERS: dict[str, Callable[[list[str]], Payload]] = {
     "x": _decode_sixcard,
     "s": _decode_settings,
     "r": _decode_result,
+    "p": _decode_practice,
+    "o": _decode_odds,
 }
 
 

@@ -37,12 +37,12 @@ def test_the_handlers_dispatch_as_before() -> None:
     handlers = app.handlers[0]
     commands = [_described(h) for h in handlers if isinstance(h, CommandHandler)]
     assert sorted(commands) == sorted(
-        ["/duel", "/cancel", "/surrender", "/sixcard", "/balance", "/rebuy", "/settings",
-         "/stats", "/history", "/verify", "/start", "/help", "/rules"])
+        ["/duel", "/cancel", "/surrender", "/practice", "/sixcard", "/balance", "/rebuy",
+         "/settings", "/stats", "/history", "/verify", "/start", "/help", "/rules"])
     presses = [_described(h) for h in handlers if isinstance(h, CallbackQueryHandler)]
     assert presses[-1] == "press *"  # a press no feature knows: answered "not valid"
-    assert sorted(presses[:-1]) == ["press ^c:", "press ^d:", "press ^r:", "press ^s:",
-                                    "press ^x:"]
+    assert sorted(presses[:-1]) == ["press ^c:", "press ^d:", "press ^o:", "press ^p:",
+                                    "press ^r:", "press ^s:", "press ^x:"]
     assert sum(isinstance(h, MessageHandler) and not isinstance(h, CommandHandler)
                for h in handlers) == 1  # a group becoming a supergroup
     assert sum(isinstance(h, ChatMemberHandler) for h in handlers) == 1
@@ -51,11 +51,11 @@ def test_the_handlers_dispatch_as_before() -> None:
 
 def test_the_menu_is_the_features_commands_in_todays_order() -> None:
     assert group_names(application.MENU) == (
-        "duel", "cancel", "surrender", "sixcard", "balance", "rebuy", "stats", "history",
-        "verify", "settings", "rules", "help")
+        "duel", "cancel", "surrender", "practice", "sixcard", "balance", "rebuy", "stats",
+        "history", "verify", "settings", "rules", "help")
     assert private_names(application.MENU) == (
-        "start", "sixcard", "balance", "rebuy", "stats", "history", "verify", "settings",
-        "rules", "help")
+        "start", "surrender", "practice", "sixcard", "balance", "rebuy", "stats", "history",
+        "verify", "settings", "rules", "help")
 
 
 def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:

@@ -133,7 +133,7 @@ def test_the_winner_ahead_gets_no_excuse_and_a_tiebreak_win_says_so(texts: Texts
     text = plain(result_caption(texts["en"], view, SEATS, state.end_reason))
     won, lost = view.stacks[1], view.stacks[0]
     assert f"🏆 Дмитрий wins the duel, {won}–{lost}!" in text and won > lost
-    assert "🔫 Decided by a tiebreak bullet." in text and "more chips" not in text
+    assert "🔫 Decided by a tiebreak bullet." in text and "had more chips" not in text
 
 
 def test_the_results_buttons_rematch_standings_and_a_proof_to_copy_per_deal(

@@ -17,10 +17,10 @@ from bot.i18n import LANGUAGES
 from bot.telegram import menu
 from bot.telegram.menu import Command
 
-GROUPS = ("duel", "cancel", "surrender", "sixcard", "balance", "rebuy", "stats", "history",
-          "verify", "settings", "rules", "help")
-PRIVATE = ("start", "sixcard", "balance", "rebuy", "stats", "history", "verify", "settings",
-           "rules", "help")
+GROUPS = ("duel", "cancel", "surrender", "practice", "sixcard", "balance", "rebuy", "stats",
+          "history", "verify", "settings", "rules", "help")
+PRIVATE = ("start", "surrender", "practice", "sixcard", "balance", "rebuy", "stats", "history",
+           "verify", "settings", "rules", "help")
 
 
 class StubBot:

@@ -1,0 +1,100 @@
+"""The bot's own turns in a practice duel: after every present (`Services.on_presented`), if
+the bot is to act, its move is made after a short, natural pause, through the same
+compare-and-swap path as a person's tap (`service.act` with the version it was shown), so a
+restart, a timer or a stale job behaves exactly as for a person. The move is
+`rules.duel.ai.choose` from the public view, in a worker thread (a hard decision takes a few
+hundred milliseconds). After a restart, `resume` arms every practice duel waiting for the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from telegram import Bot
+from telegram.ext import ContextTypes, JobQueue
+
+from bot.common.refusal import Refusal
+from bot.duel.practice import BOT_SEAT
+from bot.duel.present import LIVE, present
+from bot.duel.service import act
+from bot.services import Services, services
+from bot.storage import DuelRecord
+from bot.telegram import App
+from rules.duel import DuelState
+from rules.duel.ai import Level, choose
+
+log = logging.getLogger(__name__)
+
+PAUSE = (1.0, 2.0)  # seconds the bot "thinks" before its move (at least one is a move's draw)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    duel_id: int
+    version: int
+
+
+class BotTurns:
+    def __init__(self, svc: Services, bot: Bot, job_queue: JobQueue[Any] | None,
+                 pause: tuple[float, float] = PAUSE) -> None:
+        self.svc, self.bot, self.job_queue, self.pause = svc, bot, job_queue, pause
+
+    async def on_presented(self, record: DuelRecord) -> None:
+        """Arm the bot's move if it is the bot's turn in this practice duel."""
+        if not record.practice or not record.is_live or self.job_queue is None:
+            return
+        state = DuelState.from_json(record.state_json)
+        if BOT_SEAT not in state.players_to_act:
+            return
+        delay = random.uniform(*self.pause)
+        self.job_queue.run_once(self._job, when=delay, data=Turn(record.id, record.version),
+                                name=f"ai:{record.id}")
+
+    async def _job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        job = context.job
+        if job is not None and isinstance(job.data, Turn):
+            await self.move(job.data)
+
+    async def move(self, turn: Turn) -> bool:
+        """Make the bot's move for this version of the duel; False when it is stale."""
+        svc = self.svc
+        async with LIVE.lock(svc, turn.duel_id):
+            record = await svc.storage.duels.get(turn.duel_id)
+            if (record is None or not record.is_live or record.ai_level is None
+                    or record.version != turn.version):
+                return False
+            state = DuelState.from_json(record.state_json)
+            if BOT_SEAT not in state.players_to_act:
+                return False
+            level: Level = record.ai_level  # type: ignore[assignment]  # checked at start
+            seed = svc.rng.random()
+            action = await asyncio.get_running_loop().run_in_executor(
+                None, partial(choose, state.public_view(), BOT_SEAT, level, random.Random(seed)))
+            outcome = await act(svc, record.id, turn.version, record.players[BOT_SEAT], action)
+            if isinstance(outcome, Refusal):
+                log.info("practice duel %d v%d: the bot's move %s refused: %s", record.id,
+                         turn.version, action, outcome)
+                return False
+            await present(svc, self.bot, outcome.record)
+            return True
+
+    async def resume(self) -> int:
+        """After a start: arm the bot's move in every practice duel waiting for it."""
+        armed = 0
+        for record in await self.svc.storage.duels.all_live():
+            if record.practice:
+                await self.on_presented(record)
+                armed += 1
+        return armed
+
+
+def install(app: App) -> BotTurns:
+    svc = services(app.bot_data)
+    turns = BotTurns(svc, app.bot, app.job_queue)
+    svc.on_presented.append(turns.on_presented)
+    return turns
