@@ -19,6 +19,7 @@ from bot.stats.text import board_text, card_text, history_text, split_caption
 from bot.storage import DuelResult
 from bot.telegram import send
 from render import standings as pictures
+from rules.duel import DuelState
 
 HISTORY = 10  # duels /history lists
 
@@ -104,10 +105,23 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _card(context, update, svc, tr, results, target, user.id, chat.title or "")
 
 
+async def _vs_bot(svc: Services, tr: Translator, chat_id: int, asker: int) -> list[Html]:
+    """The asker's practice duels against the bot here (they are not in the standings)."""
+    practice = await svc.storage.duels.practice_of(chat_id, asker)
+    if not practice:
+        return []
+    winners = [DuelState.from_json(r.state_json).winner for r in practice]
+    won, lost = winners.count(0), winners.count(1)
+    return [tr.tn("stats.vs_bot", len(practice), won=won, lost=lost,
+                  drawn=len(practice) - won - lost)]
+
+
 async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
                  tr: Translator, results: list[DuelResult], asker: int, title: str) -> None:
+    chat = update.effective_chat
+    vs_bot = await _vs_bot(svc, tr, chat.id, asker) if chat is not None else []
     if not results:
-        await reply(context, update, tr.t("stats.empty"))
+        await reply(context, update, "\n".join([tr.t("stats.empty"), *vs_bot]))
         return
     ranked = standings.ranking(results)
     top, you = standings.top_and_you(ranked, asker)
@@ -120,7 +134,7 @@ async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Servic
     board = pictures.Board(title, tuple(row(s) for s in top),
                            row(you) if you is not None else None, len(results))
     photo = await svc.drawer.draw(partial(pictures.leaderboard, board, labels=tr))
-    await _send(context, update, photo, heading, [*lines, tr.t("stats.legend")])
+    await _send(context, update, photo, heading, [*lines, *vs_bot, tr.t("stats.legend")])
 
 
 async def _card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,

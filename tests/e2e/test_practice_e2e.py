@@ -92,6 +92,7 @@ async def test_a_practice_duel_against_the_bot_with_a_restart_and_the_odds(
     assert await storage.results.for_chat(table.chat.id) == []
     board = await reply_to(fake_api, alice, table.chat, "stats")
     assert text_of(board).startswith("No finished duels here yet")
+    assert "🤖 You vs the bot here: 1 practice duel · won " in text_of(board)
     assert refused_calls(fake_api, allow=("message to delete not found",)) == []
 
 
