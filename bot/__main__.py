@@ -1,5 +1,6 @@
 """`sixshooter [run]`: run the bot (long polling, or a webhook when configured);
-`sixshooter verify COMMITMENT SALT DECK`: check a round's deck offline (no configuration).
+`sixshooter verify COMMITMENT SALT DECK`: check a round's deck offline (no configuration);
+`sixshooter demo [DIR]`: two AI players play a duel, its pictures and transcript into DIR.
 
 `--help` and `--version` need no configuration either. `run` reads the environment (see
 `bot.config.ENVIRONMENT`), takes the database's single-instance lock, then reaches Telegram,
@@ -70,6 +71,17 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("salt", metavar="SALT", help="the salt published after the round (hex)")
     check.add_argument("deck", metavar="DECK", nargs="+",
                        help="the 52 cards in deal order, e.g. AsKd7h... (one word or several)")
+    demo = commands.add_parser(
+        "demo", help="see a whole duel first: no token, no network",
+        description="Two AI players play a whole duel; every picture the group would see and "
+                    "the transcript of the captions are written to DIR.")
+    demo.add_argument("dir", metavar="DIR", nargs="?", default="sixshooter-demo",
+                      help="where to write (default: ./sixshooter-demo)")
+    demo.add_argument("--lang", choices=("en", "ru"), default="en")
+    demo.add_argument("--levels", nargs=2, metavar=("FIRST", "SECOND"),
+                      default=("easy", "hard"), help="the two players' levels: random, easy, "
+                      "normal or hard (default: easy hard)")
+    demo.add_argument("--seed", type=int, default=1, help="the deal's seed (default 1)")
     return top
 
 
@@ -79,7 +91,25 @@ def main(argv: list[str] | None = None) -> int:
         from bot.fairness.verify import cli
 
         return cli([args.commitment, args.salt, *args.deck])
+    if args.command == "demo":
+        return _demo(args)
     return run()
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from bot.duel import demo
+
+    try:
+        levels = (demo.level(args.levels[0]), demo.level(args.levels[1]))
+    except ValueError as e:
+        return _refuse(str(e), EXIT_CONFIG)
+    out = Path(args.dir)
+    written = demo.play(out, lang=args.lang, levels=levels, seed=args.seed)
+    print(f"a duel of {levels[0]} against {levels[1]}: {len(written) - 1} pictures and "
+          f"the transcript in {out.resolve()}/ (start with {written[-1].name})")
+    return EXIT_OK
 
 
 def run() -> int:
