@@ -1,0 +1,254 @@
+"""The review of a finished duel, from its public log only: who played well, who was lucky.
+
+    result = review(state, random.Random(seed))     # a Review; pure, deterministic per seed
+    result.players[0].accuracy, .luck, .worst        # figures of player 0
+
+**A move's value** is its probability of winning the duel for the player who makes it, as the
+`hard` AI's search estimates it (`rules.duel.ai`: the expectimax over the rest of the deal on
+one joint sample of the remaining hands' completions, round 2 as the `ROUND_NET` chance node
+after round 1), with a leaf worth P(win) instead of `hard`'s utility: 1 for a won duel, 0 for
+a lost one, and a level finish (a tiebreak) ``0.5 +/- TIEBREAK_EDGE / 2`` (the player who did
+not deal round 1 picks first in it). No chip tie-break, so values of both players add up to 1.
+`move_values(view, player, rng)` gives every legal bet's value from the public view the
+player had (`state.at(v).public_view()`), never the deck: the review cannot read a hidden card.
+The same sample serves all the moves of a decision, so their differences carry little noise.
+
+**A decision** is a bet of one of the two players with more than one legal bet (a forced bet,
+a tiebreak answer, a surrender or a timeout are not decisions). Its *loss* is
+``best - chosen >= 0`` (``best`` the largest value; a best move loses exactly 0).
+
+**Accuracy** (0..100) maps the player's mean loss over their decisions:
+``accuracy = 100 * exp(-ACCURACY_K * mean_loss)`` with ``ACCURACY_K = 16``, chosen on seeded
+duels (`bench/review.py`) so that a uniformly random player (mean loss ~0.043 P(win) a decision)
+scores about 50, `easy` (~0.009) about 86, `normal` (~0.0045) about 93 and `hard` (~0.0004, not
+0: the review's sample is not the one it decided on) 99. No decision: accuracy 100.
+
+**Luck** (P(win) points, -1..1): the sum over the duel's bullets that were turned over of
+``after - before`` from the player's side, where ``before`` is the value of the bet that
+completed the bullet (the expectation over the cards still hidden, both bets known) and
+``after`` is the value once the hands are turned over: the next position's value (the best
+move of the player to act, from this player's side) inside a deal, or the search's own leaf at
+the new stacks when the bullet ended the deal (a won/lost duel, a tiebreak, or round 2 as the
+`ROUND_NET` chance node, so a new deal's face-up cards are not counted as luck). The two
+players' lucks are opposite. Clamped to -1..1 (sampling noise aside, it stays there).
+
+**The worst mistake** is the decision with the largest loss (the earliest of equal ones), or
+None when no decision lost anything.
+
+Cost: about one `hard` decision (`REVIEW_SAMPLES` joint samples) per bet of the log, each
+position evaluated once (a decision's next position is also the previous bullet's "after").
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rules.duel.actions import Bet, parse_action
+from rules.duel.ai import ROUND_NET, SAMPLES, TIEBREAK_EDGE, _odds, _Search, legal_moves
+from rules.duel.odds import Rng
+from rules.duel.state import DuelState
+from rules.duel.view import HandState, Phase, PublicView
+
+__all__ = [
+    "ACCURACY_K", "REVIEW_SAMPLES", "Mistake", "PlayerReview", "Review", "accuracy_of",
+    "move_values", "position_rng", "review",
+]
+
+ACCURACY_K = 16.0
+REVIEW_SAMPLES = SAMPLES["hard"]  # joint completions behind each position's values
+_DEPTH = 3  # the rest of the deal: three bullets at most
+
+Stacks = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    bullet: int  # the bullet number (1..6, 7+ tiebreak)
+    chosen: Bet  # what the player did
+    best: Bet  # the better move
+    loss: float  # how much probability of winning the duel it cost (0..1)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReview:
+    decisions: int  # the player's bets that had a choice (forced moves, answers excluded)
+    accuracy: float  # 0..100: 100 * exp(-ACCURACY_K * mean loss)
+    luck: float  # P(win) points, -1..1: what the cards gave beyond each bullet's expectation
+    worst: Mistake | None
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    players: tuple[PlayerReview, PlayerReview]
+
+    def to_json(self) -> str:
+        return json.dumps({"v": 1, "players": [_player_json(p) for p in self.players]},
+                          separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Review:
+        data: dict[str, Any] = json.loads(text)
+        first, second = (_player_of(p) for p in data["players"])
+        return cls((first, second))
+
+
+def _player_json(p: PlayerReview) -> dict[str, Any]:
+    worst = None if p.worst is None else {
+        "bullet": p.worst.bullet, "chosen": str(p.worst.chosen), "best": str(p.worst.best),
+        "loss": p.worst.loss}
+    return {"decisions": p.decisions, "accuracy": p.accuracy, "luck": p.luck, "worst": worst}
+
+
+def _bet_of(code: str) -> Bet:
+    action = parse_action(code)
+    if not isinstance(action, Bet):
+        raise ValueError(f"not a bet: {code!r}")
+    return action
+
+
+def _player_of(data: dict[str, Any]) -> PlayerReview:
+    w = data["worst"]
+    worst = None if w is None else Mistake(int(w["bullet"]), _bet_of(w["chosen"]),
+                                           _bet_of(w["best"]), float(w["loss"]))
+    return PlayerReview(int(data["decisions"]), float(data["accuracy"]), float(data["luck"]),
+                        worst)
+
+
+# --- values ------------------------------------------------------------------------------
+
+
+def _win_leaf(view: PublicView, me: int) -> Callable[[Stacks, bool], float]:
+    """`hard`'s leaf (`rules.duel.ai._utility`) as P(`me` wins the duel): won 1, lost 0,
+    level 0.5 +/- TIEBREAK_EDGE / 2; after round 1 (not a bust) round 2 is ROUND_NET."""
+    second_opp = view.first_dealer  # round 2's opponent: the player who did not deal it
+    level = 0.5 + (TIEBREAK_EDGE if me != view.first_dealer else -TIEBREAK_EDGE) / 2
+
+    def final(stacks: Stacks) -> float:
+        mine, theirs = stacks[me], stacks[1 - me]
+        return 1.0 if mine > theirs else 0.0 if mine < theirs else level
+
+    cache: dict[Stacks, float] = {}
+
+    def leaf(stacks: Stacks, round_over: bool) -> float:
+        if 0 in stacks or view.round >= 2 or not round_over:
+            return final(stacks)
+        if stacks not in cache:
+            total = 0.0
+            for net, p in ROUND_NET.items():
+                s = [stacks[0], stacks[1]]
+                moved = max(-s[second_opp], min(net, s[1 - second_opp]))
+                s[second_opp] += moved
+                s[1 - second_opp] -= moved
+                total += p * final((s[0], s[1]))
+            cache[stacks] = total
+        return cache[stacks]
+
+    return leaf
+
+
+def move_values(view: PublicView, player: int, rng: Rng, *,
+                samples: int = REVIEW_SAMPLES) -> dict[Bet, float]:
+    """P(`player` wins the duel) after each of their legal bets, as the hard search sees it
+    from `view` (public only). Empty when `player` has no bet to make now."""
+    bets = [a for a in legal_moves(view, player) if isinstance(a, Bet)]
+    if view.phase is not Phase.BULLET or not bets:
+        return {}
+    odds = _odds(view, samples, rng)
+    search = _Search(view, player, odds, _DEPTH, _win_leaf(view, player))
+    stacks, b = view.stacks, view.bullet_in_round
+    index = {pos: k for k, pos in enumerate(odds.positions)}
+    avail = (1 << len(odds.positions)) - 1
+    chosen = [h for h in view.hands if h.state is HandState.CHOSEN]
+    values: dict[Bet, float] = {}
+    for bet in bets:
+        k = index[bet.position]
+        if player == view.opponent:
+            values[bet] = search.opp_move(avail, stacks, b, 0, k, bet.chips)
+        else:
+            i, c = index[chosen[0].position], chosen[0].chips
+            rest = avail & ~(1 << i) & ~(1 << k)
+            values[bet] = search.outcome(rest, stacks, b, 0, i, c, k, bet.chips)
+    return values
+
+
+def accuracy_of(mean_loss: float) -> float:
+    """The accuracy (0..100) of a mean loss in P(win): 100 * exp(-ACCURACY_K * mean_loss)."""
+    return 100.0 * math.exp(-ACCURACY_K * max(0.0, mean_loss))
+
+
+# --- the review --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Tally:
+    decisions: int = 0
+    loss: float = 0.0
+    luck: float = 0.0
+    worst: Mistake | None = None
+
+    def done(self) -> PlayerReview:
+        mean = self.loss / self.decisions if self.decisions else 0.0
+        return PlayerReview(self.decisions, accuracy_of(mean), max(-1.0, min(1.0, self.luck)),
+                            self.worst)
+
+
+def position_rng(base: int, version: int, player: int) -> random.Random:
+    """The random source of `player`'s values at `version` in a review whose `rng` gave
+    `base = rng.getrandbits(64)` first: each position is evaluated with its own seed, so its
+    values do not depend on what else the review evaluated."""
+    return random.Random(base ^ ((version * 2 + player) * 0x9E3779B97F4A7C15 % 2**64))
+
+
+def review(state: DuelState, rng: random.Random, *, samples: int = REVIEW_SAMPLES) -> Review:
+    """The review of `state`'s duel (usually over), from its public log only; deterministic
+    given `rng` (one draw of it, `position_rng`, seeds every position)."""
+    base = rng.getrandbits(64)
+    views = [state.at(v).public_view() for v in range(state.version + 1)]
+    cache: dict[tuple[int, int], dict[Bet, float]] = {}
+
+    def values(v: int, player: int) -> dict[Bet, float]:
+        if (v, player) not in cache:
+            cache[v, player] = move_values(views[v], player, position_rng(base, v, player),
+                                           samples=samples)
+        return cache[v, player]
+
+    tally = (_Tally(), _Tally())
+    for v in range(state.version):
+        player, action = state.move_at(v)
+        before, after = views[v], views[v + 1]
+        if not isinstance(action, Bet) or before.phase is not Phase.BULLET:
+            continue
+        vals = values(v, player)
+        mine = vals.get(action)
+        if mine is None:  # not a legal bet as the view sees it: cannot happen in a valid log
+            continue
+        if len(vals) > 1:
+            best = max(vals, key=lambda b: vals[b])  # the first of equal ones
+            loss = max(0.0, vals[best] - mine)
+            t = tally[player]
+            t.decisions += 1
+            t.loss += loss
+            if loss > 0 and (t.worst is None or loss > t.worst.loss):
+                t.worst = Mistake(before.bullet, action, best, loss)
+        if len(after.results) > len(before.results):  # this bet turned the hands over
+            gain = _after_value(after, before, player, values, v + 1) - mine
+            tally[player].luck += gain
+            tally[1 - player].luck -= gain
+    return Review((tally[0].done(), tally[1].done()))
+
+
+def _after_value(after: PublicView, before: PublicView, player: int,
+                 values: Callable[[int, int], dict[Bet, float]], v: int) -> float:
+    """P(`player` wins) once the bullet completed from `before` is turned over (`after`)."""
+    stacks = after.results[-1].stacks_after
+    round_over = before.is_tiebreak or before.bullet_in_round >= 3 or 0 in stacks
+    if round_over or after.phase is not Phase.BULLET or after.round != before.round:
+        return _win_leaf(before, player)(stacks, True)
+    actor = after.to_act[0]
+    best = max(values(v, actor).values())
+    return best if actor == player else 1.0 - best
