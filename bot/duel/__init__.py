@@ -3,8 +3,8 @@
 `keyboards`), timed (`timers`) and kept up to date after a restart (`jobs`); `rounds` finds a
 round for /verify; `handlers` answers the commands and presses, `rematch` the result's
 buttons; `practice` starts a duel against the bot, whose moves `ai_turns` makes
-(`rules.duel.ai`). The rules are `rules.duel`'s;
-nothing here decides a hand."""
+(`rules.duel.ai`); `reviews` reviews every finished duel; `demo` plays one offline. The
+rules are `rules.duel`'s; nothing here decides a hand."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from bot.common import chats, live
 from bot.config import Config
-from bot.duel import ai_turns, handlers, jobs, practice, present, rematch, service, timers
+from bot.duel import ai_turns, handlers, jobs, practice, present, rematch, reviews, service, timers
 from bot.services import services
 from bot.telegram import App
 from bot.telegram.menu import Command
@@ -45,5 +45,7 @@ async def start(app: App, config: Config) -> None:
     showing one re-arms its timer), then every duel's message, challenge and timer restored."""
     timers.install(app, services(app.bot_data), config.time_scale)
     turns = ai_turns.install(app)
+    reviewer = reviews.install(app)
     await jobs.resume(app)
     await turns.resume()
+    await reviewer.resume()

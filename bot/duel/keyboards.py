@@ -60,14 +60,15 @@ def proof_command(proof: DealProof) -> str:
 
 
 def result(tr: Translator, duel_id: int, view: PublicView) -> InlineKeyboardMarkup:
-    """Rematch and Standings; then one button per finished deal that copies its proof (long
-    hex does not belong in prose: tap, paste, send)."""
+    """Rematch, Standings and Review; then one button per finished deal that copies its proof
+    (long hex does not belong in prose: tap, paste, send)."""
     def press(key: str, op: callbacks.ResultOp) -> InlineKeyboardButton:
         data = callbacks.encode(callbacks.ResultPress(duel_id, op))
         return InlineKeyboardButton(tr.t(key), callback_data=data)
 
     rows = [[press("button.rematch", callbacks.ResultOp.REMATCH),
-             press("button.standings", callbacks.ResultOp.STANDINGS)]]
+             press("button.standings", callbacks.ResultOp.STANDINGS),
+             press("button.review", callbacks.ResultOp.REVIEW)]]
     copies = []
     for proof in view.proofs:
         text = proof_command(proof)

@@ -228,5 +228,15 @@ ALTER TABLE duels ADD COLUMN ai_level TEXT;
 CREATE INDEX duels_practice ON duels (chat_id, player0_id) WHERE ai_level IS NOT NULL;
 """
 
+# The review of a finished duel (issue 12: accuracy, luck, the worst mistake of each player),
+# computed once in the background from its public log and kept (rules.duel.review's JSON).
+V9_REVIEWS = """
+CREATE TABLE reviews (
+    duel_id      INTEGER PRIMARY KEY REFERENCES duels (id),
+    review       TEXT    NOT NULL,
+    computed_at  INTEGER NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
-                               V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE)
+                               V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS)

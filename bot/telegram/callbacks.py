@@ -8,7 +8,7 @@
     x:<game id>:<version>:<action>        a six-card poker action, by its rules code:
         f fold, p play, b buy a sixth card, r0..r5 replace that card, g / n buy the dealer
         a game or not
-    r:<duel id>:m|s                       a finished duel's result: rematch, standings
+    r:<duel id>:m|s|v                     a finished duel's result: rematch, standings, review
     p:<user id>:e|n|h:<stack>             a practice duel against the bot: its level
     o:<duel id>                           a practice duel's odds
     s:<setting>:<value> | s:x             a chat setting, or close the settings message

@@ -57,6 +57,7 @@ class AiLevel(StrEnum):
 class ResultOp(StrEnum):
     REMATCH = "m"
     STANDINGS = "s"
+    REVIEW = "v"
 
 
 def _check_number(name: str, value: int) -> None:

@@ -101,8 +101,8 @@ async def test_every_turn_is_a_fresh_message_and_a_duel_leaves_two(
     assert "Round 2 deck hash" in text_of(header)
     assert "Reply /verify to this message" in text_of(result)
     labels = result.button_texts()
-    assert labels[:2] == ["🔁 Rematch", "🏆 Standings"]
-    assert labels[2:4] == ["📋 Round 1", "📋 Round 2"]
+    assert labels[:3] == ["🔁 Rematch", "🏆 Standings", "🔎 Review"]
+    assert labels[3:5] == ["📋 Round 1", "📋 Round 2"]
     copies = [b["copy_text"]["text"] for b in result.buttons() if "copy_text" in b]
     assert len(copies) == 2 and all(c.startswith("/verify ") for c in copies)
 

@@ -143,10 +143,11 @@ def test_the_results_buttons_rematch_standings_and_a_proof_to_copy_per_deal(
     view = state.public_view()
     markup = keyboards.result(texts["en"], 7, view)
     rows = markup.inline_keyboard
-    assert [b.text for b in rows[0]] == ["🔁 Rematch", "🏆 Standings"]
+    assert [b.text for b in rows[0]] == ["🔁 Rematch", "🏆 Standings", "🔎 Review"]
     assert [callbacks.decode(b.callback_data) for b in rows[0]] == [
         callbacks.ResultPress(7, callbacks.ResultOp.REMATCH),
-        callbacks.ResultPress(7, callbacks.ResultOp.STANDINGS)]
+        callbacks.ResultPress(7, callbacks.ResultOp.STANDINGS),
+        callbacks.ResultPress(7, callbacks.ResultOp.REVIEW)]
     copies = [b for row in rows[1:] for b in row]
     assert [b.text for b in copies] == ["📋 Round 1", "📋 Round 2"]
     for button, proof in zip(copies, view.proofs, strict=True):
