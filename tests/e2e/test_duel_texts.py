@@ -14,6 +14,7 @@ from tests.support.driver import (
     actor_user,
     command,
     duel_keyboard,
+    live_duel,
     move,
     new_table,
     open_duel,
@@ -24,7 +25,16 @@ from tests.support.driver import (
     tap,
     text_of,
 )
-from tests.support.fakeapi import FakeTelegramAPI
+from tests.support.fakeapi import FakeMessage, FakeTelegramAPI
+
+DELETE_WAIT = 75.0
+
+
+async def deleted(api: FakeTelegramAPI, *messages: FakeMessage) -> None:
+    """Wait until the bot has deleted these messages (a delete may wait a little for room in
+    the chat's flood budget; it must come)."""
+    await api.wait_for(lambda: all(m.deleted for m in messages), DELETE_WAIT,
+                       "the replaced messages deleted")
 
 
 async def test_hostile_names_are_escaped_and_intact(
@@ -41,19 +51,27 @@ async def test_hostile_names_are_escaped_and_intact(
     fake_api.send_command(evil, chat, "surrender")
     await fake_api.wait_for_message(chat, lambda x: "surrendered" in text_of(x),
                                     after_message_id=first.message_id, timeout=TIMEOUT)
-    checked = 0
-    for m in fake_api.bot_messages(chat):
-        text = text_of(m)
+    # Every version of every message the bot sent (the challenge before it became the
+    # duel's header, live messages since deleted, the result).
+    versions = [(m, version) for m in fake_api.bot_messages(chat, include_deleted=True)
+                for version in [*m.history, m.to_dict()]]
+    checked: set[int] = set()
+    for m, version in versions:
+        text = str(version.get("caption") or version.get("text") or "")
         assert "&amp;amp;" not in text and "&lt;" not in text and "&#" not in text, text
-        entities = m.caption_entities if m.caption is not None else m.entities
+        entities = version.get("caption_entities") or version.get("entities") or []
         for e in entities:
             if e["type"] == "text_mention":
                 # The mention shows the whole name, exactly, linked to the right user.
                 start, end = 2 * e["offset"], 2 * (e["offset"] + e["length"])
                 shown = text.encode("utf-16-le")[start:end].decode("utf-16-le")
                 assert shown == names[e["user"]["id"]], (shown, text)
-                checked += 1
-    assert checked >= 8
+                checked.add(m.message_id)
+    # The header, both live messages (the first since deleted) and the result mention people.
+    result = fake_api.bot_messages(chat)[-1]
+    await deleted(fake_api, first)
+    assert {first.message_id, result.message_id} <= checked
+    assert len(checked) >= 4, checked
     assert not refused_calls(fake_api)
 
 
@@ -78,10 +96,19 @@ async def test_russian_players_get_russian_texts_with_plural_forms(
     assert await press(fake_api, waiting, m, duel_keyboard(m)[0]) == "Сейчас не ваш ход."
     one = next(d for d in duel_keyboard(m) if d.endswith("1"))
     assert await tap(fake_api, actor_user(table, m), m, one) is None
-    assert "ставит 1 фишку на руку" in text_of(m)
-    assert all("Пас 1" in t or "Игра 2" in t for t in m.button_texts()), m.button_texts()
-    two = next(d for d in duel_keyboard(m) if d.endswith("2"))
-    assert await tap(fake_api, actor_user(table, m), m, two) is None  # the bullet ends
-    assert "(1 фишка)" in text_of(m) and "(2 фишки)" in text_of(m)
-    assert "играет против паса и выигрывает 1 фишку." in text_of(m)
+    # The turn passed: the dealer's move is a fresh message, which tells of the bet.
+    dealer = live_duel(fake_api, chat)
+    assert dealer is not m
+    await deleted(fake_api, m)
+    assert "ставит 1 фишку на руку" in text_of(dealer)
+    assert all("Пас 1" in t or "Игра 2" in t for t in dealer.button_texts()), (
+        dealer.button_texts())
+    two = next(d for d in duel_keyboard(dealer) if d.endswith("2"))
+    assert await tap(fake_api, actor_user(table, dealer), dealer, two) is None  # bullet ends
+    # The next bullet's message folds in the one just finished.
+    nxt = live_duel(fake_api, chat)
+    await deleted(fake_api, dealer)
+    assert "Раунд 1 · пуля 2 из 6" in text_of(nxt)
+    assert "(1 фишка)" in text_of(nxt) and "(2 фишки)" in text_of(nxt)
+    assert "играет против паса и выигрывает 1 фишку." in text_of(nxt)
     assert not refused_calls(fake_api)

@@ -35,6 +35,7 @@ from tests.support.fakeapi import FakeChat, FakeMessage, FakeTelegramAPI, FakeUs
 QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}  # these tests are about failures, not flood pacing
 SYNC_WAIT = 50.0  # the sync job runs every 20 s and leaves a save alone for its first 5 s
 STALE = "This button is out of date: use the latest message of the duel."
+DELETE_WAIT = 75.0  # a delete may wait for room in the chat's flood budget
 
 
 def live_messages(api: FakeTelegramAPI, chat: FakeChat, duel_id: int) -> list[FakeMessage]:
@@ -49,19 +50,19 @@ def only_live(api: FakeTelegramAPI, chat: FakeChat, duel_id: int) -> FakeMessage
     return found[0]
 
 
-async def changed(api: FakeTelegramAPI, m: FakeMessage, before: object) -> None:
-    await api.wait_for(lambda: m.content_key() != before, TIMEOUT, "the edit of the tap")
+async def move_unshown(api: FakeTelegramAPI, table: Table, m: FakeMessage,
+                       rng: random.Random) -> None:
+    """Make the move asked for on `m` with a press only: it is accepted and saved, but the
+    fresh message that passes the turn is to fail (so `m` is not deleted either)."""
+    user = player(table, actor(m))
+    assert await press(api, user, m, rng.choice(duel_keyboard(m))) is None
 
 
-async def end_bullet_unshown(api: FakeTelegramAPI, table: Table, m: FakeMessage,
-                             rng: random.Random) -> None:
-    """Play the bullet on `m` to its end with presses only (its next message cannot be sent:
-    each press is accepted and the message edited, and the last one takes its buttons)."""
-    while duel_keyboard(m):
-        before = m.content_key()
-        user = player(table, actor(m))
-        assert await press(api, user, m, rng.choice(duel_keyboard(m))) is None
-        await changed(api, m, before)
+async def deleted(api: FakeTelegramAPI, *messages: FakeMessage) -> None:
+    """Wait until the bot has deleted these messages (a delete may wait a little for room in
+    the chat's flood budget; it must come)."""
+    await api.wait_for(lambda: all(m.deleted for m in messages), DELETE_WAIT,
+                       "the replaced messages deleted")
 
 
 def refused(api: FakeTelegramAPI) -> list[str]:
@@ -105,23 +106,27 @@ async def test_a_closed_topic_holds_back_its_own_duel_and_nothing_else(
     rng = random.Random(11)
 
     fake_api.close_topic(chat, saloon)
-    await end_bullet_unshown(fake_api, closed, a, rng)
+    await move_unshown(fake_api, closed, a, rng)
     row = await stored.until(lambda: stored.duel(storage, a_id),
                              lambda r: r.shown_version is not None and r.shown_version < r.version,
                              "duel A saved, unshown")
     await fake_api.wait_for(lambda: "Bad Request: TOPIC_CLOSED" in refused(fake_api), TIMEOUT,
                             "the refused send")
     assert row.status is DuelStatus.LIVE
-    assert not live_messages(fake_api, chat, a_id)  # its bullet is over; the next one waits
+    # The move's message waits: the old one stays where it was, not deleted (nothing replaced it).
+    assert only_live(fake_api, chat, a_id) is a and not a.deleted
+    assert version_of(a) < row.version
 
-    # The other topic's duel goes on across the end of its bullet.
+    # The other topic's duel goes on across the end of its bullet (two moves).
     m = b
-    while m is b or m.message_id == b.message_id:
+    for _ in range(2):
         user = player(open_, actor(m))
         assert await tap(fake_api, user, m, rng.choice(duel_keyboard(m))) is None
+        await deleted(fake_api, m)
         m = only_live(fake_api, chat, b_id)
     assert m.message_thread_id == stable and version_of(m) == (
-        await stored.duel(storage, b_id)).version
+        await stored.duel(storage, b_id)).version == 2
+    assert "bullet 2 of 6" in text_of(m)
     # Nothing anywhere was abandoned, expired or refunded.
     now = await statuses(storage, chat, eve)
     assert now["duels"] == ["live", "live"]
@@ -137,10 +142,14 @@ async def test_a_closed_topic_holds_back_its_own_duel_and_nothing_else(
         chat, lambda x: any(d.startswith(f"d:{a_id}:") for d in duel_keyboard(x)),
         after_message_id=a.message_id, timeout=SYNC_WAIT)
     assert shown.message_thread_id == saloon and version_of(shown) == row.version
+    await deleted(fake_api, a)
     assert await tap(fake_api, player(closed, actor(shown)), shown,
                      rng.choice(duel_keyboard(shown))) is None
-    await stored.settled(storage, a_id)
-    assert only_live(fake_api, chat, a_id) is shown
+    settled = await stored.settled(storage, a_id)
+    await deleted(fake_api, shown)
+    now_live = only_live(fake_api, chat, a_id)
+    assert now_live.message_thread_id == saloon
+    assert (now_live.message_id, version_of(now_live)) == (settled.message_id, settled.version)
     assert refused(fake_api) == ["Bad Request: TOPIC_CLOSED"]
     assert "Traceback" not in bot.log()
 
@@ -160,7 +169,7 @@ async def test_photos_disallowed_for_a_while_delay_the_next_picture_and_lose_not
     balance_before = (await stored.balance(storage, chat.id, carol.id)).balance
 
     fake_api.restrict_photos(chat)
-    await end_bullet_unshown(fake_api, table, first, random.Random(5))
+    await move_unshown(fake_api, table, first, random.Random(5))
     await fake_api.wait_for(
         lambda: "Bad Request: not enough rights to send photos to the chat" in refused(fake_api),
         TIMEOUT, "the refused sendPhoto")
@@ -181,9 +190,12 @@ async def test_photos_disallowed_for_a_while_delay_the_next_picture_and_lose_not
     nxt = await fake_api.wait_for_message(chat, lambda x: bool(duel_keyboard(x)),
                                           after_message_id=first.message_id, timeout=SYNC_WAIT)
     assert version_of(nxt) == row.version
+    await deleted(fake_api, first)
     assert await tap(fake_api, player(table, actor(nxt)), nxt,
                      duel_keyboard(nxt)[0]) is None
-    assert (await stored.settled(storage, duel_id)).message_id == nxt.message_id
+    settled = await stored.settled(storage, duel_id)
+    await deleted(fake_api, nxt)
+    assert settled.message_id == only_live(fake_api, chat, duel_id).message_id
     assert (await statuses(storage, chat, carol))["duels"] == ["live"]
     assert "Traceback" not in bot.log()
 
@@ -214,29 +226,30 @@ async def test_a_send_refused_because_the_bot_was_kicked_forgets_the_chat(
 # --- no duplicates under a slow Telegram ------------------------------------------------------
 
 
-async def test_six_second_answers_give_exactly_one_live_message_per_bullet(
+async def test_six_second_answers_give_exactly_one_live_message_per_move(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     alice, bob = fake_api.add_user("Alice"), fake_api.add_user("Bob")
     chat = fake_api.create_group(members=[alice, bob])
     table = Table(fake_api, chat, (alice, bob))
-    for method in ("sendPhoto", "editMessageMedia", "editMessageCaption"):
+    for method in ("sendPhoto", "deleteMessage", "editMessageText", "editMessageCaption"):
         fake_api.delay(method, 6.0)
     first = await open_duel(fake_api, table)
     duel_id = duel_id_of(first)
     rng = random.Random(3)
     m = first
-    while m is first:  # the whole first bullet, until the second one's message is live
+    for _ in range(2):  # the whole first bullet, until the second one's message is live
         assert await tap(fake_api, player(table, actor(m)), m, rng.choice(duel_keyboard(m))) \
             is None
+        await deleted(fake_api, m)
         m = only_live(fake_api, chat, duel_id)
     row = await stored.settled(storage, duel_id, timeout=30.0)
-    assert row.message_id == m.message_id and version_of(m) == row.version
-    photos = [x for x in fake_api.bot_messages(chat) if x.photo is not None]
-    assert [x.message_id for x in photos] == [first.message_id, m.message_id]
-    assert fake_api.call_count("sendPhoto") == 2  # one per bullet, none sent twice
-    assert not duel_keyboard(first)
+    assert row.message_id == m.message_id and version_of(m) == row.version == 2
+    photos = [x for x in fake_api.bot_messages(chat, include_deleted=True)
+              if x.photo is not None]
+    assert fake_api.call_count("sendPhoto") == len(photos) == 3  # one per move, none twice
+    assert [x.message_id for x in photos if not x.deleted] == [m.message_id]
     assert not fake_api.failed_calls()
 
 
@@ -252,7 +265,7 @@ async def test_a_send_whose_answer_was_lost_is_not_made_again_and_a_press_finds_
     rng = random.Random(8)
     fake_api.inject_network_failure("sendPhoto", after_processing=True)
     sends = fake_api.call_count("sendPhoto")
-    await end_bullet_unshown(fake_api, table, first, rng)
+    await move_unshown(fake_api, table, first, rng)
     arrived = await fake_api.wait_for_message(chat, lambda x: bool(duel_keyboard(x)),
                                               after_message_id=first.message_id,
                                               timeout=TIMEOUT)
@@ -261,15 +274,21 @@ async def test_a_send_whose_answer_was_lost_is_not_made_again_and_a_press_finds_
     row = await stored.duel(storage, duel_id)
     assert row.message_id == first.message_id  # the bot does not know it arrived
     assert fake_api.call_count("sendPhoto") == sends + 1  # and did not send it again
-    # A press on it: it is the live message now, edited in place.
+    # A press on it (before the sync job would show the duel again): it is the live message
+    # now, and its move passes the turn as on any live message.
     assert await tap(fake_api, player(table, actor(arrived)), arrived,
                      rng.choice(duel_keyboard(arrived))) is None
     row = await stored.settled(storage, duel_id)
-    assert row.message_id == arrived.message_id
-    assert only_live(fake_api, chat, duel_id) is arrived or not duel_keyboard(arrived)
-    assert fake_api.call_count("sendPhoto") <= sends + 2  # at most the bullet after it
-    assert len([x for x in fake_api.bot_messages(chat) if x.photo is not None]) == (
-        fake_api.call_count("sendPhoto"))
+    # The message the arrived one replaced (the first, the bot's saved one until the press)
+    # must not keep its buttons either.
+    await deleted(fake_api, arrived)
+    await fake_api.wait_for(lambda: first.deleted or not duel_keyboard(first), DELETE_WAIT,
+                            "the message the arrived one replaced retired")
+    now_live = only_live(fake_api, chat, duel_id)  # no other message keeps live buttons
+    assert row.message_id == now_live.message_id
+    assert fake_api.call_count("sendPhoto") == sends + 2  # the move after it, nothing twice
+    assert len([x for x in fake_api.bot_messages(chat, include_deleted=True)
+                if x.photo is not None]) == fake_api.call_count("sendPhoto")
 
 
 async def test_an_extra_copy_of_the_live_message_is_deleted_when_pressed(
@@ -296,13 +315,14 @@ async def test_an_extra_copy_of_the_live_message_is_deleted_when_pressed(
                        lambda d: d.message_id == saved.message_id,
                        "the second copy saved as the live one")
     assert version_of(extra) == version_of(saved) == 0
-    assert not duel_keyboard(first)
+    await deleted(fake_api, first)
 
     assert await press(fake_api, player(table, actor(extra)), extra,
                        duel_keyboard(extra)[0]) == STALE
-    await fake_api.wait_for(lambda: extra.deleted, TIMEOUT, "the extra copy deleted")
+    await deleted(fake_api, extra)
     assert only_live(fake_api, chat, duel_id) is saved
     assert (await stored.duel(storage, duel_id)).version == 0  # the press on the copy did nothing
     assert await tap(fake_api, player(table, actor(saved)), saved,
                      duel_keyboard(saved)[0]) is None
+    await deleted(fake_api, saved)
     assert version_of(only_live(fake_api, chat, duel_id)) == 1

@@ -77,6 +77,7 @@ async def a_group_with_a_past(api: FakeTelegramAPI, storage: Storage) -> tuple[
     live = await open_duel(api, table)
     assert "Carol: 100" in text_of(live)
     assert await tap(api, player(table, actor(live)), live, duel_keyboard(live)[0]) is None
+    [live] = live_of(api, chat, duel_id_of(live))  # the move passed the turn: a fresh one
     hand = Hand("", [("f",)], False)
     await Player(api, alice, chat).play(hand)
     await stored.settled(storage, duel_id_of(live))

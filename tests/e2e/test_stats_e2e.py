@@ -3,7 +3,8 @@
 Three friends play in one group: a random duel, a surrender, a draw (level stacks, tiebreak
 declined), a tiebreak (level stacks, tiebreak accepted and won) and a timeout forfeit (the bot
 restarted with turn timers sped up; nobody moves). What each duel did is read from the messages
-the players saw (reveals, bonuses, the result); /stats must report the same figures. The level
+the players saw (reveals, bonuses, the result; the chat keeps each reveal, its setting, so every
+bullet's hands stay in the chat); /stats must report the same figures. The level
 stacks are forced by tests/support/forcing.py, which reads the deck from the bot's database to
 choose the moves.
 """
@@ -18,7 +19,14 @@ from dataclasses import dataclass, field
 from bot.i18n import translator
 from rules.hands import Category
 from tests.support.botprocess import LaunchBot
-from tests.support.driver import Table, actor, live_duel_message, open_duel, play_to_the_end
+from tests.support.driver import (
+    Table,
+    actor,
+    live_duel_message,
+    open_duel,
+    play_to_the_end,
+    text_of,
+)
 from tests.support.fakeapi import FakeTelegramAPI
 from tests.support.fakeapi.model import FakeChat, FakeMessage, FakeUser
 from tests.support.forcing import force
@@ -37,6 +45,8 @@ def lower_hand_name(category: Category) -> str:
 CATEGORY = {lower_hand_name(c): c for c in Category}  # as the captions name them
 HAND = re.compile(r"^(\w+): hand #\d, (.+) \(\d+ chips?\)$", re.M)
 BONUS = re.compile(r"Bonus for .+?: (\w+) takes (\d+) more chips?\.")
+BULLET = re.compile(r"^(?:Round \d+ · bullet (\d+) of \d+|Tiebreak · bullet (\d+)|Bullet (\d+):)$",
+                    re.M)
 STACKS = re.compile(r"^(\w+): (\d+) · (\w+): (\d+)$", re.M)
 WINNER = re.compile(r"🏆 (\w+) wins the duel")
 LINE = re.compile(r"^(\d+)\. (\w+) ([+−]?\d+) · (\d+) duels? · (\d+)–(\d+)–(\d+) \((\d+)%\)"
@@ -62,14 +72,28 @@ def read_duel(api: FakeTelegramAPI, chat: FakeChat, first: FakeMessage,
     won = WINNER.search(result)
     played = Played({found[0]: int(found[1]), found[2]: int(found[3])},
                      winner or (won.group(1) if won else None))
-    for m in messages:
-        text = m.content_text or ""
+    for text in bullets_in(messages).values():
         for name, category in HAND.findall(text):
             c = CATEGORY[category]
             played.best[name] = max(played.best.get(name, c), c)
         for name, n in BONUS.findall(text):
             played.bonus[name] += int(n)
     return played
+
+
+def bullets_in(messages: list[FakeMessage]) -> dict[int, str]:
+    """What each finished bullet showed, by its number: its kept reveal ("Round 1 · bullet 3
+    of 6", "Tiebreak · bullet 7"), or a message that tells it after another heading (the
+    result's "Bullet 6:"). A bullet told twice is counted once."""
+    bullets: dict[int, str] = {}
+    for m in messages:
+        text = m.content_text or ""
+        heads = list(BULLET.finditer(text))
+        ends = [h.start() for h in heads[1:]] + [len(text)] if heads else []
+        for head, end in zip(heads, ends, strict=True):
+            number = int(next(g for g in head.groups() if g))
+            bullets.setdefault(number, text[head.end():end])
+    return bullets
 
 
 def expected(duels: list[Played], name: str, against: str | None = None) -> dict[str, object]:
@@ -120,14 +144,31 @@ async def answer(api: FakeTelegramAPI, user: FakeUser, chat: FakeChat, command: 
 
 
 async def surrender_duel(api: FakeTelegramAPI, table: Table, who: FakeUser) -> FakeMessage:
-    """One move, then `who` gives up."""
+    """`who` gives up in the first bullet; the result."""
     m = live_duel_message(api, table.chat)
     assert m is not None
-    count = len(api.bot_messages(table.chat))
     api.send_command(who, table.chat, "surrender")
-    await api.wait_for(lambda: len(api.bot_messages(table.chat)) > count, TIMEOUT, "the result")
+    result = await api.wait_for_message(table.chat, lambda x: "wins the duel" in text_of(x),
+                                        after_message_id=m.message_id, timeout=TIMEOUT)
     await api.wait_for(lambda: live_duel_message(api, table.chat) is None, TIMEOUT, "no buttons")
-    return api.bot_messages(table.chat)[-1]
+    await api.wait_for(lambda: m.deleted, 75.0, "the live message gone")  # may wait for room
+    return result
+
+
+def header_of(api: FakeTelegramAPI, chat: FakeChat, names: str) -> FakeMessage:
+    """The header of the chat's newest duel between `names` ("Bob vs Carol")."""
+    return next(m for m in reversed(api.bot_messages(chat))
+                if text_of(m).startswith(f"⚔️ Duel: {names},"))
+
+
+async def keep_each_reveal(api: FakeTelegramAPI, admin: FakeUser, chat: FakeChat) -> None:
+    sent = api.send_command(admin, chat, "settings")
+    shown = await api.wait_for_message(chat, lambda m: any(
+        b["text"] == "Keep each" for b in m.buttons()), after_message_id=sent.message_id,
+        timeout=TIMEOUT)
+    keep = next(b["callback_data"] for b in shown.buttons() if b["text"] == "Keep each")
+    answered = await api.wait_for_answer(api.press_button(admin, shown, keep), timeout=TIMEOUT)
+    assert answered.text == "Saved."
 
 
 async def test_stats_history_and_verify_after_real_duels(
@@ -138,6 +179,7 @@ async def test_stats_history_and_verify_after_real_duels(
     bob = api.add_user("Bob", username="bob")
     carol = api.add_user("Carol", username="carol", language_code="ru")
     chat = api.create_group("Saloon", members=[alice, bob, carol])
+    await keep_each_reveal(api, alice, chat)  # Alice made the group
     duels: list[Played] = []
 
     # 1. a random duel
@@ -150,6 +192,7 @@ async def test_stats_history_and_verify_after_real_duels(
     surrendered = await open_duel(api, table)
     await surrender_duel(api, table, carol)
     duels.append(read_duel(api, chat, surrendered, winner="Bob"))
+    surrendered_header = header_of(api, chat, "Bob vs Carol")
     # 3. level after six bullets, tiebreak declined: a draw
     table = Table(api, chat, (alice, carol))
     first = await open_duel(api, table)
@@ -161,8 +204,10 @@ async def test_stats_history_and_verify_after_real_duels(
     first = await open_duel(api, table)
     await force(api, table, await bot.storage(), tiebreak=True)
     duels.append(read_duel(api, chat, first))
-    assert duels[-1].winner is not None and "Tiebreak" in " ".join(
-        m.content_text or "" for m in api.bot_messages(chat) if m.message_id >= first.message_id)
+    said = [m.content_text or "" for m in api.bot_messages(chat)
+            if m.message_id >= first.message_id]
+    assert duels[-1].winner is not None and "🔫 Decided by a tiebreak bullet." in said[-1]
+    assert any(text.startswith("Tiebreak · bullet 7") for text in said)  # its kept reveal
     # 5. nobody moves: with turn timers sped up, the first to act times out twice in a row
     await bot.stop()
     await launch_bot(env=QUICK | FAST_TIMERS, db_path=bot.db_path)
@@ -193,7 +238,7 @@ async def test_stats_history_and_verify_after_real_duels(
     assert f"Net chips: {bob_figures['net']}" in text
     assert f"Best hand: {bob_figures['best']}" in text
     versus = expected(duels, "Bob", against="Alice")
-    wins, losses, draws = versus["wld"]  # type: ignore[misc]
+    wins, losses, draws = versus["wld"]
     assert f"⚔️ Bob vs Alice: {versus['played']} duel" in text  # Bob's side, both named
     assert f"Bob: won {wins}, lost {losses}, drew {draws}, net {versus['net']}" in text
     assert "Place: " in text and " by net chips" in text
@@ -223,18 +268,26 @@ async def test_stats_history_and_verify_after_real_duels(
     ru = (await answer(api, carol, chat, "history")).content_text or ""
     assert "ничья" in ru and "Carol: сдача" in ru
 
-    # /verify: the last bullet of a round shows its salt and deck order
+    # /verify: the last bullet of a round shows its salt and deck order; in reply to it,
+    # every finished deal of its duel checks out
     proof = next(m for m in api.bot_messages(chat) if "deck: salt" in (m.content_text or ""))
-    ok = await answer(api, bob, chat, "verify", reply_to=proof)
-    assert (ok.content_text or "").startswith("✅ Round 1 of duel #1:")
+    ok = (await answer(api, bob, chat, "verify", reply_to=proof)).content_text or ""
+    assert ok.startswith("🔎 Duel #1:") and "✅ Round 1:" in ok and "✅ Round 2:" in ok, ok
+    assert "❌" not in ok
     salt, deck = re.findall(r"salt (\w+), order (\w+)", proof.content_text or "")[0]
-    commitment = re.findall(r"[0-9a-f]{64}", ok.content_text or "")[0]
+    commitment = re.findall(r"[0-9a-f]{64}", ok)[0]
+    # the duel's result copies the same proof for its round 1
+    result = next(m for m in api.bot_messages(chat) if m.message_id > proof.message_id
+                  and "📋 Round 1" in m.button_texts())
+    copies = {b["text"]: b["copy_text"]["text"] for b in result.buttons() if "copy_text" in b}
+    assert copies["📋 Round 1"] == f"/verify {commitment} {salt} {deck}"
     swapped = deck[2:4] + deck[:2] + deck[4:]
     bad = await answer(api, bob, chat, "verify", f"{commitment} {salt} {swapped}")
     assert (bad.content_text or "").startswith("❌ No match")
     good = await answer(api, bob, chat, "verify", f"{commitment} {salt} {deck}")
     assert (good.content_text or "").startswith("✅ Match")
-    # a round cut short by the surrender: its first bullet shows the commitment only
-    cut = await answer(api, alice, chat, "verify", reply_to=surrendered)
-    assert "Round 1 of duel #2 is over" in (cut.content_text or "")
+    # a round cut short by the surrender is finished too: its deck checks out
+    cut = (await answer(api, alice, chat, "verify", reply_to=surrendered_header)).content_text
+    assert (cut or "").startswith("🔎 Duel #2:") and "✅ Round 1:" in (cut or ""), cut
+    assert "Round 2" not in (cut or "")
     assert not api.failed_calls()

@@ -11,7 +11,6 @@ from tests.support.driver import (
     actor,
     duel_keyboard,
     live_duel_message,
-    mentioned_ids,
     open_duel,
 )
 from tests.support.fakeapi import FakeTelegramAPI
@@ -19,6 +18,7 @@ from tests.support.fakeapi.model import FakeMessage, FakeUser
 
 FAST = {"SIXSHOOTER_TIME_SCALE": "0.01"}
 WAIT = 20.0
+DELETE_WAIT = 75.0  # a delete may wait for room in the chat's flood budget
 
 
 def _table(api: FakeTelegramAPI) -> Table:
@@ -27,10 +27,29 @@ def _table(api: FakeTelegramAPI) -> Table:
     return Table(api, api.create_group(members=[alice, bob]), (alice, bob))
 
 
+def _first_line_mentions(m: FakeMessage) -> list[int]:
+    """Who is mentioned in the first line of a message (where a live message says its news)."""
+    text = m.content_text or ""
+    end = len(text.split("\n")[0].encode("utf-16-le")) // 2
+    entities = m.caption_entities if m.caption is not None else m.entities
+    return [e["user"]["id"] for e in entities
+            if e.get("type") == "text_mention" and e["offset"] < end]
+
+
 def _texts(api: FakeTelegramAPI, table: Table, word: str, user: FakeUser) -> list[FakeMessage]:
-    """The bot's text messages containing `word` and mentioning `user`."""
-    return [m for m in api.bot_messages(table.chat)
-            if m.text and word in m.text and user.id in mentioned_ids(m)]
+    """The bot's messages (deleted ones too: a newer live message replaces each) whose first
+    line contains `word` and mentions `user`: the clock's news comes first in a fresh live
+    message."""
+    return [m for m in api.bot_messages(table.chat, include_deleted=True)
+            if word in (m.content_text or "").split("\n")[0]
+            and user.id in _first_line_mentions(m)]
+
+
+def _no_text_of_their_own(api: FakeTelegramAPI, table: Table) -> None:
+    """Reminders and the clock's notices are not messages of their own, but live photos."""
+    said = [m.text for m in api.bot_messages(table.chat, include_deleted=True) if m.text
+            and any(w in m.text for w in ("your move", "ran out of time"))]
+    assert not said, said
 
 
 async def _wait_text(api: FakeTelegramAPI, table: Table, word: str, user: FakeUser,
@@ -51,10 +70,15 @@ async def test_reminder_restart_expiry_once_then_forfeit(fake_api: FakeTelegramA
     late = next(p for p in table.players if p.id == actor(first))
     other = next(p for p in table.players if p is not late)
 
-    await _wait_text(fake_api, table, "your move", late)  # the half-time reminder
+    reminder = await _wait_text(fake_api, table, "your move", late)  # at half time
+    assert reminder.photo is not None and duel_keyboard(reminder)  # the live duel, anew
+    assert actor(reminder) == late.id
+    await fake_api.wait_for(lambda: first.deleted, DELETE_WAIT, "the message it replaces deleted")
     await bot.restart()  # kill -9 between the reminder and the expiry
     notice = await _wait_text(fake_api, table, "ran out of time", late)
-    assert "passed for them" in notice.text  # type: ignore[operator]
+    assert "passed for them" in (notice.caption or "")
+    assert notice.photo is not None and duel_keyboard(notice)
+    await fake_api.wait_for(lambda: reminder.deleted, DELETE_WAIT, "the reminder replaced")
 
     # The other player's turn runs its own timer; by its reminder, a second expiry of the
     # first turn would have shown.
@@ -70,7 +94,10 @@ async def test_reminder_restart_expiry_once_then_forfeit(fake_api: FakeTelegramA
         after_message_id=first.message_id, timeout=WAIT)
     assert f"{other.first_name} wins the duel" in (result.caption or "")
     assert "ran out of time" in (result.caption or "")
-    assert live_duel_message(fake_api, table.chat) is None
+    await fake_api.wait_for(lambda: live_duel_message(fake_api, table.chat) is None, DELETE_WAIT,
+                            "the last live message deleted")
+    assert fake_api.bot_messages(table.chat)[-1] is result
+    _no_text_of_their_own(fake_api, table)
 
 
 async def test_settings_by_admins_turn_the_timer_off(fake_api: FakeTelegramAPI,
