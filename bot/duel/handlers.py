@@ -198,7 +198,8 @@ async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         record = await svc.storage.duels.get(press.duel_id)
         pressed_id = query.message.message_id if query.message else None
         if record is not None and pressed_id is not None and _shows_duel(query, record):
-            record = await adopt(svc, record, pressed_id, press.version)  # a send that arrived
+            # A send that arrived after all?
+            record = await adopt(svc, context.bot, record, pressed_id, press.version)
         seat = None if record is None else record.player_index(user.id)
         if record is not None and seat is not None and record.message_id not in (
                 None, pressed_id) and GAME.repeats(record, seat, press.version, press.action):

@@ -209,18 +209,21 @@ async def repost(svc: Services, bot: Bot, record: DuelRecord, note: str = "") ->
 # --- a press on a message that is not the saved live one ---------------------------------
 
 
-async def adopt(svc: Services, record: DuelRecord, message_id: int, version: int) -> DuelRecord:
+async def adopt(svc: Services, bot: Bot, record: DuelRecord, message_id: int,
+                version: int) -> DuelRecord:
     """A press on one of the duel's own messages (its buttons, its chat) that the bot has not
     saved as the live one. If that message was made for the saved version and is newer than
     the saved message (a send that timed out but arrived, its id never learned), it is the
-    live message: it is saved as such and the press goes on there. Returns the record as it
-    now is."""
+    live message: it is saved as such, the one it replaces is deleted (as any message a turn
+    left), and the press goes on there. Returns the record as it now is."""
     newer = record.message_id is None or message_id > record.message_id
     if not (record.is_live and newer and version == record.version):
         return record
     if not await svc.storage.duels.set_message(record.id, message_id, record.version):
         return record
     log.info("duel %d: message %d arrived after all; it is the live one", record.id, message_id)
+    if record.message_id is not None:
+        svc.janitor.delete_later(bot, record.chat_id, record.message_id)
     return replace(record, message_id=message_id, shown_version=record.version)
 
 

@@ -45,14 +45,14 @@ async def test_duel_command_validations(fake_api: FakeTelegramAPI,
         ("", mine, "You cannot duel yourself."),
         ("@alice", None, "You cannot duel yourself."),
         ("", beep, "Bots do not duel."),
-        (f"@{BOT_USERNAME}", None, "Bots do not duel."),
+        (f"@{BOT_USERNAME}", None, "A practice duel against me"),  # the bot itself plays
     ]
     for args, target, expected in cases:
         answer = await reply_to(fake_api, alice, chat, "duel", args, reply_to=target)
         assert expected in text_of(answer), (args, text_of(answer))
     bot_reply = fake_api.bot_messages(chat)[-1]
     answer = await reply_to(fake_api, alice, chat, "duel", reply_to=bot_reply)
-    assert "Bots do not duel." in text_of(answer)
+    assert "A practice duel against me" in text_of(answer)  # in reply to the bot: practice
     private = fake_api.private_chat(alice)
     answer = await command(fake_api, alice, private, "duel")
     assert "played in groups" in text_of(answer)

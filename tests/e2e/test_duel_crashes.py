@@ -19,6 +19,7 @@ from tests.support.driver import (
     duel_id_of,
     duel_keyboard,
     finish,
+    gone,
     live_duel,
     live_duel_message,
     move,
@@ -89,6 +90,7 @@ async def test_kill_9_between_taps_and_mid_tap_then_restart_and_finish(
         assert query.text == "This button is out of date: use the latest message of the duel."
 
     taps += await finish(fake_api, table, rng)
+    await gone(fake_api, *[x for x in fake_api.bot_messages(table.chat) if duel_keyboard(x)])
     row = await stored.settled(storage, duel_id)
     assert (row.version, row.status, row.shown_version) == (taps, DuelStatus.FINISHED, taps)
     assert len(await storage.results.for_chat(table.chat.id)) == 1

@@ -19,6 +19,7 @@ from tests.support.driver import (
     command,
     duel_id_of,
     duel_keyboard,
+    gone,
     live_duel,
     move,
     new_table,
@@ -117,6 +118,7 @@ async def test_one_live_duel_per_player_and_several_duels_in_one_chat(
         m, untouched = live_of(fake_api, chat, duel), live_of(fake_api, chat, rival)
         kept = untouched.content_key()
         assert await tap(fake_api, actor_user(t, m), m, rng.choice(duel_keyboard(m))) is None
+        await gone(fake_api, m)
         assert m.deleted and live_of(fake_api, chat, duel) is not m
         assert not untouched.deleted and untouched.content_key() == kept
         assert live_of(fake_api, chat, rival) is untouched
