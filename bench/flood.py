@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -85,8 +84,15 @@ async def run(duels: int, think: float, seed: int, limiter: bool) -> list[Duel]:
         b = api.add_user("Ben", username="ben_duels", language_code="en")
         table = Table(api, api.create_group("Flood", members=[a, b]), (a, b))
         rng = random.Random(seed)
+        since = api.last_seq
         for _ in range(duels):
             out.append(await _duel(api, table, rng, think))
+        # The old messages are deleted when the group's budget has room: wait for the last.
+        await api.wait_for(lambda: len(api.bot_messages(table.chat)) <= 2 * duels, 90.0,
+                           "the old messages to be deleted")
+        everything = Counter(r.method for r in api.requests if r.seq > since
+                             and r.params.get("chat_id") == table.chat.id)
+        out.append((0.0, everything, 0))  # the whole run's calls, cleanup included
         await bot.stop()
     await api.stop()
     return out
@@ -98,12 +104,17 @@ async def main(args: argparse.Namespace) -> None:
     pace = f"each tap {args.think:g} s after the last on average" if args.think else (
         "each tap at once")
     print(f"{args.duels} duels in one group, one after another, {pace}")
+    totals = {"on": on.pop(), "off": off.pop()}
     for label, runs in (("limiter on ", on), ("limiter off", off)):
         for n, (wall, calls, taps) in enumerate(runs, 1):
             chat = sum(calls.values())
             print(f"  [{label}] duel {n}: {taps} taps, {chat} calls in the group "
                   f"({', '.join(f'{k} {v}' for k, v in sorted(calls.items()))}), {wall:5.1f} s")
-    per_duel = statistics.mean(sum(c.values()) for _, c, _ in on)
+    for label, (_, calls, _) in totals.items():
+        methods = ", ".join(f"{k} {v}" for k, v in sorted(calls.items()))
+        print(f"  [limiter {label}] all {args.duels} duels, old messages deleted: "
+              f"{sum(calls.values())} calls ({methods})")
+    per_duel = sum(totals["on"][1].values()) / args.duels
     held = sum(w for w, _, _ in on) - sum(w for w, _, _ in off)
     print(f"calls per duel in the group: {per_duel:.1f} (Telegram allows {GROUP_PER_MINUTE} a "
           "minute; the limiter lets 20 go at once, then one every 3 s)")
