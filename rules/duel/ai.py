@@ -260,18 +260,11 @@ class _Search:
         return max(scored, key=lambda t: (t[0], t[1]))[2]
 
 
-def _utility(view: PublicView, me: int) -> Callable[[Stacks, bool], float]:
-    """`hard`'s leaf: a won duel +1, a lost one -1, level 0, plus CHIP_WEIGHT a chip; after
-    round 1 (not a bust), round 2 is the chance node ROUND_NET for its opponent."""
-    start = view.start_stack
+def leaf_after(view: PublicView,
+               final: Callable[[Stacks], float]) -> Callable[[Stacks, bool], float]:
+    """A search leaf from `final` (the worth of a duel ending at these stacks): after round 1
+    (not a bust) round 2 is the chance node ROUND_NET for its opponent; else `final`."""
     second_opp = view.first_dealer  # round 2 is dealt by the other player
-    level = TIEBREAK_EDGE if me != view.first_dealer else -TIEBREAK_EDGE  # tiebreaks: too
-
-    def final(stacks: Stacks) -> float:
-        mine, theirs = stacks[me], stacks[1 - me]
-        won = float((mine > theirs) - (mine < theirs)) if mine != theirs else level
-        return won + CHIP_WEIGHT * (mine - start)
-
     cache: dict[Stacks, float] = {}
 
     def leaf(stacks: Stacks, round_over: bool) -> float:
@@ -289,6 +282,20 @@ def _utility(view: PublicView, me: int) -> Callable[[Stacks, bool], float]:
         return cache[stacks]
 
     return leaf
+
+
+def _utility(view: PublicView, me: int) -> Callable[[Stacks, bool], float]:
+    """`hard`'s leaf: a won duel +1, a lost one -1, level 0, plus CHIP_WEIGHT a chip; after
+    round 1 (not a bust), round 2 is the chance node ROUND_NET for its opponent."""
+    start = view.start_stack
+    level = TIEBREAK_EDGE if me != view.first_dealer else -TIEBREAK_EDGE  # tiebreaks: too
+
+    def final(stacks: Stacks) -> float:
+        mine, theirs = stacks[me], stacks[1 - me]
+        won = float((mine > theirs) - (mine < theirs)) if mine != theirs else level
+        return won + CHIP_WEIGHT * (mine - start)
+
+    return leaf_after(view, final)
 
 
 def _search(view: PublicView, player: int, bets: list[Bet], level: Level, rng: Rng) -> Bet:

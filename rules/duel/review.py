@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.duel.actions import Bet, parse_action
-from rules.duel.ai import ROUND_NET, SAMPLES, TIEBREAK_EDGE, _odds, _Search, legal_moves
+from rules.duel.ai import SAMPLES, TIEBREAK_EDGE, _odds, _Search, leaf_after, legal_moves
 from rules.duel.odds import Rng
 from rules.duel.state import DuelState
 from rules.duel.view import HandState, Phase, PublicView
@@ -125,30 +125,13 @@ def _player_of(data: dict[str, Any]) -> PlayerReview:
 def _win_leaf(view: PublicView, me: int) -> Callable[[Stacks, bool], float]:
     """`hard`'s leaf (`rules.duel.ai._utility`) as P(`me` wins the duel): won 1, lost 0,
     level 0.5 +/- TIEBREAK_EDGE / 2; after round 1 (not a bust) round 2 is ROUND_NET."""
-    second_opp = view.first_dealer  # round 2's opponent: the player who did not deal it
     level = 0.5 + (TIEBREAK_EDGE if me != view.first_dealer else -TIEBREAK_EDGE) / 2
 
     def final(stacks: Stacks) -> float:
         mine, theirs = stacks[me], stacks[1 - me]
         return 1.0 if mine > theirs else 0.0 if mine < theirs else level
 
-    cache: dict[Stacks, float] = {}
-
-    def leaf(stacks: Stacks, round_over: bool) -> float:
-        if 0 in stacks or view.round >= 2 or not round_over:
-            return final(stacks)
-        if stacks not in cache:
-            total = 0.0
-            for net, p in ROUND_NET.items():
-                s = [stacks[0], stacks[1]]
-                moved = max(-s[second_opp], min(net, s[1 - second_opp]))
-                s[second_opp] += moved
-                s[1 - second_opp] -= moved
-                total += p * final((s[0], s[1]))
-            cache[stacks] = total
-        return cache[stacks]
-
-    return leaf
+    return leaf_after(view, final)
 
 
 def move_values(view: PublicView, player: int, rng: Rng, *,

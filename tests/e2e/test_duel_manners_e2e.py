@@ -212,14 +212,20 @@ async def test_rematch_and_standings_from_the_result(
     assert refused_calls(fake_api) == []
 
 
-async def test_a_tiebreak_answered_by_both_at_once_counts_both(
-        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+async def _at_a_tiebreak_offer(api: FakeTelegramAPI, launch_bot: LaunchBot,
+                               ) -> tuple[Table, Storage, FakeMessage]:
+    """A duel played to level stacks after six bullets: its table, storage and the offer."""
     bot = await launch_bot()
     storage = await bot.storage()
-    table, _ = new_table(fake_api)
-    header = await _challenge(fake_api, table)
-    await _accept(fake_api, table.players[1], header)
-    offer = await force_to_offer(fake_api, table, storage)
+    table, _ = new_table(api)
+    header = await _challenge(api, table)
+    await _accept(api, table.players[1], header)
+    return table, storage, await force_to_offer(api, table, storage)
+
+
+async def test_a_tiebreak_answered_by_both_at_once_counts_both(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    table, storage, offer = await _at_a_tiebreak_offer(fake_api, launch_bot)
     text = text_of(offer)
     assert "draw" not in text.lower() and "Play a tiebreak bullet" in text
     assert set(mentioned_ids(offer)) == {p.id for p in table.players}
@@ -244,12 +250,7 @@ async def test_a_tiebreak_answered_by_both_at_once_counts_both(
 
 async def test_a_second_tiebreak_answer_by_the_same_player_is_a_quiet_toast(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    bot = await launch_bot()
-    storage = await bot.storage()
-    table, _ = new_table(fake_api)
-    header = await _challenge(fake_api, table)
-    await _accept(fake_api, table.players[1], header)
-    offer = await force_to_offer(fake_api, table, storage)
+    table, _, offer = await _at_a_tiebreak_offer(fake_api, launch_bot)
     a, b = table.players
     yes = next(d for d in duel_keyboard(offer) if d.endswith(":ty"))
     no = next(d for d in duel_keyboard(offer) if d.endswith(":tn"))
