@@ -2,7 +2,8 @@
 two AI players (`rules.duel.ai`, levels chosen by flags) play a duel with the real rules, and
 every picture the group would see (the table at each turn, the result with its scorecard) is
 written to DIR with the transcript of the captions, in the chosen language, as the bot would
-post them (the header, each turn's message, the result)."""
+post them (the header, each turn's message, the result), and the duel's review (accuracy,
+luck, each player's worst move: `rules.duel.review`)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,12 @@ from bot.duel.captions import (
     offer_caption,
     result_caption,
 )
+from bot.duel.reviews import review_text
 from bot.i18n import Translator, translator
 from rules.cards import shuffled_deck
 from rules.duel import Bet, DuelState, Phase, TiebreakAnswer, choose_first_dealer
 from rules.duel.ai import LEVELS, Level, choose
+from rules.duel.review import review
 from rules.fairness import new_salt
 
 NAMES = {"en": ("Alice", "Bob"), "ru": ("Анна", "Дмитрий")}
@@ -86,6 +89,8 @@ def play(out: Path, *, lang: str = "en", levels: tuple[Level, Level] = ("easy", 
     picture("result", render.result(view, names=names, labels=tr, reason=state.end_reason,
                                     fmt="png"))
     lines.append(plain(result_caption(tr, view, seats, state.end_reason)))
+    lines += ["", "== review (the result's 🔎 button) ==",
+              plain(review_text(tr, names, review(state, random.Random(seed))))]
     transcript = out / "transcript.txt"
     transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
     written.append(transcript)

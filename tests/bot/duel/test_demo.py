@@ -24,6 +24,7 @@ def test_a_demo_writes_every_picture_and_the_transcript(tmp_path: Path) -> None:
             assert im.format == "PNG" and im.width <= 1200
     assert text.count("== header (edited) ==") >= 2  # each deal's commitment, as it is dealt
     assert "Хеш колоды раунда 1" in text and "== result ==" in text
+    assert "Разбор" in text and "Анна: точность " in text and "Дмитрий: точность " in text
     assert "<b>" not in text and "&lt;" not in text  # captions as people read them
     again = demo.play(tmp_path / "e", lang="ru", levels=("easy", "normal"), seed=7)
     assert again[-1].read_text(encoding="utf-8").replace("/e/", "/d/") == text
