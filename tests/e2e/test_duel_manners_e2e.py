@@ -36,6 +36,10 @@ from tests.support.fakeapi import FakeTelegramAPI
 from tests.support.fakeapi.model import FakeMessage, FakeUser
 from tests.support.forcing import force
 
+# The tests below but the first are about what the chat shows, not flood pacing (which the
+# first runs under, as the bot does for real): the rate limiter is off for them.
+QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}
+
 
 async def _challenge(api: FakeTelegramAPI, table: Table, args: str = "") -> FakeMessage:
     """Player 0 challenges player 1 (in reply to them); the challenge's message."""
@@ -128,7 +132,7 @@ async def test_every_turn_is_a_fresh_message_and_a_duel_leaves_two(
 
 async def test_keep_each_reveal_leaves_every_bullet(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    bot = await launch_bot()
+    bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     table, _ = new_table(fake_api)
     alice = table.players[0]  # the group's creator: may change the settings
@@ -169,7 +173,7 @@ async def finish_declining(api: FakeTelegramAPI, table: Table,
 
 async def test_rematch_and_standings_from_the_result(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    bot = await launch_bot()
+    bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     table, _ = new_table(fake_api)
     alice, bob = table.players
@@ -215,7 +219,7 @@ async def test_rematch_and_standings_from_the_result(
 async def _at_a_tiebreak_offer(api: FakeTelegramAPI, launch_bot: LaunchBot,
                                ) -> tuple[Table, Storage, FakeMessage]:
     """A duel played to level stacks after six bullets: its table, storage and the offer."""
-    bot = await launch_bot()
+    bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     table, _ = new_table(api)
     header = await _challenge(api, table)
