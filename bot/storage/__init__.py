@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from os import PathLike
 
+from bot.storage import ratings
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
 from bot.storage.db import Database, Rollback, StorageError
@@ -20,6 +21,7 @@ from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
 from bot.storage.meta import MetaRepo
 from bot.storage.migrations import MIGRATIONS
+from bot.storage.ratings import RatingRepo
 from bot.storage.results import DuelResult, ResultReason, ResultRepo
 from bot.storage.users import UserRecord, UserRepo
 
@@ -38,6 +40,7 @@ __all__ = [
     "DuelResult",
     "DuelStatus",
     "MetaRepo",
+    "RatingRepo",
     "ResultReason",
     "ResultRepo",
     "Rollback",
@@ -60,19 +63,22 @@ class Storage:
     duels: DuelRepo
     results: ResultRepo
     meta: MetaRepo
+    ratings: RatingRepo
 
     @classmethod
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
-                   MetaRepo(db))
+                   MetaRepo(db), RatingRepo(db))
 
     @classmethod
     async def open(cls, path: str | PathLike[str]) -> Storage:
         """Open and migrate the database; after migration V6, record the deals of the duels
-        saved before it (once: `bot.storage.deals.backfill`)."""
+        saved before it (once: `bot.storage.deals.backfill`); after V10, compute the ratings
+        of the results stored before it (once: `bot.storage.ratings.backfill`)."""
         db = await Database.open(path)
         try:
             await backfill(db)
+            await ratings.backfill(db)
         except BaseException:
             await db.close()
             raise

@@ -15,6 +15,8 @@ Rows that may exist under the new id already (the new chat seen first):
 * `balances` with the same (chat, user) on both sides are merged: balance, games, net and
   rebuys are summed (the player keeps everything they hold on either side), the latest rebuy
   time is kept, and the version moves past both (a compare-and-swap that read either fails).
+* `ratings` with the same (chat, user) on both sides: the one moved by more duels is kept
+  (a rating is not a sum; the longer record is the better estimate), the other dropped.
 
 The old group's messages can no longer be edited, and its message ids mean nothing in the new
 chat (whose ids start again at 1): every moved duel, challenge and six-card game forgets its
@@ -108,6 +110,18 @@ async def move_chat(db: Database, old_id: int, new_id: int, *, now: int) -> Chat
             (old_id, new_id))
         rows += merged + await db.execute(
             "UPDATE balances SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+
+        await db.execute(
+            "UPDATE ratings AS n SET mu = o.mu, sigma = o.sigma, duels = o.duels"
+            " FROM ratings AS o"
+            " WHERE n.chat_id = ? AND o.chat_id = ? AND o.user_id = n.user_id"
+            " AND o.duels > n.duels",
+            (new_id, old_id))
+        await db.execute(
+            "DELETE FROM ratings WHERE chat_id = ?"
+            " AND user_id IN (SELECT user_id FROM ratings WHERE chat_id = ?)",
+            (old_id, new_id))
+        await db.execute("UPDATE ratings SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
 
         live_games = await db.fetchall(
             "SELECT id FROM sixcard_games WHERE chat_id = ? AND status = 'live' ORDER BY id",

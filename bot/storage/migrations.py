@@ -238,5 +238,24 @@ CREATE TABLE reviews (
 );
 """
 
+# Skill ratings (issue 13: Weng-Lin, rules.rating): each player's in each chat, moved by every
+# result in the result's own transaction (bot.storage.ratings). The ratings of the results
+# stored before this migration are replayed from them, in order, by
+# `bot.storage.ratings.backfill` at the first open after it (the maths is Python's); the
+# bot_meta row asks for it and goes with it.
+V10_RATINGS = """
+CREATE TABLE ratings (
+    chat_id  INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    mu       REAL    NOT NULL,                     -- the skill's estimated mean
+    sigma    REAL    NOT NULL CHECK (sigma > 0),   -- its uncertainty
+    duels    INTEGER NOT NULL CHECK (duels >= 0),  -- results it has been moved by
+    PRIMARY KEY (chat_id, user_id)
+);
+
+INSERT INTO bot_meta (key, value) VALUES ('ratings_backfill', 'pending');
+"""
+
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
-                               V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS)
+                               V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS,
+                               V10_RATINGS)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.storage.db import Database
+from bot.storage.ratings import rate_result
 
 
 class ResultReason(StrEnum):
@@ -52,13 +53,17 @@ _COLUMNS = (
 
 
 async def insert_result(db: Database, result: DuelResult) -> None:
-    """Write a result; inside `db.transaction()` it commits with whatever else is in there."""
+    """Write a result and move both players' ratings by it (bot.storage.ratings), together;
+    inside `db.transaction()` they commit with whatever else is in there."""
     r = result
-    await db.execute(
-        f"INSERT INTO results ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (r.duel_id, r.chat_id, *r.players, *r.final_stacks, r.start_stack, r.winner_id,
-         r.reason.value, *r.best_hands, *r.bonus_chips, r.bullets, r.finished_at),
-    )
+    async with db.transaction():
+        await db.execute(
+            f"INSERT INTO results ({_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (r.duel_id, r.chat_id, *r.players, *r.final_stacks, r.start_stack, r.winner_id,
+             r.reason.value, *r.best_hands, *r.bonus_chips, r.bullets, r.finished_at),
+        )
+        await rate_result(db, r)
 
 
 def _result(row: sqlite3.Row) -> DuelResult:

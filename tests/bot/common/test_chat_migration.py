@@ -32,7 +32,7 @@ OLD, NEW, ELSEWHERE = -4_000_000_123, -1_001_000_000_456, -4_000_000_999
 ALICE, BOB, CAROL = 101, 202, 303
 TABLES = {"chats": "id", "chat_settings": "chat_id", "duels": "chat_id",
           "challenges": "chat_id", "results": "chat_id", "balances": "chat_id",
-          "sixcard_games": "chat_id"}
+          "sixcard_games": "chat_id", "ratings": "chat_id"}
 SETTINGS = ChatSettings(language="ru", turn_timer=600, default_stack=100, show_cards_out=False)
 
 

@@ -1,0 +1,116 @@
+"""Each player's skill rating in a chat (table ratings, migration V10): moved by every result
+in the result's own transaction, so a rating never disagrees with the results it came from.
+
+    await rate_result(db, result)            # inside insert_result, with the result's INSERT
+    await RatingRepo(db).for_chat(chat_id)   # -> {user_id: Rating}
+    await backfill(db)                       # once, after V10: every chat's ratings replayed
+
+The maths is `rules.rating`'s (Weng-Lin); here are only the rows. Practice duels against the
+bot write no result, so they never rate. A surrender or a timeout is a result with a winner:
+a loss for the rating like any other.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from bot.storage.db import Database
+from rules import rating
+from rules.rating import Rating
+
+if TYPE_CHECKING:
+    from bot.storage.results import DuelResult
+
+log = logging.getLogger(__name__)
+
+BACKFILL = "ratings_backfill"  # the bot_meta key V10 leaves for the first open after it
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """What a rating needs of a result."""
+
+    chat_id: int
+    players: tuple[int, int]
+    winner_id: int | None  # None: a draw
+
+    def winner(self) -> Literal[0, 1] | None:
+        if self.winner_id is None:
+            return None
+        return 0 if self.winner_id == self.players[0] else 1
+
+
+def replay(games: Iterable[Game]) -> dict[tuple[int, int], Rating]:
+    """Every (chat, player)'s rating after `games`, taken in the order given (oldest first)."""
+    out: dict[tuple[int, int], Rating] = {}
+    for g in games:
+        a, b = ((g.chat_id, p) for p in g.players)
+        out[a], out[b] = rating.after_duel(out.get(a, rating.initial()),
+                                           out.get(b, rating.initial()), g.winner())
+    return out
+
+
+async def _get(db: Database, chat_id: int, user_id: int) -> Rating | None:
+    row = await db.fetchone(
+        "SELECT mu, sigma, duels FROM ratings WHERE chat_id = ? AND user_id = ?",
+        (chat_id, user_id))
+    return Rating(row["mu"], row["sigma"], row["duels"]) if row else None
+
+
+async def _put(db: Database, chat_id: int, user_id: int, r: Rating) -> None:
+    await db.execute(
+        "INSERT INTO ratings (chat_id, user_id, mu, sigma, duels) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (chat_id, user_id) DO UPDATE SET mu = excluded.mu,"
+        " sigma = excluded.sigma, duels = excluded.duels",
+        (chat_id, user_id, r.mu, r.sigma, r.duels))
+
+
+async def rate_result(db: Database, result: DuelResult) -> None:
+    """Move both players' ratings by `result` (in a transaction: the caller's, if any)."""
+    g = Game(result.chat_id, result.players, result.winner_id)
+    async with db.transaction():
+        a, b = [await _get(db, g.chat_id, p) or rating.initial() for p in g.players]
+        na, nb = rating.after_duel(a, b, g.winner())
+        await _put(db, g.chat_id, g.players[0], na)
+        await _put(db, g.chat_id, g.players[1], nb)
+
+
+class RatingRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def get(self, chat_id: int, user_id: int) -> Rating | None:
+        """`user_id`'s rating in `chat_id`; None before their first counted duel there."""
+        return await _get(self.db, chat_id, user_id)
+
+    async def for_chat(self, chat_id: int) -> dict[int, Rating]:
+        """Every rated player of the chat: {user_id: Rating}."""
+        rows = await self.db.fetchall(
+            "SELECT user_id, mu, sigma, duels FROM ratings WHERE chat_id = ? ORDER BY user_id",
+            (chat_id,))
+        return {r["user_id"]: Rating(r["mu"], r["sigma"], r["duels"]) for r in rows}
+
+
+async def backfill(db: Database) -> int:
+    """Once, after migration V10: every chat's ratings computed from its stored results, in
+    order (finished_at, duel_id), replacing whatever rows there are. One transaction, which
+    also drops the request; returns the number of results replayed."""
+    async with db.transaction():
+        if await db.fetchone("SELECT 1 FROM bot_meta WHERE key = ?", (BACKFILL,)) is None:
+            return 0
+        rows = await db.fetchall(
+            "SELECT chat_id, player0_id, player1_id, winner_id FROM results"
+            " ORDER BY chat_id, finished_at, duel_id")
+        ratings = replay(Game(r["chat_id"], (r["player0_id"], r["player1_id"]), r["winner_id"])
+                         for r in rows)
+        await db.execute("DELETE FROM ratings")
+        for (chat_id, user_id), r in sorted(ratings.items()):
+            await _put(db, chat_id, user_id, r)
+        await db.execute("DELETE FROM bot_meta WHERE key = ?", (BACKFILL,))
+    if rows:
+        log.info("database %s: ratings of %d player(s) computed from %d result(s)", db.path,
+                 len(ratings), len(rows))
+    return len(rows)
