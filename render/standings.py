@@ -50,6 +50,8 @@ class Row:
     name: str
     figures: Figures
     you: bool = False  # the player who asked (drawn framed)
+    rating: int | None = None  # the shown rating (the table's order); None: not rated
+    provisional: bool = False  # a rating on few duels yet: drawn dim, with a "?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +72,7 @@ class PlayerCard:
     opponent: str | None = None  # head to head against this player (the asker), if any
     versus: Figures | None = None  # the card's player's record against `opponent`, from the
     # card's player's side (their wins, their net)
+    rating: str = ""  # the shown rating, "1069?" while provisional ("" for all chats)
 
 
 # --- layout ----------------------------------------------------------------------------------
@@ -90,10 +93,11 @@ LABEL = 26  # column labels, tile labels, the title's second and third lines
 VALUE = 28  # a row's figures
 
 # (label key, x, anchor, width): x is the left edge for "l", the centre for "m". The win rate
-# is left to the card and the text: the board has no room for a ninth column at this size.
+# and the number of duels (W–L–D adds up to it) are left to the card and the text: the board
+# has no room for a ninth column at this size.
 COLUMNS: tuple[tuple[str, int, str, int], ...] = (
-    ("pic.standings.col_rank", 62, "m", 48), ("pic.standings.col_player", 92, "l", 196),
-    ("pic.standings.col_duels", 332, "m", 80), ("pic.standings.col_wld", 434, "m", 116),
+    ("pic.standings.col_rank", 62, "m", 48), ("pic.standings.col_player", 92, "l", 182),
+    ("pic.standings.col_rating", 326, "m", 96), ("pic.standings.col_wld", 434, "m", 108),
     ("pic.standings.col_net", 538, "m", 84), ("pic.standings.col_best", 588, "l", 190),
     ("pic.standings.col_bonus", 822, "m", 78), ("pic.standings.col_streak", 922, "m", 88),
 )
@@ -199,7 +203,11 @@ def _row(im: Image.Image, row: Row, box: Box, band: bool, labels: Labels) -> Non
     name = text.clean(row.name) or "?"
     ty = y + (ROW_H - text.line_height(VALUE)) // 2
     text.draw(im, (COLUMNS[1][1], ty), name, VALUE, P.TEXT, max_width=COLUMNS[1][3])
-    _cell(im, 2, y, str(f.played), P.TEXT)
+    if row.rating is None:
+        _cell(im, 2, y, NONE, P.DIM)
+    else:
+        _cell(im, 2, y, f"{row.rating}?" if row.provisional else str(row.rating),
+              P.DIM if row.provisional else P.GOLD)
     _cell(im, 3, y, f"{f.wins}–{f.losses}–{f.draws}", P.TEXT)
     _cell(im, 4, y, text.signed(f.net), _net_colour(f.net))
     _cell(im, 5, y, _best(labels, f.best), P.GOLD if f.best is not None else P.DIM)
@@ -231,8 +239,8 @@ def compose_board(board: Board, labels: Labels) -> Image.Image:
 
 def leaderboard(board: Board, *, labels: Labels, fmt: str = "jpeg") -> bytes:
     """A chat's standings, in the order they are ranked (said under the title): rank, name,
-    duels, wins–losses–draws, net chips, best hand, biggest bonus and current streak, the
-    asker's row framed (after a gap if below the top)."""
+    rating (dim with a "?" while provisional), wins–losses–draws, net chips, best hand,
+    biggest bonus and current streak, the asker's row framed (after a gap if below the top)."""
     return encode(compose_board(board, labels), fmt)
 
 
@@ -307,8 +315,8 @@ def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
     im = canvas(card_height(card))
     f = card.figures
     scope = text.clean(card.scope) if card.scope else labels.text("pic.standings.all_chats")
-    rank = labels.text("pic.standings.card_rank", rank=card.rank, players=card.players) if (
-        card.rank is not None) else ""
+    rank = labels.text("pic.standings.card_rank", rank=card.rank, players=card.players,
+                       rating=card.rating or NONE) if card.rank is not None else ""
     _title(im, text.clean(card.name) or "?", (scope, rank), "")
     tiles: tuple[tuple[int, int, int, str, str, RGB], ...] = (
         (0, 0, 1, "pic.standings.col_duels", str(f.played), P.TEXT),

@@ -19,6 +19,7 @@ from bot.stats.text import board_text, card_text, history_text, split_caption
 from bot.storage import DuelResult
 from bot.telegram import send
 from render import standings as pictures
+from rules import rating
 from rules.duel import DuelState
 
 HISTORY = 10  # duels /history lists
@@ -100,9 +101,10 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     results = await svc.storage.results.for_chat(chat.id)
     if target is None:
-        await _board(context, update, svc, tr, results, user.id, chat.title or "")
+        await _board(context, update, svc, tr, chat.id, results, user.id, chat.title or "")
     else:
-        await _card(context, update, svc, tr, results, target, user.id, chat.title or "")
+        await _card(context, update, svc, tr, chat.id, results, target, user.id,
+                    chat.title or "")
 
 
 async def _vs_bot(svc: Services, tr: Translator, chat_id: int, asker: int) -> list[Html]:
@@ -117,19 +119,20 @@ async def _vs_bot(svc: Services, tr: Translator, chat_id: int, asker: int) -> li
 
 
 async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
-                 tr: Translator, results: list[DuelResult], asker: int, title: str) -> None:
-    chat = update.effective_chat
-    vs_bot = await _vs_bot(svc, tr, chat.id, asker) if chat is not None else []
+                 tr: Translator, chat_id: int, results: list[DuelResult], asker: int,
+                 title: str) -> None:
+    vs_bot = await _vs_bot(svc, tr, chat_id, asker)
     if not results:
         await reply(context, update, "\n".join([tr.t("stats.empty"), *vs_bot]))
         return
-    ranked = standings.ranking(results)
+    ranked = standings.ranking(results, await svc.storage.ratings.for_chat(chat_id))
     top, you = standings.top_and_you(ranked, asker)
     names = await _names(svc, (s.user_id for s in ranked))
     heading, lines = board_text(tr, len(results), top, you, names)
 
     def row(s: standings.Standing) -> pictures.Row:
-        return pictures.Row(s.rank, names[s.user_id], s.figures, s.user_id == asker)
+        return pictures.Row(s.rank, names[s.user_id], s.figures, s.user_id == asker,
+                            rating.shown(s.rating), rating.provisional(s.rating))
 
     board = pictures.Board(title, tuple(row(s) for s in top),
                            row(you) if you is not None else None, len(results))
@@ -138,22 +141,23 @@ async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Servic
 
 
 async def _card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
-                tr: Translator, results: list[DuelResult], target: int, asker: int,
-                title: str) -> None:
+                tr: Translator, chat_id: int, results: list[DuelResult], target: int,
+                asker: int, title: str) -> None:
     names = await _names(svc, (target, asker))
     figures = standings.figures_for(results, target)
     if not figures.played:
         key = "stats.no_duels_you" if target == asker else "stats.no_duels_player"
         await reply(context, update, tr.t(key, name=names[target]))
         return
-    ranked = standings.ranking(results)
-    rank = next(s.rank for s in ranked if s.user_id == target)
+    ranked = standings.ranking(results, await svc.storage.ratings.for_chat(chat_id))
+    mine = next(s for s in ranked if s.user_id == target)
     opponent = names[asker] if asker != target else None
     versus = standings.head_to_head(results, target, asker) if opponent else None
-    text = card_text(tr, names[target], figures, in_chat=True, rank=rank, players=len(ranked),
-                     opponent=opponent, versus=versus)
-    card = pictures.PlayerCard(names[target], figures, title, rank, len(ranked), opponent,
-                               versus)
+    rated = rating.label(mine.rating)
+    text = card_text(tr, names[target], figures, in_chat=True, rank=mine.rank,
+                     players=len(ranked), opponent=opponent, versus=versus, rated=rated)
+    card = pictures.PlayerCard(names[target], figures, title, mine.rank, len(ranked), opponent,
+                               versus, rated)
     photo = await svc.drawer.draw(partial(pictures.player_card, card, labels=tr))
     await _send(context, update, photo, text)
 
@@ -191,4 +195,5 @@ async def show_board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Se
     result's Standings button)."""
     chat = await svc.storage.chats.get(chat_id)
     results = await svc.storage.results.for_chat(chat_id)
-    await _board(context, update, svc, tr, results, asker, (chat.title if chat else None) or "")
+    await _board(context, update, svc, tr, chat_id, results, asker,
+                 (chat.title if chat else None) or "")

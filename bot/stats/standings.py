@@ -1,6 +1,7 @@
 """Standings, pure: finished duels' results in, each player's figures and ranking out.
 
-    ranking(results)                      -> [Standing(rank, user_id, figures), ...], best first
+    ranking(results, ratings)             -> [Standing(rank, user_id, figures, rating), ...],
+                                             best first: by rating, then net chips
     all_figures(results)                  -> {user_id: Figures} of every player, in one pass
     figures_for(results, user_id)         -> that player's Figures
     head_to_head(results, a, b)           -> a's Figures over the duels between a and b
@@ -9,16 +10,23 @@ Only finished duels have a result (an abandoned duel never gets one: bot.storage
 counts. A surrender or a timeout is a result with a winner: a loss for the one who gave up or
 ran out of time. A draw (a declined tiebreak) is neither a win nor a loss. Net chips are the
 final stack minus the starting one, as the duel left them.
+
+The order is by skill: each player's Weng-Lin rating in the chat (rules.rating, stored by
+bot.storage.ratings with every result), as shown (rounded), then net chips, wins and fewer
+losses. Net chips, W–D–L and the win rate stay as figures.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.storage import DuelResult
+from bot.storage.ratings import Game, replay
 from render.standings import Figures
+from rules import rating
 from rules.hands import HandValue
+from rules.rating import Rating
 
 TOP = 10  # rows of a leaderboard
 
@@ -28,6 +36,7 @@ class Standing:
     rank: int
     user_id: int
     figures: Figures
+    rating: Rating
 
 
 def chronological(results: Iterable[DuelResult]) -> list[DuelResult]:
@@ -83,21 +92,33 @@ def figures_for(results: Iterable[DuelResult], user_id: int) -> Figures:
     return all_figures(r for r in results if user_id in r.players).get(user_id, Figures())
 
 
-def _key(f: Figures) -> tuple[int, int, int]:
-    """Higher net chips first; then more wins; then fewer losses."""
-    return (-f.net, -f.wins, f.losses)
+def replayed(results: Iterable[DuelResult]) -> dict[int, Rating]:
+    """Each player's rating after `results` of one chat, oldest first: what the stored ratings
+    hold (bot.storage.ratings moves them by the same results in the same order)."""
+    games = (Game(r.chat_id, r.players, r.winner_id) for r in chronological(results))
+    return {uid: r for (_, uid), r in replay(games).items()}
 
 
-def ranking(results: Sequence[DuelResult]) -> list[Standing]:
-    """Every player of `results`, best first. Players level on net chips, wins and losses share
-    a rank (1, 2, 2, 4); among them the order is by user id, so it is stable."""
+def _key(s: Standing) -> tuple[int, int, int, int]:
+    """A higher shown rating first; then more net chips; then more wins; then fewer losses."""
+    f = s.figures
+    return (-rating.shown(s.rating), -f.net, -f.wins, f.losses)
+
+
+def ranking(results: Sequence[DuelResult],
+            ratings: Mapping[int, Rating] | None = None) -> list[Standing]:
+    """Every player of `results`, best first, by their rating in `ratings` (the chat's stored
+    ones; None: replayed from `results`; a player missing from it has a newcomer's rating).
+    Players level on the shown rating, net chips, wins and losses share a rank (1, 2, 2, 4);
+    among them the order is by user id, so it is stable."""
     figures = all_figures(results)
-    order = sorted(figures, key=lambda uid: (_key(figures[uid]), uid))
+    known = replayed(results) if ratings is None else ratings
+    unordered = [Standing(0, uid, f, known.get(uid) or rating.initial())
+                 for uid, f in figures.items()]
     out: list[Standing] = []
-    for i, uid in enumerate(order):
-        level = bool(out) and _key(out[-1].figures) == _key(figures[uid])
-        rank = out[-1].rank if level else i + 1
-        out.append(Standing(rank, uid, figures[uid]))
+    for i, s in enumerate(sorted(unordered, key=lambda s: (_key(s), s.user_id))):
+        level = bool(out) and _key(out[-1]) == _key(s)
+        out.append(Standing(out[-1].rank if level else i + 1, s.user_id, s.figures, s.rating))
     return out
 
 

@@ -15,6 +15,7 @@ from bot.storage import DuelResult, ResultReason
 from bot.telegram.html import clean_name
 from render.standings import Figures
 from render.text import signed
+from rules import rating
 
 NAME_CHARS = 32  # names are cut in texts, so ten lines stay short
 CAPTION_LIMIT = 1024  # Telegram's limit for a photo caption, in UTF-16 code units
@@ -43,8 +44,9 @@ def _figures(tr: Translator, f: Figures) -> dict[str, object]:
 
 
 def board_line(tr: Translator, s: Standing, name: str) -> Html:
+    """One player's line: rank, name, rating ("1069?" while provisional), then the figures."""
     return tr.tn("stats.line", s.figures.played, rank=s.rank, name=short_name(name),
-                 **_figures(tr, s.figures))
+                 rating=rating.label(s.rating), **_figures(tr, s.figures))
 
 
 def board_text(tr: Translator, duels: int, top: Sequence[Standing], you: Standing | None,
@@ -59,15 +61,16 @@ def board_text(tr: Translator, duels: int, top: Sequence[Standing], you: Standin
 
 def card_text(tr: Translator, name: str, f: Figures, *, in_chat: bool,
               rank: int | None = None, players: int = 0, opponent: str | None = None,
-              versus: Figures | None = None) -> Html:
-    """One player's figures, their place in the chat (by net chips: the ranking's first key),
-    and their record against `opponent`, from `name`'s side, both named (the card is about
-    another player than the asker, so "you" would be unclear)."""
+              versus: Figures | None = None, rated: str = "") -> Html:
+    """One player's figures, their place in the chat (by rating, `rated`: "1069?" while
+    provisional; the ranking's first key), and their record against `opponent`, from
+    `name`'s side, both named (the card is about another player than the asker, so "you"
+    would be unclear)."""
     key = "stats.card_title" if in_chat else "stats.card_title_all"
     lines = [tr.t(key, name=short_name(name)),
              tr.tn("stats.card", f.played, **_figures(tr, f))]
     if rank is not None:
-        lines.append(tr.t("stats.card_rank", rank=rank, players=players))
+        lines.append(tr.t("stats.card_rank", rank=rank, players=players, rating=rated))
     if opponent is not None:
         v = versus or Figures()
         if v.played:

@@ -6,7 +6,8 @@ restarted with turn timers sped up; nobody moves). What each duel did is read fr
 the players saw (reveals, bonuses, the result; the chat keeps each reveal, its setting, so every
 bullet's hands stay in the chat); /stats must report the same figures. The level
 stacks are forced by tests/support/forcing.py, which reads the deck from the bot's database to
-choose the moves.
+choose the moves. The table is ranked by rating (Weng-Lin, rules.rating), replayed here from
+the winners the chat announced; nobody has five duels, so every rating is marked "?".
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bot.i18n import translator
+from rules import rating
 from rules.hands import Category
+from rules.rating import Rating
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import (
     Table,
@@ -49,8 +52,8 @@ BULLET = re.compile(r"^(?:Round \d+ · bullet (\d+) of \d+|Tiebreak · bullet (\
                     re.M)
 STACKS = re.compile(r"^(\w+): (\d+) · (\w+): (\d+)$", re.M)
 WINNER = re.compile(r"🏆 (\w+) wins the duel")
-LINE = re.compile(r"^(\d+)\. (\w+) ([+−]?\d+) · (\d+) duels? · (\d+)–(\d+)–(\d+) \((\d+)%\)"
-                  r" · best: (.+?) · bonus: (\d+) · streak: (\S+)$", re.M)
+LINE = re.compile(r"^(\d+)\. (\w+) (\d+\??) · ([+−]?\d+) · (\d+) duels? · (\d+)–(\d+)–(\d+)"
+                  r" \((\d+)%\) · best: (.+?) · bonus: (\d+) · streak: (\S+)$", re.M)
 
 
 @dataclass
@@ -120,18 +123,31 @@ def expected(duels: list[Played], name: str, against: str | None = None) -> dict
             "streak": f"W{streak}" if streak > 0 else f"L{-streak}" if streak < 0 else "—"}
 
 
-def rank_key(duels: list[Played], name: str) -> tuple[int, int, int, str]:
-    """Net chips, then wins, then fewer losses (names stand for the user ids' order here)."""
+def ratings(duels: list[Played]) -> dict[str, Rating]:
+    """Each player's rating after `duels`, in the order played (a surrender or a timeout is a
+    win for the other player, as the chat announced it)."""
+    out: dict[str, Rating] = {}
+    for p in duels:
+        a, b = p.stacks
+        winner = None if p.winner is None else 0 if p.winner == a else 1
+        out[a], out[b] = rating.after_duel(out.get(a, rating.initial()),
+                                           out.get(b, rating.initial()), winner)
+    return out
+
+
+def rank_key(duels: list[Played], name: str) -> tuple[int, int, int, int, str]:
+    """The shown rating, then net chips, then wins, then fewer losses (names stand for the
+    user ids' order here)."""
     net = sum(p.stacks[name] - START for p in duels if name in p.stacks)
     wins = sum(p.winner == name for p in duels)
     losses = sum(p.winner not in (None, name) for p in duels if name in p.stacks)
-    return (-net, -wins, losses, name)
+    return (-rating.shown(ratings(duels)[name]), -net, -wins, losses, name)
 
 
 def figures_in(line: tuple[str, ...]) -> dict[str, object]:
-    return {"played": int(line[3]), "wld": (int(line[4]), int(line[5]), int(line[6])),
-            "net": line[2], "rate": int(line[7]), "best": line[8], "bonus": int(line[9]),
-            "streak": line[10]}
+    return {"played": int(line[4]), "wld": (int(line[5]), int(line[6]), int(line[7])),
+            "net": line[3], "rate": int(line[8]), "best": line[9], "bonus": int(line[10]),
+            "streak": line[11]}
 
 
 async def answer(api: FakeTelegramAPI, user: FakeUser, chat: FakeChat, command: str,
@@ -226,8 +242,10 @@ async def test_stats_history_and_verify_after_real_duels(
     lines = LINE.findall(board.content_text or "")
     assert [line[1] for line in lines] == sorted(("Alice", "Bob", "Carol"),
                                                  key=lambda name: rank_key(duels, name))
+    rated = ratings(duels)
     for line in lines:
         assert figures_in(line) == expected(duels, line[1]), line
+        assert line[2] == rating.label(rated[line[1]]) and line[2].endswith("?"), line
     assert "5 duels" in (board.content_text or "")
 
     # a player's card by @username, with the head to head against the asker
@@ -241,8 +259,9 @@ async def test_stats_history_and_verify_after_real_duels(
     wins, losses, draws = versus["wld"]
     assert f"⚔️ Bob vs Alice: {versus['played']} duel" in text  # Bob's side, both named
     assert f"Bob: won {wins}, lost {losses}, drew {draws}, net {versus['net']}" in text
-    assert "Place: " in text and " by net chips" in text
-    assert "Ranked by net chips, then by wins, then by fewer losses" in (board.content_text or "")
+    assert f" of 3 by rating ({rating.label(rated['Bob'])})" in text
+    assert "Ranked by rating, then by net chips." in (board.content_text or "")
+    assert "“?” marks one still settling, under 5 duels" in (board.content_text or "")
     # ... and by replying to their message
     hello = api.send_message(carol, chat, "gg")
     card = await answer(api, alice, chat, "stats", reply_to=hello)

@@ -14,7 +14,9 @@ from bot.stats.standings import figures_for, head_to_head, ranking, top_and_you
 from bot.stats.text import board_text, caption_length, card_text, fits_caption, split_caption
 from bot.storage import DuelResult, DuelStatus, ResultReason, Storage
 from render.standings import Figures
+from rules import rating
 from rules.hands import Category, HandValue
+from rules.rating import Rating
 
 ALICE, BOB, CAROL = 1, 2, 3
 CHAT = -100
@@ -73,14 +75,36 @@ def test_a_surrender_or_a_timeout_is_a_loss_for_whoever_gave_up() -> None:
     assert alice.net == 8 and bob.net == -8  # the chips stay where the duel left them
 
 
-def test_ranking_by_net_then_wins_then_losses_with_shared_ranks() -> None:
-    rows = [res(1, ALICE, BOB, 60), res(2, CAROL, 4, 60), res(3, 5, 6, 50)]
+def test_ranking_by_rating_then_net_then_wins_then_losses_with_shared_ranks() -> None:
+    # one duel each: the three winners level on rating, by net chips; the losers likewise
+    rows = [res(1, ALICE, BOB, 60), res(2, CAROL, 4, 55), res(3, 5, 6, 50), res(4, 7, 8, 60)]
     standings = ranking(rows)
     assert [(s.rank, s.user_id) for s in standings] == [
-        (1, ALICE), (1, CAROL), (3, 5), (3, 6), (5, BOB), (5, 4)]
-    # more wins for the same net chips ranks higher; then fewer losses
+        (1, ALICE), (1, 7), (3, CAROL), (4, 5), (4, 6), (6, 4), (7, BOB), (7, 8)]
+    assert [rating.shown(s.rating) for s in standings] == [1069] * 3 + [1016] * 2 + [963] * 3
+    # more wins for the same rating and net chips ranks higher; then fewer losses
+    level = {p: Rating(25, 5, 3) for p in (ALICE, BOB, CAROL, 4)}
     rows = [res(1, ALICE, BOB, 60), res(2, BOB, ALICE, 55), res(3, CAROL, 4, 55)]
-    assert [s.user_id for s in ranking(rows)][:2] == [CAROL, ALICE]
+    assert [s.user_id for s in ranking(rows, level)][:2] == [CAROL, ALICE]
+
+
+def test_a_proven_player_ranks_above_a_lucky_newcomer_whatever_the_chips() -> None:
+    """The issue's case: a 1–0 after a timeout win must not top a 7–5 player."""
+    rows = [res(1, ALICE, BOB, 50, winner=ALICE, reason=ResultReason.TIMEOUT)]
+    rows += [res(1 + n, CAROL, 10 + n, 40 if n <= 5 else 52) for n in range(1, 13)]
+    standings = ranking(rows)
+    alice, carol = (next(s for s in standings if s.user_id == p) for p in (ALICE, CAROL))
+    assert (carol.figures.wins, carol.figures.losses) == (7, 5) and carol.figures.net < 0
+    assert carol.rank < alice.rank and not rating.provisional(carol.rating)
+    assert rating.provisional(alice.rating)
+
+
+def test_the_stored_ratings_give_the_order_and_a_missing_one_is_a_newcomers() -> None:
+    rows = [res(1, ALICE, BOB, 60)]
+    stored = {BOB: Rating(40, 2, 30)}  # say, BOB's many duels before
+    assert [(s.user_id, s.rating) for s in ranking(rows, stored)] == [
+        (BOB, stored[BOB]), (ALICE, rating.initial())]
+    assert ranking(rows)[0].rating == rating.after_duel(rating.initial(), rating.initial(), 0)[0]
 
 
 def test_top_ten_and_the_askers_own_row() -> None:
@@ -162,13 +186,16 @@ def test_the_leaderboard_text_has_every_figure_and_escapes_names(texts: Texts) -
     top, you = top_and_you(ranking(rows), ALICE)
     names = {ALICE: "<b>Al & Co</b>", BOB: "Боб"}
     heading, lines = board_text(texts["en"], 1, top, you, names)
-    assert heading == ("🏆 <b>Standings</b> after 1 duel\n<i>Ranked by net chips, then by wins, "
-                       "then by fewer losses; players level on all three share a place.</i>")
-    assert lines[0] == ("1. <b>&lt;b&gt;Al &amp; Co&lt;/b&gt;</b> +12 · 1 duel · 1–0–0 (100%) · "
-                        "best: full house · bonus: 7 · streak: W1")
-    assert lines[1].startswith("2. <b>Боб</b> −12 · 1 duel · 0–1–0 (0%) · best: one pair")
+    assert heading == ("🏆 <b>Standings</b> after 1 duel\n<i>Ranked by rating, then by net "
+                       "chips. Every duel moves the rating (a surrender or a timeout is a loss);"
+                       " “?” marks one still settling, under 5 duels.</i>")
+    assert lines[0] == ("1. <b>&lt;b&gt;Al &amp; Co&lt;/b&gt;</b> 1069? · +12 · 1 duel · 1–0–0 "
+                        "(100%) · best: full house · bonus: 7 · streak: W1")
+    assert lines[1].startswith("2. <b>Боб</b> 963? · −12 · 1 duel · 0–1–0 (0%) · best: one pair")
     ru_heading, ru_lines = board_text(texts["ru"], 5, top, you, names)
     assert ru_heading.splitlines()[0].endswith("5 дуэлей") and "1 дуэль · 1–0–0" in ru_lines[0]
+    assert ru_heading.splitlines()[1].startswith("<i>Порядок: по рейтингу, затем по итогу")
+    assert ru_lines[0].startswith("1. <b>&lt;b&gt;Al &amp; Co&lt;/b&gt;</b> 1069? · +12 · ")
     assert "серия: В1" in ru_lines[0] and "лучшая рука: фулл-хаус" in ru_lines[0]
 
 
@@ -176,18 +203,18 @@ def test_the_askers_row_comes_last_after_a_gap(texts: Texts) -> None:
     rows = [res(i, 100 + i, 200 + i, 60) for i in range(1, 12)]
     top, you = top_and_you(ranking(rows), 205)
     _, lines = board_text(texts["en"], 11, top, you, {})
-    assert len(lines) == 12 and lines[10] == "" and lines[11].startswith("12. <b>?</b> −10")
+    assert len(lines) == 12 and lines[10] == "" and lines[11].startswith("12. <b>?</b> 963? · −10")
 
 
 def test_a_card_with_the_head_to_head(texts: Texts) -> None:
     f = Figures(played=4, wins=2, losses=1, draws=1, net=-3, best=None, top_bonus=0, streak=-1)
     v = Figures(played=1, wins=0, losses=1, net=-5)
     text = card_text(texts["en"], "Bob", f, in_chat=True, rank=2, players=3, opponent="Alice",
-                     versus=v)
+                     versus=v, rated="1012?")
     assert text.splitlines() == [
         "📇 <b>Bob</b> in this chat",
         "4 duels: won 2, lost 1, drawn 1 (50% won)", "Net chips: −3", "Best hand: —",
-        "Biggest bonus: 0", "Streak: L1", "Place: 2 of 3 by net chips",
+        "Biggest bonus: 0", "Streak: L1", "Place: 2 of 3 by rating (1012?)",
         "⚔️ Bob vs Alice: 1 duel · Bob: won 0, lost 1, drew 0, net −5"]
     none = card_text(texts["ru"], "Bob", f, in_chat=False, opponent="Алиса", versus=Figures())
     assert "во всех чатах" in none and "⚔️ Bob — Алиса: дуэлей пока не было." in none
@@ -203,10 +230,10 @@ def test_the_head_to_head_says_whose_figures_they_are(texts: Texts, n: int, en: 
     v = Figures(played=n, wins=n - 1, losses=1, draws=0, net=7)
     f = Figures(played=n, wins=n - 1, losses=1)
     anna = card_text(texts["ru"], "Анна", f, in_chat=True, rank=1, players=2,
-                     opponent="Дмитрий", versus=v).splitlines()
+                     opponent="Дмитрий", versus=v, rated="1104").splitlines()
     assert anna[-1] == (f"⚔️ Анна — Дмитрий: {ru} · Анна: побед {n - 1}, поражений 1, "
                         "ничьих 0, итог +7")
-    assert anna[-2] == "Место: 1 из 2 по итогу в фишках"
+    assert anna[-2] == "Место: 1 из 2 по рейтингу (1104)"
     dima = card_text(texts["ru"], "Дмитрий", f, in_chat=True, rank=2, players=2,
                      opponent="Анна", versus=v).splitlines()
     assert dima[-1].startswith(f"⚔️ Дмитрий — Анна: {ru} · Дмитрий: побед {n - 1},")
