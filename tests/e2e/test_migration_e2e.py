@@ -33,19 +33,20 @@ from tests.support.fakeapi import FakeChat, FakeMessage, FakeTelegramAPI, FakeUs
 from tests.support.sixcard import Hand, Player
 
 QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}
-LINE = re.compile(r"^\d+\. (\w+) [+−]?\d+ · (\d+) duels? · (\d+)–(\d+)–(\d+)", re.M)
+LINE = re.compile(r"^\d+\. (\w+) (\d+\??) · [+−]?\d+ · (\d+) duels? · (\d+)–(\d+)–(\d+)", re.M)
 
 
 async def rows_of(storage: Storage, chat_id: int, people: list[FakeUser]) -> dict[str, int]:
-    """What the chat holds: how many duels, challenges, results, casino balances and six-card
-    games of these people, whether it is a known chat, and whether it has settings of its own
-    (anything but the defaults)."""
+    """What the chat holds: how many duels, challenges, results, ratings, casino balances and
+    six-card games of these people, whether it is a known chat, and whether it has settings of
+    its own (anything but the defaults)."""
     casino = stored.casino(storage)
     balances = [await casino.get_balance(chat_id, u.id) for u in people]
     return {
         "duels": len(await stored.duels(storage, chat_id)),
         "challenges": len(await stored.challenges(storage, chat_id)),
         "results": len(await storage.results.for_chat(chat_id)),
+        "ratings": len(await storage.ratings.for_chat(chat_id)),
         "balances": sum(b is not None for b in balances),
         "sixcard_games": sum([len(await stored.games(storage, chat_id, u.id)) for u in people]),
         "chat_settings": int(await stored.settings(storage, chat_id) != ChatSettings()),
@@ -93,6 +94,7 @@ async def test_an_upgraded_group_keeps_its_history_settings_balances_and_live_du
     duel_id = duel_id_of(live)
     before = await rows_of(storage, group.id, people)
     assert before["results"] == 1 and before["balances"] == 1 and before["chat_settings"] == 1
+    assert before["ratings"] == 2  # Alice's and Bob's, moved by that result
 
     supergroup = fake_api.upgrade_group(group)  # both service messages reach the bot
 
@@ -119,7 +121,8 @@ async def test_an_upgraded_group_keeps_its_history_settings_balances_and_live_du
     # The standings are the group's: Alice won the surrendered duel against Bob.
     board = await reply_to(fake_api, alice, supergroup, "stats")
     lines = {name: figures for name, *figures in LINE.findall(text_of(board))}
-    assert lines == {"Alice": ["1", "1", "0", "0"], "Bob": ["1", "0", "1", "0"]}, text_of(board)
+    assert lines == {"Alice": ["1069?", "1", "1", "0", "0"],
+                     "Bob": ["963?", "1", "0", "1", "0"]}, text_of(board)
     history = await reply_to(fake_api, alice, supergroup, "history")
     assert "Bob surrendered" in text_of(history)
     # The settings and Alice's casino balance came along.
