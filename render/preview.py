@@ -30,15 +30,18 @@ GOOD = Figures(played=12, wins=9, losses=3, draws=0, net=57, best=Category.FULL_
 BAD = Figures(played=7, wins=2, losses=4, draws=1, net=-13, best=Category.STRAIGHT_FLUSH,
               top_bonus=50, streak=-2)
 EVEN = Figures(played=3, wins=1, losses=1, draws=1, net=0, streak=0)
-BOARD = Board("Friends ♠", tuple(Row(i + 1, name, f, i == 2) for i, (name, f) in enumerate((
-    ("Алиса", GOOD), ("Bob", BAD), ("Carol", EVEN), ("Dave 🦔", BAD),
-    ("Александра Константиновна Преображенская", GOOD)))), Row(42, "Me", EVEN, True), 99)
+BOARD = Board("Friends ♠", tuple(
+    Row(i + 1, name, f, i == 2, rating, rating < 1000)
+    for i, (name, f, rating) in enumerate((
+        ("Алиса", GOOD, 1182), ("Bob", BAD, 1024), ("Carol", EVEN, 998), ("Dave 🦔", BAD, 963),
+        ("Александра Константиновна Преображенская", GOOD, 941)))),
+    Row(42, "Me", EVEN, True, 880, True), 99)
 CARDS = (
     ("st_card_alone", "a player's card across all chats", PlayerCard("Bob", BAD)),
     ("st_card_versus", "a player's card in a chat, with the asker's head to head",
-     PlayerCard("Алиса", GOOD, "Friends", 2, 5, "Bob", EVEN)),
+     PlayerCard("Алиса", GOOD, "Friends", 2, 5, "Bob", EVEN, "1182")),
     ("st_card_no_duels_yet", "a head to head with no duel between them yet",
-     PlayerCard("Carol", EVEN, "Friends", 3, 5, "Bob", Figures())),
+     PlayerCard("Carol", EVEN, "Friends", 3, 5, "Bob", Figures(), "998?")),
 )
 
 
