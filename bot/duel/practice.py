@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from functools import partial
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
 from telegram.ext import ContextTypes
 
 from bot.common.errors import answer_quietly
@@ -22,7 +22,7 @@ from bot.duel.challenges import BadDuelCommand, parse_stack
 from bot.duel.present import LIVE, present
 from bot.i18n import Html, Translator
 from bot.services import Services
-from bot.storage import deals_of
+from bot.storage import DuelRecord, deals_of
 from bot.telegram import callbacks, send
 from rules.cards import shuffled_deck
 from rules.duel import DuelState, choose_first_dealer
@@ -137,6 +137,24 @@ async def on_level(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         record = await svc.storage.duels.get(duel_id)
         if record is not None:
             await present(svc, context.bot, record)
+
+
+async def again(svc: Services, bot: Bot, record: DuelRecord) -> bool:
+    """A rematch of a finished practice duel: the same level and stack, at once (False if
+    the player is in a live duel here already, told so in the chat)."""
+    stack = DuelState.from_json(record.state_json).start_stack
+    user_id = record.players[0]
+    assert record.ai_level is not None
+    async with svc.lock(f"practice:{record.chat_id}:{user_id}"):
+        duel_id = await start_practice(svc, bot.bot, record.chat_id, record.thread_id, user_id,
+                                       record.ai_level, stack)
+    if duel_id is None:
+        return False
+    async with LIVE.lock(svc, duel_id):
+        fresh = await svc.storage.duels.get(duel_id)
+        if fresh is not None:
+            await present(svc, bot, fresh)
+    return True
 
 
 # --- odds -----------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """A finished duel's result buttons: Rematch (either player challenges the other with the same
-stack; when both tap it, the second tap accepts the first's challenge), Standings (the chat's
+stack; when both tap it, the second tap accepts the first's challenge; against the bot, a new
+practice duel at the same level starts at once), Standings (the chat's
 /stats board, in reply to the result) and Review (`bot.duel.reviews`, in reply to it)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from telegram.ext import ContextTypes
 
 from bot.common.errors import answer_quietly
 from bot.common.handlers import chat_language, display_name, pressed, toast
+from bot.duel import practice
 from bot.duel.challenges import accept
 from bot.duel.handlers import post_challenge
 from bot.duel.reviews import review_text, reviewer_of
@@ -63,6 +65,13 @@ async def on_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     seat = record.player_index(user.id)
     if seat is None:
         await toast(query, tr.t("toast.rematch_players_only"))
+        return
+    if record.practice:  # against the bot: the same level and stack again, at once
+        if await svc.storage.duels.live_for_user_in_chat(record.chat_id, user.id) is not None:
+            await toast(query, tr.t("error.you_busy"))
+            return
+        await answer_quietly(query)
+        await practice.again(svc, context.bot, record)
         return
     other = record.players[1 - seat]
     storage, chat_id = svc.storage, record.chat_id

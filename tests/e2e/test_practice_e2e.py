@@ -93,6 +93,17 @@ async def test_a_practice_duel_against_the_bot_with_a_restart_and_the_odds(
     board = await reply_to(fake_api, alice, table.chat, "stats")
     assert text_of(board).startswith("No finished duels here yet")
     assert "🤖 You vs the bot here: 1 practice duel · won " in text_of(board)
+    # Rematch against the bot: a new practice duel at the same level and stack, at once.
+    rematch = next(b["callback_data"] for b in result.buttons() if b["text"] == "🔁 Rematch")
+    last = newest_id(fake_api, table.chat)
+    assert await press(fake_api, alice, result, rematch) is None
+    await fake_api.wait_for_message(table.chat, lambda m: bool(duel_keyboard(m)),
+                                    after_message_id=last, timeout=TIMEOUT)
+    [again] = await storage.duels.live_in_chat(table.chat.id)
+    assert again.id != done.id and again.ai_level == "normal"
+    assert again.players == (alice.id, BOT_ID) and '"start_stack":30' in again.state_json
+    assert await press(fake_api, alice, result, rematch) == (
+        "You already have a live duel here: finish it or /surrender first.")
     assert refused_calls(fake_api, allow=("message to delete not found",)) == []
 
 
