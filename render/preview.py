@@ -4,7 +4,8 @@
 
 The duel's phases (render/duel/preview.py), six-card poker's moments
 (render/sixcard/preview.py) and the standings: a chat's table with the asker's row below the
-top, and player cards alone, with a head to head, and with one yet to play. In the words of
+top, and player cards alone, with a rating chart and a head to head, with one yet to play,
+and the asker's own. In the words of
 the bot's catalogs (bot.i18n, asked for by the command line only: importing this module loads
 nothing of bot/).
 """
@@ -36,12 +37,15 @@ BOARD = Board("Friends ♠", tuple(
         ("Алиса", GOOD, 1182), ("Bob", BAD, 1024), ("Carol", EVEN, 998), ("Dave 🦔", BAD, 963),
         ("Александра Константиновна Преображенская", GOOD, 941)))),
     Row(42, "Me", EVEN, True, 880, True), 99)
+HISTORY = (1069, 1104, 1071, 1118, 1139, 1120, 1152, 1166, 1149, 1171, 1182, 1182)
 CARDS = (
     ("st_card_alone", "a player's card across all chats", PlayerCard("Bob", BAD)),
-    ("st_card_versus", "a player's card in a chat, with the asker's head to head",
-     PlayerCard("Алиса", GOOD, "Friends", 2, 5, "Bob", EVEN, "1182")),
-    ("st_card_no_duels_yet", "a head to head with no duel between them yet",
-     PlayerCard("Carol", EVEN, "Friends", 3, 5, "Bob", Figures(), "998?")),
+    ("st_card_versus", "a player's card in a chat, its rating chart, the asker's head to head",
+     PlayerCard("Алиса", GOOD, "Friends", 2, 5, EVEN, "1182", HISTORY)),
+    ("st_card_no_duels_yet", "a head to head with no duel between them yet, a short chart",
+     PlayerCard("Carol", EVEN, "Friends", 3, 5, Figures(), "998?", (963, 1001, 998))),
+    ("st_card_own", "the asker's own card in a chat: the chart, no head to head",
+     PlayerCard("Dave 🦔", BAD, "Friends", 4, 5, None, "963?", (963,))),
 )
 
 

@@ -69,10 +69,12 @@ class PlayerCard:
     scope: str = ""  # the chat's title; "" for all chats
     rank: int | None = None  # place in the chat's standings
     players: int = 0  # players in those standings
-    opponent: str | None = None  # head to head against this player (the asker), if any
-    versus: Figures | None = None  # the card's player's record against `opponent`, from the
-    # card's player's side (their wins, their net)
+    versus: Figures | None = None  # the asker's record against the card's player, from the
+    # asker's side (their wins, their net: "you won 1"); None: no head to head (the asker's
+    # own card, or all chats)
     rating: str = ""  # the shown rating, "1069?" while provisional ("" for all chats)
+    history: tuple[int, ...] = ()  # the shown rating after each of the player's duels in the
+    # chat, oldest first; () draws no chart
 
 
 # --- layout ----------------------------------------------------------------------------------
@@ -150,19 +152,21 @@ def _bonus_colour(n: int) -> RGB:
     return P.TEXT if n else P.DIM
 
 
-def _title(im: Image.Image, heading: str, lines: tuple[str, ...], right: str) -> None:
-    """The star, the heading, up to two dim lines under it, and a figure on the right."""
+def _title(im: Image.Image, heading: str, lines: tuple[str, ...], right: str,
+           keep: int = 0) -> None:
+    """The star, the heading, up to two dim lines under it, and a figure on the right; `keep`
+    px at the right left free for all of them (the card's rating chart)."""
     star = sprites.star(52)
     im.paste(star, (SIDE + 12, 28), star)
     x = SIDE + 12 + star.width + 16
     right_w = text.width(right, LABEL) if right else 0
-    room = W - SIDE - 12 - right_w - 24 - x
+    room = W - SIDE - 12 - max(right_w + 24, keep) - x
     text.draw(im, (x, 20), heading, 40, P.GOLD, max_width=room)
     y = 70
     for i, line in enumerate(lines):
         if line:
             text.draw(im, (x, y), line, LABEL, P.TEXT if i == 0 else P.DIM, face="narrow",
-                      max_width=W - SIDE - 12 - x if i else room)
+                      max_width=W - SIDE - 12 - keep - x if i else room)
             y += text.line_height(LABEL, "narrow") + 4
     if right:
         text.draw(im, (W - SIDE - 12, 32), right, LABEL, P.TEXT, anchor="r")
@@ -252,8 +256,55 @@ TILE_GAP = 14
 VERSUS_H = 118
 
 
+CHART_W = 380  # the rating chart, in the title block's right side: the card grows no taller
+CHART_GAP = 20  # between the title's words and the chart
+
+
 def card_height(card: PlayerCard) -> int:
-    return TILE_Y + 2 * TILE_H + TILE_GAP + 28 + (VERSUS_H + 14 if card.opponent else 0)
+    return TILE_Y + 2 * TILE_H + TILE_GAP + 28 + (VERSUS_H + 14 if card.versus else 0)
+
+
+def chart_box() -> Box:
+    """The rating chart's panel, right of the title, above the tiles."""
+    return (W - SIDE - CHART_W, 16, W - SIDE, TILE_Y - 16)
+
+
+def chart_points(history: tuple[int, ...], area: Box) -> list[tuple[int, int]]:
+    """The history's points in `area` (x0, y0, x1, y1): oldest at the left, newest at the
+    right, the lowest value at the bottom, the highest at the top (a flat history midway)."""
+    x0, y0, x1, y1 = area
+    lo, hi = min(history), max(history)
+    n = len(history)
+
+    def y(v: int) -> int:
+        return (y0 + y1) // 2 if hi == lo else round(y1 - (v - lo) * (y1 - y0) / (hi - lo))
+
+    if n == 1:
+        return [(x1, y(history[0]))]
+    return [(round(x0 + i * (x1 - x0) / (n - 1)), y(v)) for i, v in enumerate(history)]
+
+
+def _chart(im: Image.Image, history: tuple[int, ...], labels: Labels) -> None:
+    """The rating after each duel as a line, newest at the right (a gold dot), under the
+    label and the lowest and highest value it reached."""
+    box = chart_box()
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle(box, 14, fill=P.PANEL, outline=P.PANEL_EDGE, width=2)
+    x0, y0, x1, y1 = box[0] + 14, box[1] + 8, box[2] - 14, box[3] - 12
+    lo, hi = min(history), max(history)
+    span = f"{lo}–{hi}" if hi != lo else str(lo)
+    right = text.draw(im, (x1, y0), span, LABEL, P.TEXT, anchor="r", face="narrow")
+    cut, size = text.fit_shrink(labels.text("pic.standings.history"), (LABEL,),
+                                right[0] - x0 - 12, "narrow")
+    text.draw(im, (x0, y0), cut, size, P.DIM, face="narrow")
+    area = (x0 + 6, y0 + text.line_height(LABEL, "narrow") + 12, x1 - 6, y1 - 4)
+    points = chart_points(history, area)
+    if len(points) > 1:
+        d.line(points, fill=P.GOLD, width=4, joint="curve")
+    else:  # one duel yet: a dim level line leads to it
+        d.line((area[0], points[0][1], area[2], points[0][1]), fill=P.PANEL_EDGE, width=3)
+    lx, ly = points[-1]
+    d.ellipse((lx - 6, ly - 6, lx + 6, ly + 6), fill=P.GOLD, outline=P.RAIL, width=2)
 
 
 def tile_box(col: int, row: int, span: int = 1) -> Box:
@@ -280,25 +331,24 @@ def versus_box(card: PlayerCard) -> Box:
 
 
 def _versus(im: Image.Image, card: PlayerCard, labels: Labels) -> None:
-    """The card's player against the asker, from the card's player's side: "Head to head:
-    Alice vs Bob", then "3 duels · Alice: won 1, lost 1, drew 1, net 0"."""
+    """The asker against the card's player, from the asker's side: "Head to head: you vs
+    Alice", then "3 duels · you won 1, lost 1, drew 1, net +2"."""
     box = versus_box(card)
     ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=P.PANEL, outline=P.GOLD, width=2)
-    me = text.fit(text.clean(card.name) or "?", 30, 240, "narrow")
-    them = text.fit(text.clean(card.opponent or "") or "?", 30, 240, "narrow")
+    them = text.fit(text.clean(card.name) or "?", 30, 300, "narrow")
     x0, x1 = box[0] + 16, box[2] - 16
-    text.draw(im, (x0, box[1] + 12), labels.text("pic.standings.versus", name=me, opponent=them),
+    text.draw(im, (x0, box[1] + 12), labels.text("pic.standings.versus", name=them),
               LABEL, P.DIM, face="narrow", max_width=x1 - x0)
     v = card.versus or Figures()
     parts: tuple[tuple[str, RGB], ...]
     if v.played:
         parts = (
             (labels.plural("pic.standings.versus_duels", v.played), P.TEXT),
-            (labels.text("pic.standings.versus_record", name=me, wins=v.wins, losses=v.losses,
+            (labels.text("pic.standings.versus_record", wins=v.wins, losses=v.losses,
                          draws=v.draws, net=text.signed(v.net)), _net_colour(v.net)),
         )
     else:
-        parts = ((labels.text("pic.standings.versus_none", name=me, opponent=them), P.DIM),)
+        parts = ((labels.text("pic.standings.versus_none", name=them), P.DIM),)
     whole = "  ·  ".join(p for p, _ in parts)
     size = text.fit_shrink(whole, (34, 30, 28), x1 - x0, "narrow")[1]
     x = x0
@@ -317,7 +367,11 @@ def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
     scope = text.clean(card.scope) if card.scope else labels.text("pic.standings.all_chats")
     rank = labels.text("pic.standings.card_rank", rank=card.rank, players=card.players,
                        rating=card.rating or NONE) if card.rank is not None else ""
-    _title(im, text.clean(card.name) or "?", (scope, rank), "")
+    chart = bool(card.history)
+    _title(im, text.clean(card.name) or "?", (scope, rank), "",
+           CHART_W + CHART_GAP if chart else 0)
+    if chart:
+        _chart(im, card.history, labels)
     tiles: tuple[tuple[int, int, int, str, str, RGB], ...] = (
         (0, 0, 1, "pic.standings.col_duels", str(f.played), P.TEXT),
         (1, 0, 1, "pic.standings.col_wld", f"{f.wins}–{f.losses}–{f.draws}", P.TEXT),
@@ -331,12 +385,13 @@ def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
     )
     for col, row, span, key, value, colour in tiles:
         _tile(im, tile_box(col, row, span), labels.text(key), value, colour)
-    if card.opponent is not None:
+    if card.versus is not None:
         _versus(im, card, labels)
     return im
 
 
 def player_card(card: PlayerCard, *, labels: Labels, fmt: str = "jpeg") -> bytes:
-    """One player's figures in tiles, their place in the chat and what it is ranked by, and
-    their record against the asker if there is one."""
+    """One player's figures in tiles, their place in the chat and what it is ranked by, their
+    rating after each duel as a small chart if there is a history, and the asker's record
+    against them if the asker is another player."""
     return encode(compose_card(card, labels), fmt)

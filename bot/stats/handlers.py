@@ -143,7 +143,7 @@ async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Servic
 async def _card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
                 tr: Translator, chat_id: int, results: list[DuelResult], target: int,
                 asker: int, title: str) -> None:
-    names = await _names(svc, (target, asker))
+    names = await _names(svc, (target,))
     figures = standings.figures_for(results, target)
     if not figures.played:
         key = "stats.no_duels_you" if target == asker else "stats.no_duels_player"
@@ -151,13 +151,13 @@ async def _card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Service
         return
     ranked = standings.ranking(results, await svc.storage.ratings.for_chat(chat_id))
     mine = next(s for s in ranked if s.user_id == target)
-    opponent = names[asker] if asker != target else None
-    versus = standings.head_to_head(results, target, asker) if opponent else None
+    # another player's card: the asker's record against them, from the asker's side
+    versus = standings.head_to_head(results, asker, target) if asker != target else None
     rated = rating.label(mine.rating)
     text = card_text(tr, names[target], figures, in_chat=True, rank=mine.rank,
-                     players=len(ranked), opponent=opponent, versus=versus, rated=rated)
-    card = pictures.PlayerCard(names[target], figures, title, mine.rank, len(ranked), opponent,
-                               versus, rated)
+                     players=len(ranked), versus=versus, rated=rated)
+    card = pictures.PlayerCard(names[target], figures, title, mine.rank, len(ranked), versus,
+                               rated, standings.rating_history(results, target))
     photo = await svc.drawer.draw(partial(pictures.player_card, card, labels=tr))
     await _send(context, update, photo, text)
 

@@ -5,6 +5,7 @@
     all_figures(results)                  -> {user_id: Figures} of every player, in one pass
     figures_for(results, user_id)         -> that player's Figures
     head_to_head(results, a, b)           -> a's Figures over the duels between a and b
+    rating_history(results, user_id)      -> (shown, ...) after each of their duels, oldest first
 
 Only finished duels have a result (an abandoned duel never gets one: bot.storage), so every row
 counts. A surrender or a timeout is a result with a winner: a loss for the one who gave up or
@@ -136,3 +137,19 @@ def head_to_head(results: Iterable[DuelResult], user_id: int, opponent_id: int) 
     """`user_id`'s record in the duels between `user_id` and `opponent_id`."""
     between = [r for r in results if set(r.players) == {user_id, opponent_id}]
     return figures_for(between, user_id)
+
+
+def rating_history(results: Iterable[DuelResult], user_id: int) -> tuple[int, ...]:
+    """`user_id`'s shown rating (rules.rating.shown) after each of their duels in `results`
+    (one chat's), oldest first: the chat's results replayed in order (finished_at, duel_id),
+    as bot.storage.ratings moved the stored ratings, so nothing more needs storing."""
+    known: dict[int, Rating] = {}
+    out: list[int] = []
+    for r in chronological(results):
+        game = Game(r.chat_id, r.players, r.winner_id)
+        a, b = r.players
+        known[a], known[b] = rating.after_duel(known.get(a) or rating.initial(),
+                                               known.get(b) or rating.initial(), game.winner())
+        if user_id in r.players:
+            out.append(rating.shown(known[user_id]))
+    return tuple(out)

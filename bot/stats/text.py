@@ -60,26 +60,25 @@ def board_text(tr: Translator, duels: int, top: Sequence[Standing], you: Standin
 
 
 def card_text(tr: Translator, name: str, f: Figures, *, in_chat: bool,
-              rank: int | None = None, players: int = 0, opponent: str | None = None,
-              versus: Figures | None = None, rated: str = "") -> Html:
+              rank: int | None = None, players: int = 0, versus: Figures | None = None,
+              rated: str = "") -> Html:
     """One player's figures, their place in the chat (by rating, `rated`: "1069?" while
-    provisional; the ranking's first key), and their record against `opponent`, from
-    `name`'s side, both named (the card is about another player than the asker, so "you"
-    would be unclear)."""
+    provisional; the ranking's first key), and the asker's record against them, `versus`,
+    from the asker's side: "You vs Alice: 3 duels · you won 1, …" (None: the asker's own
+    card, no head to head). Names stay as given (Russian ones in the nominative, and no verb
+    agrees with them)."""
     key = "stats.card_title" if in_chat else "stats.card_title_all"
     lines = [tr.t(key, name=short_name(name)),
              tr.tn("stats.card", f.played, **_figures(tr, f))]
     if rank is not None:
         lines.append(tr.t("stats.card_rank", rank=rank, players=players, rating=rated))
-    if opponent is not None:
-        v = versus or Figures()
-        if v.played:
-            lines.append(tr.tn("stats.versus", v.played, name=short_name(name),
-                               opponent=short_name(opponent), wins=v.wins, losses=v.losses,
-                               draws=v.draws, net=signed(v.net)))
+    if versus is not None:
+        if versus.played:
+            lines.append(tr.tn("stats.versus", versus.played, name=short_name(name),
+                               wins=versus.wins, losses=versus.losses, draws=versus.draws,
+                               net=signed(versus.net)))
         else:
-            lines.append(tr.t("stats.versus_none", name=short_name(name),
-                              opponent=short_name(opponent)))
+            lines.append(tr.t("stats.versus_none", name=short_name(name)))
     return Html("\n".join(lines))
 
 

@@ -255,10 +255,10 @@ async def test_stats_history_and_verify_after_real_duels(
     assert card.photo is not None and text.startswith("📇 Bob in this chat")
     assert f"Net chips: {bob_figures['net']}" in text
     assert f"Best hand: {bob_figures['best']}" in text
-    versus = expected(duels, "Bob", against="Alice")
+    versus = expected(duels, "Alice", against="Bob")
     wins, losses, draws = versus["wld"]
-    assert f"⚔️ Bob vs Alice: {versus['played']} duel" in text  # Bob's side, both named
-    assert f"Bob: won {wins}, lost {losses}, drew {draws}, net {versus['net']}" in text
+    assert f"⚔️ You vs Bob: {versus['played']} duel" in text  # the asker's (Alice's) side
+    assert f"you won {wins}, lost {losses}, drew {draws}, net {versus['net']}" in text
     assert f" of 3 by rating ({rating.label(rated['Bob'])})" in text
     assert "Ranked by rating, then by net chips." in (board.content_text or "")
     assert "“?” marks one still settling, under 5 duels" in (board.content_text or "")

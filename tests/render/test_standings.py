@@ -1,5 +1,5 @@
 """The standings pictures: sizes and modes, hostile names, the asker's row framed, the head to
-head panel only when asked for."""
+head panel only when asked for, the rating chart only with a history."""
 
 from __future__ import annotations
 
@@ -18,7 +18,10 @@ from render.standings import (
     W,
     board_height,
     card_height,
+    chart_box,
+    chart_points,
     compose_board,
+    compose_card,
     leaderboard,
     player_card,
     row_box,
@@ -67,7 +70,7 @@ def test_hostile_names_and_titles_render_in_both_languages() -> None:
         words = translator(lang)
         assert png(leaderboard(b, labels=words, fmt="png")).size == (W, board_height(b))
         for name in HOSTILE:
-            card = PlayerCard(name, F, name, 1000, 1000, name, F)
+            card = PlayerCard(name, F, name, 1000, 1000, F, "1069?", (1069, 963, 1200))
             assert png(player_card(card, labels=words, fmt="png")).size == (W, card_height(card))
 
 
@@ -95,9 +98,9 @@ def test_the_same_rows_give_the_same_bytes() -> None:
     assert leaderboard(b, labels=RU) != leaderboard(b, labels=EN)
 
 
-def test_the_head_to_head_panel_only_with_an_opponent() -> None:
+def test_the_head_to_head_panel_only_on_another_players_card() -> None:
     alone = PlayerCard("Bob", F)
-    versus = PlayerCard("Bob", F, "Friends", 2, 5, "Alice", Figures(played=2, wins=2, net=9))
+    versus = PlayerCard("Bob", F, "Friends", 2, 5, Figures(played=2, wins=2, net=9))
     assert card_height(versus) > card_height(alone)
     im = png(player_card(versus, fmt="png", labels=EN))
     x0, y0, *_ = versus_box(versus)
@@ -110,3 +113,55 @@ def test_win_rate_rounds_half_up_and_survives_no_duels() -> None:
     assert Figures(played=3, wins=2).win_rate == 67
     assert Figures(played=8, wins=1).win_rate == 13  # 12.5
     assert Figures(played=6, wins=6).win_rate == 100
+
+
+class Recording:
+    """Labels that keep the keys asked for (and answer in English)."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+
+    def text(self, key: str, /, **values: object) -> str:
+        self.keys.append(key)
+        return EN.text(key, **values)
+
+    def plural(self, key: str, n: int, /, **values: object) -> str:
+        self.keys.append(key)
+        return EN.plural(key, n, **values)
+
+
+@pytest.mark.parametrize("history", [(1069,), (1069, 1128, 1127), tuple(range(900, 1400, 2))])
+def test_a_card_with_a_history_draws_the_chart_in_its_title_block(
+        history: tuple[int, ...]) -> None:
+    """The chart sits right of the title: the card is no taller, its words stay 1000 px wide
+    (under 1200 px and 1.6 MP), and the line's newest point is a gold dot."""
+    plain = PlayerCard("Alice", F, "Friends", 1, 3, Figures(played=2, wins=1, losses=1),
+                       "1127?")
+    charted = PlayerCard("Alice", F, "Friends", 1, 3, Figures(played=2, wins=1, losses=1),
+                         "1127?", history)
+    words = Recording()
+    im = compose_card(charted, words)
+    assert "pic.standings.history" in words.keys
+    assert im.size == (W, card_height(plain)) == compose_card(plain, EN).size
+    assert im.width <= 1200 and im.width * im.height <= 1_600_000
+    bare = compose_card(plain, EN)
+    x0, y0, x1, y1 = chart_box()
+    assert bare.crop((x0, y0, x1, y1)).tobytes() != im.crop((x0, y0, x1, y1)).tobytes()
+    below = (0, y1 + 1, W, im.height)  # the tiles and the head to head: untouched
+    assert bare.crop(below).tobytes() == im.crop(below).tobytes()
+    assert im.getpixel((x0 + 40, y0 + 1)) == P.PANEL_EDGE
+    def colours(picture: Image.Image) -> set[object]:
+        return {c for _, c in picture.crop((x0, y0 + 40, x1, y1)).getcolors(1 << 20) or ()}
+
+    assert P.GOLD in colours(im) and P.GOLD not in colours(bare)  # the line and its dot
+    assert png(player_card(charted, labels=EN, fmt="png")).size == im.size
+    words_only = Recording()
+    compose_card(plain, words_only)
+    assert "pic.standings.history" not in words_only.keys
+
+
+def test_the_charts_points_run_oldest_to_newest_lowest_to_highest() -> None:
+    area = (100, 50, 400, 150)
+    assert chart_points((1000, 1100, 1050), area) == [(100, 150), (250, 50), (400, 100)]
+    assert chart_points((1000, 1000), area) == [(100, 100), (400, 100)]
+    assert chart_points((963,), area) == [(400, 100)]

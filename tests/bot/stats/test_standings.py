@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.i18n import Texts
-from bot.stats.standings import figures_for, head_to_head, ranking, top_and_you
+from bot.stats.standings import (
+    figures_for,
+    head_to_head,
+    ranking,
+    rating_history,
+    replayed,
+    top_and_you,
+)
 from bot.stats.text import board_text, caption_length, card_text, fits_caption, split_caption
 from bot.storage import DuelResult, DuelStatus, ResultReason, Storage
 from render.standings import Figures
@@ -207,39 +215,76 @@ def test_the_askers_row_comes_last_after_a_gap(texts: Texts) -> None:
 
 
 def test_a_card_with_the_head_to_head(texts: Texts) -> None:
+    """The asker (Alice) looks at Bob's card: the head to head is hers, Bob named once."""
     f = Figures(played=4, wins=2, losses=1, draws=1, net=-3, best=None, top_bonus=0, streak=-1)
-    v = Figures(played=1, wins=0, losses=1, net=-5)
-    text = card_text(texts["en"], "Bob", f, in_chat=True, rank=2, players=3, opponent="Alice",
-                     versus=v, rated="1012?")
+    v = Figures(played=1, wins=1, losses=0, net=5)
+    text = card_text(texts["en"], "Bob", f, in_chat=True, rank=2, players=3, versus=v,
+                     rated="1012?")
     assert text.splitlines() == [
         "📇 <b>Bob</b> in this chat",
         "4 duels: won 2, lost 1, drawn 1 (50% won)", "Net chips: −3", "Best hand: —",
         "Biggest bonus: 0", "Streak: L1", "Place: 2 of 3 by rating (1012?)",
-        "⚔️ Bob vs Alice: 1 duel · Bob: won 0, lost 1, drew 0, net −5"]
-    none = card_text(texts["ru"], "Bob", f, in_chat=False, opponent="Алиса", versus=Figures())
-    assert "во всех чатах" in none and "⚔️ Bob — Алиса: дуэлей пока не было." in none
+        "⚔️ You vs Bob: 1 duel · you won 1, lost 0, drew 0, net +5"]
+    none = card_text(texts["ru"], "Bob", f, in_chat=False, versus=Figures())
+    assert "во всех чатах" in none and none.splitlines()[-1] == "⚔️ Вы — Bob: дуэлей пока не было."
+    en_none = card_text(texts["en"], "Bob", f, in_chat=True, rank=2, players=3,
+                        versus=Figures())
+    assert en_none.splitlines()[-1] == "⚔️ You and Bob have not played each other yet."
+    own = card_text(texts["en"], "Bob", f, in_chat=True, rank=2, players=3, rated="1012?")
+    assert "⚔️" not in own and own.splitlines()[-1] == "Place: 2 of 3 by rating (1012?)"
 
 
 @pytest.mark.parametrize(("n", "en", "ru"), [
     (1, "1 duel", "1 дуэль"), (2, "2 duels", "2 дуэли"), (5, "5 duels", "5 дуэлей"),
     (21, "21 duels", "21 дуэль")])
-def test_the_head_to_head_says_whose_figures_they_are(texts: Texts, n: int, en: str,
-                                                      ru: str) -> None:
-    """Both players named, the figures the card's player's; Russian names stay in the
-    nominative, whatever their gender (no verb agrees with them)."""
+def test_the_head_to_head_is_from_the_askers_side(texts: Texts, n: int, en: str,
+                                                  ru: str) -> None:
+    """"You vs <the card's player>", the figures the asker's; Russian names stay in the
+    nominative, whatever their gender (no verb agrees with them, «у вас побед»)."""
     v = Figures(played=n, wins=n - 1, losses=1, draws=0, net=7)
-    f = Figures(played=n, wins=n - 1, losses=1)
-    anna = card_text(texts["ru"], "Анна", f, in_chat=True, rank=1, players=2,
-                     opponent="Дмитрий", versus=v, rated="1104").splitlines()
-    assert anna[-1] == (f"⚔️ Анна — Дмитрий: {ru} · Анна: побед {n - 1}, поражений 1, "
+    f = Figures(played=n, wins=1, losses=n - 1)
+    anna = card_text(texts["ru"], "Анна", f, in_chat=True, rank=1, players=2, versus=v,
+                     rated="1104").splitlines()
+    assert anna[-1] == (f"⚔️ Вы — Анна: {ru} · у вас побед {n - 1}, поражений 1, "
                         "ничьих 0, итог +7")
     assert anna[-2] == "Место: 1 из 2 по рейтингу (1104)"
     dima = card_text(texts["ru"], "Дмитрий", f, in_chat=True, rank=2, players=2,
-                     opponent="Анна", versus=v).splitlines()
-    assert dima[-1].startswith(f"⚔️ Дмитрий — Анна: {ru} · Дмитрий: побед {n - 1},")
-    eng = card_text(texts["en"], "Alice", f, in_chat=True, rank=1, players=2, opponent="Bob",
+                     versus=v).splitlines()
+    assert dima[-1] == (f"⚔️ Вы — Дмитрий: {ru} · у вас побед {n - 1}, поражений 1, "
+                        "ничьих 0, итог +7")
+    eng = card_text(texts["en"], "Alice", f, in_chat=True, rank=1, players=2,
                     versus=v).splitlines()
-    assert eng[-1] == f"⚔️ Alice vs Bob: {en} · Alice: won {n - 1}, lost 1, drew 0, net +7"
+    assert eng[-1] == f"⚔️ You vs Alice: {en} · you won {n - 1}, lost 1, drew 0, net +7"
+    for name in ("Анна", "Дмитрий"):
+        none = card_text(texts["ru"], name, f, in_chat=True, rank=1, players=2,
+                         versus=Figures())
+        assert none.splitlines()[-1] == f"⚔️ Вы — {name}: дуэлей пока не было."
+
+
+def test_the_rating_history_replays_the_chats_results_in_order() -> None:
+    """Alice beats Bob, Alice beats Carol, Bob and Alice draw, Carol beats Bob on time (a
+    loss for Bob's rating): each player's shown rating after each of their duels, oldest
+    first, whatever order the results come in (finished_at, then duel id)."""
+    rows = [res(1, ALICE, BOB, 70), res(2, ALICE, CAROL, 60), res(3, BOB, ALICE, 50),
+            res(4, BOB, CAROL, 55, winner=CAROL, reason=ResultReason.TIMEOUT)]
+    tied = [replace(r, finished_at=T0) for r in rows]
+    for given_ in (rows, rows[::-1], tied[::-1]):
+        assert rating_history(given_, ALICE) == (1069, 1128, 1127)
+        assert rating_history(given_, BOB) == (963, 993, 957)
+        assert rating_history(given_, CAROL) == (969, 1036)
+        assert rating_history(given_, 99) == ()
+    final = replayed(rows)
+    for uid in (ALICE, BOB, CAROL):
+        assert rating_history(rows, uid)[-1] == rating.shown(final[uid])
+    # the same as moving the ratings by hand, duel by duel
+    i = rating.initial()
+    a, b = rating.after_duel(i, i, 0)
+    a, c = rating.after_duel(a, i, 0)
+    b, a = rating.after_duel(b, a, None)
+    b, c = rating.after_duel(b, c, 1)
+    assert rating_history(rows, ALICE)[-1] == rating.shown(a)
+    assert rating_history(rows, BOB)[-1] == rating.shown(b)
+    assert rating_history(rows, CAROL)[-1] == rating.shown(c)
 
 
 def test_a_missing_value_is_a_dash_and_a_real_zero_is_0(texts: Texts) -> None:
