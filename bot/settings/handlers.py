@@ -1,4 +1,5 @@
-"""/settings: the chat's language, turn timer, default stack, cards-out grid and reveals.
+"""/settings: the chat's language, turn timer, default stack, cards-out grid, reveals and
+the standings' season.
 
 Anyone may open the settings message; in a group only the chat's admins (asked of Telegram
 with getChatMember at each tap) may change them, and anyone else's tap gets a toast and changes
@@ -45,6 +46,8 @@ def changed(settings: ChatSettings, press: SettingsPress) -> ChatSettings:
     setting, value = press.setting, press.value
     if setting is Setting.LANGUAGE and isinstance(value, str):
         return replace(settings, language=None if value == "auto" else value)
+    if setting is Setting.SEASON and isinstance(value, str):
+        return replace(settings, season=value)
     if setting is Setting.CARDS_OUT and isinstance(value, bool):
         return replace(settings, show_cards_out=value)
     if setting is Setting.REVEALS and isinstance(value, bool):

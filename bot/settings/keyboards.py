@@ -43,6 +43,7 @@ def settings_text(tr: Translator, s: ChatSettings, *, private: bool) -> str:
              value=tr.t("settings.shown" if s.show_cards_out else "settings.hidden")),
         tr.t("settings.reveals",
              value=tr.t("settings.reveals_kept" if s.keep_reveals else "settings.reveals_folded")),
+        tr.t("settings.season", value=tr.t(f"settings.season_{s.season}")),
         "",
         tr.t("settings.note_group"),
     ]
@@ -78,6 +79,8 @@ def settings_keyboard(tr: Translator, s: ChatSettings, *, private: bool) -> Inli
                 (tr.t("settings.button_shown"), True), (tr.t("settings.button_hidden"), False)]),
             _row(Setting.REVEALS, s.keep_reveals, [
                 (tr.t("settings.button_folded"), False), (tr.t("settings.button_kept"), True)]),
+            _row(Setting.SEASON, s.season, [
+                (tr.t(f"settings.button_season_{k}"), k) for k in ("none", "month", "quarter")]),
         ]
     done = SettingsPress(Setting.CLOSE)
     rows.append([InlineKeyboardButton(tr.t("settings.button_done"),

@@ -16,6 +16,8 @@ log = logging.getLogger(__name__)
 
 # Seconds a player has for a move: 0 turns the timer off, else TURN_TIMER_MIN..TURN_TIMER_MAX.
 TURN_TIMER_OFF, TURN_TIMER_MIN, TURN_TIMER_MAX, TURN_TIMER_DEFAULT = 0, 30, 24 * 3600, 300
+# The standings' seasons (bot.stats.seasons.KINDS, in UTC): none (all time only), month, quarter.
+SEASON_KINDS, SEASON_DEFAULT = ("none", "month", "quarter"), "month"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,7 @@ class ChatSettings:
     default_stack: int = DEFAULT_STACK  # chips each player starts a duel with
     show_cards_out: bool = True  # draw the grid of cards already out of play
     keep_reveals: bool = False  # every bullet's reveal stays as its own message
+    season: str = SEASON_DEFAULT  # the standings' season: "none", "month" or "quarter" (UTC)
 
     def __post_init__(self) -> None:
         if self.language is not None and self.language not in LANGUAGES:
@@ -51,6 +54,8 @@ class ChatSettings:
             raise ValueError("show_cards_out must be a bool")
         if not isinstance(self.keep_reveals, bool):
             raise ValueError("keep_reveals must be a bool")
+        if self.season not in SEASON_KINDS:
+            raise ValueError(f"season must be one of {SEASON_KINDS}")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)

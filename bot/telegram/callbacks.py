@@ -14,6 +14,7 @@
     s:<setting>:<value> | s:x             a chat setting, or close the settings message
         l:auto|en|ru  language    t:<seconds> turn timer (0 = off)
         k:<chips>     default stack    c:1|0 show the cards out    v:1|0 keep every reveal
+        n:none|month|quarter  the standings' season
 
 Numbers are canonical decimal (no sign, no leading zeros), so every payload has exactly one
 encoding and `encode(decode(data)) == data` for any data that decodes. Anything else (a forged,
@@ -120,7 +121,7 @@ def _decode_settings(fields: list[str]) -> Payload:
     if len(fields) != 2 or fields[0] not in {s.value for s in Setting}:
         raise CallbackDataError("a settings press names a setting and a value")
     setting, text = Setting(fields[0]), fields[1]
-    if setting is Setting.LANGUAGE:
+    if setting in (Setting.LANGUAGE, Setting.SEASON):
         return SettingsPress(setting, text)
     if setting in (Setting.CARDS_OUT, Setting.REVEALS):
         if text not in ("0", "1"):

@@ -30,10 +30,12 @@ class Setting(StrEnum):
     STACK = "k"
     CARDS_OUT = "c"
     REVEALS = "v"  # keep every bullet's reveal as its own message
+    SEASON = "n"  # the standings' season: none, month, quarter
     CLOSE = "x"
 
 
 LANGUAGE_CHOICES = ("auto", *LANGUAGES)  # auto: each user's own language
+SEASON_CHOICES = ("none", "month", "quarter")  # bot.stats.seasons.KINDS
 
 
 class ChallengeOp(StrEnum):
@@ -117,6 +119,8 @@ class SettingsPress:
         value = self.value
         if self.setting is Setting.LANGUAGE:
             ok = isinstance(value, str) and value in LANGUAGE_CHOICES
+        elif self.setting is Setting.SEASON:
+            ok = isinstance(value, str) and value in SEASON_CHOICES
         elif self.setting in (Setting.TIMER, Setting.STACK):
             ok = isinstance(value, int) and not isinstance(value, bool) and (
                 0 <= value <= MAX_ID)

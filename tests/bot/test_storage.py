@@ -241,6 +241,10 @@ def test_chat_settings_are_validated_and_read_tolerantly() -> None:
         ChatSettings(default_stack=0)
     with pytest.raises(ValueError):
         ChatSettings(turn_timer=True)
+    with pytest.raises(ValueError):
+        ChatSettings(season="year")
+    assert ChatSettings.from_json('{"season": "week"}') == ChatSettings()  # the default, month
+    assert ChatSettings.from_json('{"season": "quarter"}') == ChatSettings(season="quarter")
     assert ChatSettings.from_json("not json") == ChatSettings()
     assert ChatSettings.from_json("[1]") == ChatSettings()
     loaded = ChatSettings.from_json('{"language": "xx", "turn_timer": 90, "future": 1}')

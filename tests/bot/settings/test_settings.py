@@ -218,7 +218,8 @@ def test_every_button_decodes_to_a_settings_press_and_the_current_one_is_ticked(
     presses = [callbacks.decode(d) for d in callback_data(markup)]
     assert all(isinstance(p, SettingsPress) for p in presses)
     ticked = {b.text for row in markup.inline_keyboard for b in row if b.text.startswith("✅")}
-    assert ticked == {"✅ Русский", "✅ 10 мин", "✅ 20", "✅ Скрыть", "✅ Сворачивать"}
+    assert ticked == {"✅ Русский", "✅ 10 мин", "✅ 20", "✅ Скрыть", "✅ Сворачивать",
+                      "✅ Месяц"}
     timers = [p.value for p in presses if isinstance(p, SettingsPress)
               and p.setting is Setting.TIMER]
     stacks = [p.value for p in presses if isinstance(p, SettingsPress)
@@ -256,3 +257,25 @@ def test_turn_timer_settings_allow_off_and_keep_a_minimum() -> None:
         with pytest.raises(ValueError):
             ChatSettings(turn_timer=bad)
     assert ChatSettings.from_json('{"turn_timer": 10}') == ChatSettings()
+
+
+async def test_an_admin_chooses_the_standings_season(svc: Services) -> None:
+    bot = FakeBot(statuses={ADMIN: "administrator"})
+    assert (await svc.storage.chats.get_settings(GROUP)).season == "month"  # the default
+    await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.SEASON, "quarter"))
+    assert await svc.storage.chats.get_settings(GROUP) == ChatSettings(season="quarter")
+    [edit] = bot.edited
+    assert "🏆 Standings seasons: quarters (UTC)" in edit["text"]
+    await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.SEASON, "none"))
+    assert (await svc.storage.chats.get_settings(GROUP)).season == "none"
+
+
+def test_the_season_row_offers_none_month_and_quarter() -> None:
+    markup = settings_keyboard(translator("ru"), ChatSettings(season="none"), private=False)
+    presses = [cast(SettingsPress, callbacks.decode(d)) for d in callback_data(markup)]
+    assert [p.value for p in presses if p.setting is Setting.SEASON] == [
+        "none", "month", "quarter"]
+    ticked = {b.text for row in markup.inline_keyboard for b in row if b.text.startswith("✅")}
+    assert "✅ Без сезонов" in ticked
+    assert "🏆 Сезоны рейтинга: нет (за всё время)" in settings_text(
+        translator("ru"), ChatSettings(season="none"), private=False)

@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.stats.seasons import KINDS, Season, following, label, previous, season_of
+from bot.storage.chats import SEASON_DEFAULT, SEASON_KINDS
+from bot.telegram.payloads import SEASON_CHOICES
 
 
 def ts(*args: int) -> int:
@@ -77,3 +79,7 @@ def test_refusals() -> None:
         Season("month", 2026, 13)
     with pytest.raises(ValueError):
         Season("quarter", 2026, 5)
+
+
+def test_the_chat_setting_knows_the_same_kinds() -> None:
+    assert SEASON_KINDS == SEASON_CHOICES == KINDS and SEASON_DEFAULT == "month"

@@ -63,6 +63,8 @@ def test_settings_examples() -> None:
     assert decode("s:c:1") == SettingsPress(Setting.CARDS_OUT, True)
     assert decode("s:t:60") == SettingsPress(Setting.TIMER, 60)
     assert decode("s:l:en") == SettingsPress(Setting.LANGUAGE, "en")
+    assert encode(SettingsPress(Setting.SEASON, "quarter")) == "s:n:quarter"
+    assert decode("s:n:none") == SettingsPress(Setting.SEASON, "none")
 
 
 @pytest.mark.parametrize("data", [
@@ -74,6 +76,7 @@ def test_settings_examples() -> None:
     "d:1:2:b42 ", "d:1:2:b42\n", "d:1:1:" + "b" * 70, "é:1:2:b42",
     "s", "s:", "s:x:", "s:x:1", "s:l", "s:l:", "s:l:de", "s:l:RU", "s:t:", "s:t:-1",
     "s:t:05", "s:t:1:2", "s:k:x", "s:c:2", "s:c:true", "s:z:1", "S:t:60",
+    "s:n:", "s:n:year", "s:n:Month", "s:n:1", "s:n:month:1",
 ])
 def test_malformed_data_is_refused(data: str) -> None:
     with pytest.raises(CallbackDataError):
