@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from telegram.ext import CommandHandler
+from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from bot.stats import handlers
 from bot.telegram import App
@@ -18,3 +18,4 @@ COMMANDS = (
 def register(app: App) -> None:
     app.add_handler(CommandHandler("stats", handlers.stats))
     app.add_handler(CommandHandler("history", handlers.history))
+    app.add_handler(CallbackQueryHandler(handlers.on_board, pattern=r"^b:"))

@@ -1,23 +1,30 @@
 """/stats and /history: load the results, compute (bot.stats.standings), word
-(bot.stats.text) and draw (render.standings, in the drawing thread), send."""
+(bot.stats.text) and draw (render.standings, in the drawing thread), send.
+
+A group's board shows the current season (the chat's setting: a month by default, in UTC;
+bot.stats.seasons) with buttons for the last season and all time (b:..., answered with a new
+board in reply to the pressed one, for whoever pressed); with seasons off it is all time and
+has no buttons."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
 
-from telegram import Message, Update, User
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot.common.handlers import asked, display_name, reply
+from bot.common.errors import answer_quietly
+from bot.common.handlers import asked, display_name, pressed, reply, toast
 from bot.common.refusal import Refusal
 from bot.i18n import Html, Translator
 from bot.services import Services
-from bot.stats import standings
+from bot.stats import seasons, standings
 from bot.stats.text import board_text, card_text, history_text, split_caption
 from bot.storage import DuelResult
-from bot.telegram import send
+from bot.telegram import callbacks, send
+from bot.telegram.callbacks import BoardPress, BoardScope
 from render import standings as pictures
 from rules import rating
 from rules.duel import DuelState
@@ -30,7 +37,8 @@ async def _names(svc: Services, ids: Iterable[int]) -> dict[int, str]:
 
 
 async def _send(context: ContextTypes.DEFAULT_TYPE, update: Update, photo: bytes,
-                caption: Html, rest: list[Html] | None = None) -> None:
+                caption: Html, rest: list[Html] | None = None,
+                markup: InlineKeyboardMarkup | None = None) -> None:
     """The picture with its words as the caption; words too long for a caption follow as a
     message of their own (the picture then carries only the heading)."""
     message, chat = update.effective_message, update.effective_chat
@@ -38,8 +46,8 @@ async def _send(context: ContextTypes.DEFAULT_TYPE, update: Update, photo: bytes
         return
     thread = message.message_thread_id if message.is_topic_message else None
     first, then = split_caption(caption, rest or [])
-    sent = await send.send_photo(context.bot, chat.id, thread, photo, first, None,
-                               reply_to=message.message_id)
+    sent = await send.send_photo(context.bot, chat.id, thread, photo, first, markup,
+                                 reply_to=message.message_id)
     if then is not None:
         await send.send_text(context.bot, chat.id, thread, then,
                            reply_to=sent.message_id if sent else message.message_id)
@@ -118,26 +126,75 @@ async def _vs_bot(svc: Services, tr: Translator, chat_id: int, asker: int) -> li
                   drawn=len(practice) - won - lost)]
 
 
+def _scope_keyboard(tr: Translator, shown: BoardScope) -> InlineKeyboardMarkup:
+    """Buttons for the scopes other than the one shown: this season, the last, all time."""
+    keys = {BoardScope.SEASON: "stats.button_season", BoardScope.LAST: "stats.button_last",
+            BoardScope.ALL: "stats.button_all"}
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(tr.t(key), callback_data=callbacks.encode(BoardPress(scope)))
+        for scope, key in keys.items() if scope is not shown]])
+
+
 async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
                  tr: Translator, chat_id: int, results: list[DuelResult], asker: int,
-                 title: str) -> None:
+                 title: str, scope: BoardScope = BoardScope.SEASON) -> None:
+    """The chat's board for `scope`: the current season by default, all time when the
+    chat has seasons off (then without buttons)."""
     vs_bot = await _vs_bot(svc, tr, chat_id, asker)
     if not results:
         await reply(context, update, "\n".join([tr.t("stats.empty"), *vs_bot]))
         return
-    ranked = standings.ranking(results, await svc.storage.ratings.for_chat(chat_id))
+    kind = (await svc.storage.chats.get_settings(chat_id)).season
+    markup = None if kind == "none" else _scope_keyboard(tr, scope)
+    if markup is None or scope is BoardScope.ALL:
+        ranked = standings.ranking(results, await svc.storage.ratings.for_chat(chat_id))
+        counted, scope_line = len(results), (tr.t("stats.scope_all") if markup else None)
+    else:
+        season = seasons.season_of(svc.clock(), kind)
+        season = seasons.previous(season) if scope is BoardScope.LAST else season
+        named = seasons.label(season, tr.lang)
+        ranked = standings.season_ranking(results, season.start, season.end)
+        counted = sum(1 for r in results if season.holds(r.finished_at))
+        last = scope is BoardScope.LAST
+        if not ranked:
+            key = "stats.season_empty_last" if last else "stats.season_empty"
+            message, chat = update.effective_message, update.effective_chat
+            if message is not None and chat is not None:
+                thread = message.message_thread_id if message.is_topic_message else None
+                await send.send_text(context.bot, chat.id, thread, "\n".join(
+                    [tr.t(key, season=named), *vs_bot]), markup, reply_to=message.message_id)
+            return
+        scope_line = tr.t("stats.scope_last" if last else "stats.scope_season", season=named)
+        title = f"{title} · {named}" if title else named
     top, you = standings.top_and_you(ranked, asker)
     names = await _names(svc, (s.user_id for s in ranked))
-    heading, lines = board_text(tr, len(results), top, you, names)
+    heading, lines = board_text(tr, counted, top, you, names, scope_line)
 
     def row(s: standings.Standing) -> pictures.Row:
         return pictures.Row(s.rank, names[s.user_id], s.figures, s.user_id == asker,
                             rating.shown(s.rating), rating.provisional(s.rating))
 
     board = pictures.Board(title, tuple(row(s) for s in top),
-                           row(you) if you is not None else None, len(results))
+                           row(you) if you is not None else None, counted)
     photo = await svc.drawer.draw(partial(pictures.leaderboard, board, labels=tr))
-    await _send(context, update, photo, heading, [*lines, *vs_bot, tr.t("stats.legend")])
+    await _send(context, update, photo, heading, [*lines, *vs_bot, tr.t("stats.legend")],
+                markup)
+
+
+async def on_board(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A board's scope button: that board, for whoever pressed, in reply to the pressed one."""
+    p = await pressed(update, context, BoardPress)
+    if p is None:
+        return
+    message = p.query.message
+    if message is None or message.chat.type == ChatType.PRIVATE:
+        await toast(p.query, p.tr.t("toast.invalid"))
+        return
+    await answer_quietly(p.query)
+    chat = message.chat
+    results = await p.svc.storage.results.for_chat(chat.id)
+    await _board(context, update, p.svc, p.tr, chat.id, results, p.user.id, chat.title or "",
+                 p.payload.scope)
 
 
 async def _card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,

@@ -2,6 +2,7 @@
 
     ranking(results, ratings)             -> [Standing(rank, user_id, figures, rating), ...],
                                              best first: by rating, then net chips
+    season_ranking(results, start, end)   -> the ranking of a season: [start, end) seconds
     all_figures(results)                  -> {user_id: Figures} of every player, in one pass
     figures_for(results, user_id)         -> that player's Figures
     head_to_head(results, a, b)           -> a's Figures over the duels between a and b
@@ -121,6 +122,16 @@ def ranking(results: Sequence[DuelResult],
         level = bool(out) and _key(out[-1]) == _key(s)
         out.append(Standing(out[-1].rank if level else i + 1, s.user_id, s.figures, s.rating))
     return out
+
+
+def season_ranking(results: Sequence[DuelResult], start: int, end: int) -> list[Standing]:
+    """The standings of a season, the duels finished in [start, end) (bot.stats.seasons): a
+    season goes on from the ratings its players already had, so every result before `end` is
+    replayed, in order, and the players are ranked by the rating they reached; their figures
+    (W–D–L, net chips) count the season's duels only, and only its players are listed."""
+    before_end = [r for r in results if r.finished_at < end]
+    window = [r for r in before_end if r.finished_at >= start]
+    return ranking(window, replayed(before_end))
 
 
 def top_and_you(

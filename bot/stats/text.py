@@ -50,13 +50,16 @@ def board_line(tr: Translator, s: Standing, name: str) -> Html:
 
 
 def board_text(tr: Translator, duels: int, top: Sequence[Standing], you: Standing | None,
-               names: Mapping[int, str]) -> tuple[Html, list[Html]]:
-    """The leaderboard's heading (with what it is ranked by: bot.stats.standings.ranking's
-    order) and its lines (the asker's own last, after an empty line, when below the top)."""
+               names: Mapping[int, str], scope: Html | None = None) -> tuple[Html, list[Html]]:
+    """The leaderboard's heading (which season or all time, `scope`, when the chat has
+    seasons; with what it is ranked by: bot.stats.standings.ranking's order) and its lines
+    (the asker's own last, after an empty line, when below the top)."""
     lines = [board_line(tr, s, names.get(s.user_id, "?")) for s in top]
     if you is not None:
         lines += [Html(""), board_line(tr, you, names.get(you.user_id, "?"))]
-    return Html(tr.tn("stats.board_title", duels) + "\n" + tr.t("stats.order")), lines
+    heading = [tr.tn("stats.board_title", duels), *([scope] if scope else []),
+               tr.t("stats.order")]
+    return Html("\n".join(heading)), lines
 
 
 def card_text(tr: Translator, name: str, f: Figures, *, in_chat: bool,

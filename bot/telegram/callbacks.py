@@ -11,10 +11,11 @@
     r:<duel id>:m|s|v                     a finished duel's result: rematch, standings, review
     p:<user id>:e|n|h:<stack>             a practice duel against the bot: its level
     o:<duel id>                           a practice duel's odds
+    b:n|l|a                               the chat's standings: this season, the last, all time
     s:<setting>:<value> | s:x             a chat setting, or close the settings message
         l:auto|en|ru  language    t:<seconds> turn timer (0 = off)
         k:<chips>     default stack    c:1|0 show the cards out    v:1|0 keep every reveal
-        n:none|month|quarter  the standings' season
+        n:0|m|q       the standings' season: none, month, quarter (no word: "month" holds "th")
 
 Numbers are canonical decimal (no sign, no leading zeros), so every payload has exactly one
 encoding and `encode(decode(data)) == data` for any data that decodes. Anything else (a forged,
@@ -35,6 +36,8 @@ from bot.telegram.payloads import (
     MAX_ID,
     NUMBER,
     AiLevel,
+    BoardPress,
+    BoardScope,
     CallbackDataError,
     ChallengeOp,
     ChallengePress,
@@ -53,11 +56,15 @@ from rules.duel import actions as duel_actions
 from rules.sixcard import SixCardError, parse_action
 
 __all__ = [
-    "HANDS", "LANGUAGE_CHOICES", "MAX_BYTES", "MAX_ID", "AiLevel", "CallbackDataError",
+    "HANDS", "LANGUAGE_CHOICES", "MAX_BYTES", "MAX_ID", "AiLevel", "BoardPress", "BoardScope",
+    "CallbackDataError",
     "ChallengeOp", "ChallengePress", "DuelAction", "DuelPress", "OddsPress", "Payload",
     "PracticePress", "ResultOp", "ResultPress", "Setting", "SettingsPress", "SixCardPress",
     "decode", "encode",
 ]
+
+
+_SEASON_CODES = {"none": "0", "month": "m", "quarter": "q"}  # bot.stats.seasons.KINDS
 
 
 def encode(payload: Payload) -> str:
@@ -70,6 +77,8 @@ def encode(payload: Payload) -> str:
         data = f"s:{payload.setting.value}"
         if payload.value is not None:
             value = payload.value
+            if payload.setting is Setting.SEASON:
+                value = _SEASON_CODES[str(value)]
             data += f":{int(value)}" if isinstance(value, bool) else f":{value}"
     elif isinstance(payload, SixCardPress):
         data = f"x:{payload.game_id}:{payload.version}:{payload.action}"
@@ -79,6 +88,8 @@ def encode(payload: Payload) -> str:
         data = f"p:{payload.user_id}:{payload.level.value}:{payload.stack}"
     elif isinstance(payload, OddsPress):
         data = f"o:{payload.duel_id}"
+    elif isinstance(payload, BoardPress):
+        data = f"b:{payload.scope.value}"
     else:
         raise TypeError(f"not a payload: {payload!r}")
     if len(data.encode("ascii")) > MAX_BYTES:  # cannot happen with the bounds above
@@ -121,8 +132,13 @@ def _decode_settings(fields: list[str]) -> Payload:
     if len(fields) != 2 or fields[0] not in {s.value for s in Setting}:
         raise CallbackDataError("a settings press names a setting and a value")
     setting, text = Setting(fields[0]), fields[1]
-    if setting in (Setting.LANGUAGE, Setting.SEASON):
+    if setting is Setting.LANGUAGE:
         return SettingsPress(setting, text)
+    if setting is Setting.SEASON:
+        kind = next((k for k, code in _SEASON_CODES.items() if code == text), None)
+        if kind is None:
+            raise CallbackDataError("a season is 0, m or q")
+        return SettingsPress(setting, kind)
     if setting in (Setting.CARDS_OUT, Setting.REVEALS):
         if text not in ("0", "1"):
             raise CallbackDataError("an on/off setting is 1 or 0")
@@ -148,6 +164,12 @@ def _decode_odds(fields: list[str]) -> Payload:
     return OddsPress(_number(fields[0]))
 
 
+def _decode_board(fields: list[str]) -> Payload:
+    if len(fields) != 1 or fields[0] not in {s.value for s in BoardScope}:
+        raise CallbackDataError("a standings press has a scope")
+    return BoardPress(BoardScope(fields[0]))
+
+
 def _decode_sixcard(fields: list[str]) -> Payload:
     if len(fields) != 3:
         raise CallbackDataError("a six-card press has an id, a version and an action")
@@ -167,6 +189,7 @@ _DECODERS: dict[str, Callable[[list[str]], Payload]] = {
     "r": _decode_result,
     "p": _decode_practice,
     "o": _decode_odds,
+    "b": _decode_board,
 }
 
 

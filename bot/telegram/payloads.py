@@ -56,6 +56,14 @@ class AiLevel(StrEnum):
         return self.name.lower()
 
 
+class BoardScope(StrEnum):
+    """Which results a chat's standings board counts (bot.stats.seasons)."""
+
+    SEASON = "n"  # the current season
+    LAST = "l"  # the season before it
+    ALL = "a"  # all time
+
+
 class ResultOp(StrEnum):
     REMATCH = "m"
     STANDINGS = "s"
@@ -146,6 +154,17 @@ class ResultPress:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardPress:
+    """Show the standings of the pressed message's chat for a scope, to whoever pressed."""
+
+    scope: BoardScope
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.scope, BoardScope):
+            raise CallbackDataError("scope must be a BoardScope")
+
+
+@dataclass(frozen=True, slots=True)
 class PracticePress:
     """A level for a practice duel against the bot, pressed by the user who asked for it."""
 
@@ -192,4 +211,4 @@ class SixCardPress:
 
 
 Payload = (DuelPress | ChallengePress | SixCardPress | SettingsPress | ResultPress
-           | PracticePress | OddsPress)
+           | PracticePress | OddsPress | BoardPress)

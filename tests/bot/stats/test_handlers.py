@@ -14,8 +14,9 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.services import KEY, Services
-from bot.stats.handlers import stats
+from bot.stats.handlers import on_board, stats
 from bot.storage import DuelResult, ResultReason, Storage
+from bot.storage.chats import ChatSettings
 from bot.telegram.drawing import Drawer
 
 T0 = 1_700_000_000
@@ -39,19 +40,26 @@ class FakeBot:
 
     def __init__(self) -> None:
         self.photos: list[bytes] = []
+        self.captions: list[tuple[str, Any]] = []  # each photo's caption and buttons
+        self.texts: list[tuple[str, Any]] = []
 
     async def send_photo(self, chat_id: int, photo: bytes, **kw: Any) -> SimpleNamespace:
         self.photos.append(photo)
+        self.captions.append((kw.get("caption", ""), kw.get("reply_markup")))
         return SimpleNamespace(message_id=len(self.photos))
 
     async def send_message(self, chat_id: int, text: str, **kw: Any) -> SimpleNamespace:
+        self.texts.append((text, kw.get("reply_markup")))
         return SimpleNamespace(message_id=99)
+
+    async def answer_callback_query(self, *args: Any, **kw: Any) -> bool:
+        return True
 
 
 @pytest.fixture
 async def svc(tmp_path: Path) -> AsyncIterator[Services]:
     storage = await Storage.open(tmp_path / "s.db")
-    services = Services(storage=storage, drawer=RecordingDrawer())
+    services = Services(storage=storage, drawer=RecordingDrawer(), clock=lambda: T0 + 10)
     for n in (1, 2):
         duel = await storage.duels.create(CHAT, None, (ALICE, BOB), "{}", T0)
         await storage.results.record(DuelResult(
@@ -84,3 +92,66 @@ async def test_stats_pictures_are_drawn_in_the_drawing_thread(
     drawer = cast(RecordingDrawer, svc.drawer)
     assert len(bot.photos) == 1 and bot.photos[0][:3] in (b"\x89PN", b"\xff\xd8\xff")
     assert len(drawer.threads) == 1 and drawer.threads[0].startswith("draw")
+
+
+GROUP = {"id": CHAT, "type": "group", "title": "Saloon"}
+NOV_2023 = T0 + 10  # the results are from 14 November 2023 (UTC)
+DEC_2023 = T0 + 20 * 86400
+
+
+def context_for(bot: FakeBot, svc: Services) -> ContextTypes.DEFAULT_TYPE:
+    return cast(ContextTypes.DEFAULT_TYPE, SimpleNamespace(bot=bot, bot_data={KEY: svc},
+                                                           args=[]))
+
+
+def buttons(markup: Any) -> list[tuple[str, str]]:
+    return [(b.text, b.callback_data) for row in markup.inline_keyboard for b in row]
+
+
+def board_press(bot: FakeBot, data: str) -> Update:
+    return Update.de_json({"update_id": 2, "callback_query": {
+        "id": "q", "chat_instance": "c", "data": data,
+        "from": {"id": BOB, "is_bot": False, "first_name": "Bob", "language_code": "en"},
+        "message": {"message_id": 8, "date": 0, "chat": GROUP, "text": "board"},
+    }}, bot)  # type: ignore[arg-type]
+
+
+async def test_the_board_shows_the_current_season_with_buttons_for_the_others(
+        svc: Services) -> None:
+    bot = FakeBot()
+    svc.clock = lambda: NOV_2023
+    await stats(command(bot, GROUP), context_for(bot, svc))
+    [(caption, markup)] = bot.captions
+    assert "Standings</b> after 2 duels" in caption
+    assert "Season: <b>November 2023</b> (UTC)" in caption
+    assert buttons(markup) == [("Last season", "b:l"), ("All time", "b:a")]
+
+
+async def test_a_new_season_is_empty_until_played_and_the_last_one_is_a_tap_away(
+        svc: Services) -> None:
+    bot = FakeBot()
+    svc.clock = lambda: DEC_2023
+    await stats(command(bot, GROUP), context_for(bot, svc))
+    assert not bot.photos
+    [(text, markup)] = bot.texts
+    assert "No finished duels in December 2023 (UTC) yet" in text
+    assert ("Last season", "b:l") in buttons(markup)
+    await on_board(board_press(bot, "b:l"), context_for(bot, svc))
+    [(caption, markup)] = bot.captions
+    assert "Last season: <b>November 2023</b>" in caption and "after 2 duels" in caption
+    assert buttons(markup) == [("This season", "b:n"), ("All time", "b:a")]
+    await on_board(board_press(bot, "b:a"), context_for(bot, svc))
+    caption, markup = bot.captions[-1]
+    assert "📅 All time" in caption and ("This season", "b:n") in buttons(markup)
+
+
+async def test_quarters_and_no_seasons(svc: Services) -> None:
+    bot = FakeBot()
+    svc.clock = lambda: NOV_2023
+    await svc.storage.chats.set_settings(CHAT, ChatSettings(season="quarter"))
+    await stats(command(bot, GROUP), context_for(bot, svc))
+    assert "Season: <b>Q4 2023</b>" in bot.captions[-1][0]
+    await svc.storage.chats.set_settings(CHAT, ChatSettings(season="none"))
+    await stats(command(bot, GROUP), context_for(bot, svc))
+    caption, markup = bot.captions[-1]
+    assert markup is None and "Season" not in caption and "All time" not in caption

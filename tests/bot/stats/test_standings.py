@@ -17,6 +17,7 @@ from bot.stats.standings import (
     ranking,
     rating_history,
     replayed,
+    season_ranking,
     top_and_you,
 )
 from bot.stats.text import board_text, caption_length, card_text, fits_caption, split_caption
@@ -317,3 +318,25 @@ def test_a_long_table_moves_its_lines_out_of_the_caption(texts: Texts) -> None:
     assert all(line in then for line in lines)
     short, none = split_caption(heading, lines[:2])
     assert none is None and short == "\n".join([heading, *lines[:2]])
+
+
+def test_a_season_goes_on_from_the_ratings_reached_and_counts_its_own_duels() -> None:
+    # Duels 1-4 before the season (Alice beats Bob four times), 5-6 in it, 7 after it.
+    before = [res(n, ALICE, BOB, 60) for n in range(1, 5)]
+    inside = [res(5, BOB, CAROL, 60), res(6, CAROL, ALICE, 60)]
+    after = [res(7, CAROL, BOB, 60)]
+    start, end = T0 + 60 * 5, T0 + 60 * 7  # [duel 5, duel 7)
+    season = season_ranking([*after, *inside, *before], start, end)
+    assert {s.user_id for s in season} == {ALICE, BOB, CAROL}
+    by_id = {s.user_id: s for s in season}
+    # ratings: every result before the end replayed in order, not from a newcomer's
+    assert by_id[ALICE].rating == replayed([*before, *inside])[ALICE]
+    assert by_id[ALICE].rating.duels == 5
+    # figures: the season's duels only
+    assert (by_id[ALICE].figures.played, by_id[ALICE].figures.losses) == (1, 1)
+    assert (by_id[BOB].figures.played, by_id[BOB].figures.wins) == (1, 1)
+    assert season == ranking(inside, replayed([*before, *inside]))
+    # a season nobody played in is empty; the one after holds only duel 7's players
+    assert season_ranking(before, start, end) == []
+    assert {s.user_id for s in season_ranking([*before, *inside, *after], end, end + 60)} == {
+        BOB, CAROL}

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from bot.telegram.callbacks import (
     MAX_BYTES,
     MAX_ID,
+    BoardPress,
+    BoardScope,
     CallbackDataError,
     ChallengeOp,
     ChallengePress,
@@ -34,10 +36,13 @@ settings_presses = st.one_of(
     st.builds(SettingsPress, st.sampled_from([Setting.TIMER, Setting.STACK]), ids),
     st.builds(SettingsPress, st.just(Setting.CARDS_OUT), st.booleans()),
     st.just(SettingsPress(Setting.CLOSE)),
+    st.builds(SettingsPress, st.just(Setting.SEASON), st.sampled_from(["none", "month",
+                                                                       "quarter"])),
 )
 payloads: st.SearchStrategy[Payload] = st.one_of(
     st.builds(DuelPress, ids, ids, actions),
     st.builds(ChallengePress, ids, ids, st.sampled_from(ChallengeOp)),
+    st.builds(BoardPress, st.sampled_from(BoardScope)),
     settings_presses,
 )
 
@@ -63,8 +68,11 @@ def test_settings_examples() -> None:
     assert decode("s:c:1") == SettingsPress(Setting.CARDS_OUT, True)
     assert decode("s:t:60") == SettingsPress(Setting.TIMER, 60)
     assert decode("s:l:en") == SettingsPress(Setting.LANGUAGE, "en")
-    assert encode(SettingsPress(Setting.SEASON, "quarter")) == "s:n:quarter"
-    assert decode("s:n:none") == SettingsPress(Setting.SEASON, "none")
+    assert encode(SettingsPress(Setting.SEASON, "quarter")) == "s:n:q"
+    assert decode("s:n:m") == SettingsPress(Setting.SEASON, "month")
+    assert encode(BoardPress(BoardScope.LAST)) == "b:l"
+    assert [decode(f"b:{s}") for s in "nla"] == [BoardPress(s) for s in BoardScope]
+    assert decode("s:n:0") == SettingsPress(Setting.SEASON, "none")
 
 
 @pytest.mark.parametrize("data", [
@@ -76,7 +84,8 @@ def test_settings_examples() -> None:
     "d:1:2:b42 ", "d:1:2:b42\n", "d:1:1:" + "b" * 70, "é:1:2:b42",
     "s", "s:", "s:x:", "s:x:1", "s:l", "s:l:", "s:l:de", "s:l:RU", "s:t:", "s:t:-1",
     "s:t:05", "s:t:1:2", "s:k:x", "s:c:2", "s:c:true", "s:z:1", "S:t:60",
-    "s:n:", "s:n:year", "s:n:Month", "s:n:1", "s:n:month:1",
+    "b", "b:", "b:x", "b:N", "b:n:1", "b:all",
+    "s:n:", "s:n:year", "s:n:month", "s:n:none", "s:n:M", "s:n:1", "s:n:m:1",
 ])
 def test_malformed_data_is_refused(data: str) -> None:
     with pytest.raises(CallbackDataError):
