@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from telegram.ext import CallbackQueryHandler, CommandHandler
 
-from bot.stats import handlers
+from bot.stats import handlers, season_end
 from bot.telegram import App
 from bot.telegram.menu import Command
 
@@ -19,3 +19,4 @@ def register(app: App) -> None:
     app.add_handler(CommandHandler("stats", handlers.stats))
     app.add_handler(CommandHandler("history", handlers.history))
     app.add_handler(CallbackQueryHandler(handlers.on_board, pattern=r"^b:"))
+    season_end.arm(app)

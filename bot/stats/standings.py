@@ -134,6 +134,15 @@ def season_ranking(results: Sequence[DuelResult], start: int, end: int) -> list[
     return ranking(window, replayed(before_end))
 
 
+def climbs(results: Sequence[DuelResult], start: int, end: int) -> dict[int, int]:
+    """How far each player of the season [start, end) moved their shown rating over it: the
+    rating reached minus the one they came in with (a newcomer's, for a first season)."""
+    before = replayed([r for r in results if r.finished_at < start])
+    reached = {s.user_id: s.rating for s in season_ranking(results, start, end)}
+    return {uid: rating.shown(r) - rating.shown(before.get(uid) or rating.initial())
+            for uid, r in reached.items()}
+
+
 def top_and_you(
     standings: Sequence[Standing], asker_id: int, top: int = TOP
 ) -> tuple[list[Standing], Standing | None]:

@@ -100,6 +100,14 @@ class ResultRepo:
         )
         return [_result(r) for r in rows]
 
+    async def chats_since(self, since: int) -> list[int]:
+        """The chats with a result finished at `since` or later, by id."""
+        rows = await self.db.fetchall(
+            "SELECT DISTINCT chat_id FROM results WHERE finished_at >= ? ORDER BY chat_id",
+            (since,),
+        )
+        return [int(r["chat_id"]) for r in rows]
+
     async def for_player(self, user_id: int) -> list[DuelResult]:
         """Every result `user_id` played in, in any chat, oldest first."""
         rows = await self.db.fetchall(

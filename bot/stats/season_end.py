@@ -1,0 +1,98 @@
+"""The season-end post: when a chat's season (bot.stats.seasons, UTC) is over, the bot posts
+its final table once, with the champion (the season's first) and the biggest climb (who moved
+their shown rating up the most over it).
+
+A job looks every `EVERY` seconds (and a minute after start) at the chats with a result in the
+last `LOOKBACK` seconds; for each with seasons on, the season before the current one is posted
+unless bot_meta already marks it (`season_posted:<chat>:<season key>`). The mark is written
+before the post: a crash in between loses that post rather than doubling it ("once"). A season
+nobody played in is marked and not posted; a chat the bot has left is skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+from telegram import Bot
+from telegram.ext import ContextTypes
+
+from bot.common.handlers import chat_language, display_name
+from bot.i18n import Html, Translator
+from bot.services import Services, services
+from bot.stats import seasons, standings
+from bot.stats.text import board_line, split_caption
+from bot.storage import DuelResult
+from bot.telegram import App, send
+from render import standings as pictures
+from rules import rating
+
+log = logging.getLogger(__name__)
+
+EVERY = 3600  # seconds between looks
+LOOKBACK = 200 * 86400  # a quarter and then some: the chats whose last season may be unposted
+
+
+def mark(chat_id: int, season: seasons.Season) -> str:
+    return f"season_posted:{chat_id}:{season.key}"
+
+
+async def post_ended(bot: Bot, svc: Services, now: int) -> int:
+    """Post every ended season not yet posted; how many were posted."""
+    posted = 0
+    for chat_id in await svc.storage.results.chats_since(now - LOOKBACK):
+        kind = (await svc.storage.chats.get_settings(chat_id)).season
+        chat = await svc.storage.chats.get(chat_id)
+        if kind == "none" or chat is None or not chat.active:
+            continue
+        season = seasons.previous(seasons.season_of(now, kind))
+        if await svc.storage.meta.get(mark(chat_id, season)) is not None:
+            continue
+        await svc.storage.meta.set(mark(chat_id, season), str(now))
+        results = await svc.storage.results.for_chat(chat_id)
+        if not any(season.holds(r.finished_at) for r in results):
+            continue
+        tr = await chat_language(svc, chat_id, None)
+        await _post(bot, svc, tr, chat_id, chat.title or "", season, results)
+        posted += 1
+    return posted
+
+
+async def _post(bot: Bot, svc: Services, tr: Translator, chat_id: int, title: str,
+                season: seasons.Season, results: list[DuelResult]) -> None:
+    ranked = standings.season_ranking(results, season.start, season.end)
+    top, _ = standings.top_and_you(ranked, 0)
+    names = {s.user_id: display_name(await svc.storage.users.get(s.user_id)) for s in ranked}
+    named = seasons.label(season, tr.lang)
+    counted = sum(1 for r in results if season.holds(r.finished_at))
+    champion = ranked[0]
+    lines = [tr.t("stats.season_champion", name=names[champion.user_id],
+                  rating=rating.label(champion.rating))]
+    climbs = standings.climbs(results, season.start, season.end)
+    climber = max(ranked, key=lambda s: (climbs[s.user_id], -s.rank))
+    if climbs[climber.user_id] > 0:
+        lines.append(tr.t("stats.season_climb", name=names[climber.user_id],
+                          delta=f"+{climbs[climber.user_id]}"))
+    rows = [board_line(tr, s, names[s.user_id]) for s in top]
+    board = pictures.Board(f"{title} · {named}" if title else named, tuple(
+        pictures.Row(s.rank, names[s.user_id], s.figures, False, rating.shown(s.rating),
+                     rating.provisional(s.rating)) for s in top), None, counted)
+    photo = await svc.drawer.draw(partial(pictures.leaderboard, board, labels=tr))
+    first, then = split_caption(tr.t("stats.season_over", season=named),
+                                [*lines, Html(""), *rows, tr.t("stats.season_next")])
+    sent = await send.send_photo(bot, chat_id, None, photo, first, None)
+    if then is not None:
+        await send.send_text(bot, chat_id, None, then,
+                             reply_to=sent.message_id if sent else None)
+    log.info("chat %d: season %s posted", chat_id, season.key)
+
+
+async def _job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    svc = services(context.bot_data)
+    await post_ended(context.bot, svc, svc.clock())
+
+
+def arm(app: App) -> None:
+    """The job that posts the seasons that ended."""
+    if app.job_queue is not None:
+        app.job_queue.run_repeating(_job, interval=EVERY, first=60, name="season_end")
