@@ -100,9 +100,10 @@ def _demo(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from bot.duel import demo
+    from rules.duel.ai import parse_level
 
     try:
-        levels = (demo.level(args.levels[0]), demo.level(args.levels[1]))
+        levels = (parse_level(args.levels[0]), parse_level(args.levels[1]))
     except ValueError as e:
         return _refuse(str(e), EXIT_CONFIG)
     out = Path(args.dir)

@@ -26,7 +26,7 @@ from bot.services import Services, services
 from bot.storage import DuelRecord
 from bot.telegram import App
 from rules.duel import DuelState
-from rules.duel.ai import Level, choose
+from rules.duel.ai import choose, parse_level
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ class BotTurns:
             state = DuelState.from_json(record.state_json)
             if BOT_SEAT not in state.players_to_act:
                 return False
-            level: Level = record.ai_level  # type: ignore[assignment]  # checked at start
+            level = parse_level(record.ai_level)
             seed = svc.rng.random()
             action = await asyncio.get_running_loop().run_in_executor(
                 None, partial(choose, state.public_view(), BOT_SEAT, level, random.Random(seed)))

@@ -24,7 +24,7 @@ from bot.duel.reviews import review_text
 from bot.i18n import Translator, translator
 from rules.cards import shuffled_deck
 from rules.duel import Bet, DuelState, Phase, TiebreakAnswer, choose_first_dealer
-from rules.duel.ai import LEVELS, Level, choose
+from rules.duel.ai import Level, choose
 from rules.duel.review import review
 from rules.fairness import new_salt
 
@@ -96,9 +96,3 @@ def play(out: Path, *, lang: str = "en", levels: tuple[Level, Level] = ("easy", 
     written.append(transcript)
     return written
 
-
-def level(text: str) -> Level:
-    for lv in LEVELS:
-        if lv == text:
-            return lv
-    raise ValueError(f"a level is one of {', '.join(LEVELS)}")

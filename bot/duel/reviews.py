@@ -6,6 +6,7 @@ without a review get theirs."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from typing import Any
@@ -21,6 +22,7 @@ from rules.duel.review import PlayerReview, Review, review
 
 log = logging.getLogger(__name__)
 
+KEY = "sixshooter.reviews"  # the Reviewer in bot_data
 DELAY = 0.5  # seconds after the result is shown
 CATCH_UP = 3 * 24 * 3600  # after a restart: duels finished this recently get their review
 
@@ -54,7 +56,8 @@ class Reviewer:
         try:
             state = DuelState.from_json(record.state_json)
             # Seeded by the duel: computed again, the same review.
-            done = await _in_thread(review, state, random.Random(duel_id))
+            done = await asyncio.get_running_loop().run_in_executor(
+                None, review, state, random.Random(duel_id))
             await duels.keep_review(duel_id, done.to_json(), now=self.svc.clock())
             log.info("duel %d: reviewed", duel_id)
             return done
@@ -69,14 +72,6 @@ class Reviewer:
                 self.job_queue.run_once(self._job, when=DELAY * (n + 2), data=duel_id,
                                         name=f"review:{duel_id}")
         return len(pending)
-
-
-async def _in_thread(fn: Any, *args: Any) -> Review:
-    import asyncio
-
-    result = await asyncio.get_running_loop().run_in_executor(None, fn, *args)
-    assert isinstance(result, Review)
-    return result
 
 
 def _bet(tr: Translator, bet: Bet) -> Html:
@@ -109,8 +104,6 @@ def install(app: App) -> Reviewer:
     app.bot_data[KEY] = reviewer
     return reviewer
 
-
-KEY = "sixshooter.reviews"
 
 
 def reviewer_of(bot_data: dict[str, Any]) -> Reviewer | None:

@@ -72,6 +72,14 @@ Stacks = tuple[int, int]
 Outcomes = list[tuple[float, int, int]]  # probability, winner (+1 first / -1 second / 0), bonus
 
 
+def parse_level(text: str) -> Level:
+    """A level from its name; ValueError naming the levels for anything else."""
+    for level in LEVELS:
+        if level == text:
+            return level
+    raise ValueError(f"a level is one of {', '.join(LEVELS)}")
+
+
 def legal_moves(view: PublicView, player: int) -> list[Action]:
     """What `player` may do now, as the rules say (`rules.duel.moves`), surrender aside."""
     if player not in view.to_act:
