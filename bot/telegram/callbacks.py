@@ -12,6 +12,8 @@
     p:<user id>:e|n|h:<stack>             a practice duel against the bot: its level
     o:<duel id>                           a practice duel's odds
     b:n|l|a                               the chat's standings: this season, the last, all time
+    t:<tournament id>:j|l|s|x             a tournament's sign-up: join, leave, start, cancel
+    t:<tournament id>:m<pairing>          play that pairing of the tournament's schedule
     s:<setting>:<value> | s:x             a chat setting, or close the settings message
         l:auto|en|ru  language    t:<seconds> turn timer (0 = off)
         k:<chips>     default stack    c:1|0 show the cards out    v:1|0 keep every reveal
@@ -51,6 +53,8 @@ from bot.telegram.payloads import (
     Setting,
     SettingsPress,
     SixCardPress,
+    TournamentOp,
+    TournamentPress,
 )
 from rules.duel import actions as duel_actions
 from rules.sixcard import SixCardError, parse_action
@@ -60,7 +64,7 @@ __all__ = [
     "CallbackDataError",
     "ChallengeOp", "ChallengePress", "DuelAction", "DuelPress", "OddsPress", "Payload",
     "PracticePress", "ResultOp", "ResultPress", "Setting", "SettingsPress", "SixCardPress",
-    "decode", "encode",
+    "TournamentOp", "TournamentPress", "decode", "encode",
 ]
 
 
@@ -90,6 +94,10 @@ def encode(payload: Payload) -> str:
         data = f"o:{payload.duel_id}"
     elif isinstance(payload, BoardPress):
         data = f"b:{payload.scope.value}"
+    elif isinstance(payload, TournamentPress):
+        data = f"t:{payload.tournament_id}:{payload.op.value}"
+        if payload.match is not None:
+            data += str(payload.match)
     else:
         raise TypeError(f"not a payload: {payload!r}")
     if len(data.encode("ascii")) > MAX_BYTES:  # cannot happen with the bounds above
@@ -170,6 +178,17 @@ def _decode_board(fields: list[str]) -> Payload:
     return BoardPress(BoardScope(fields[0]))
 
 
+def _decode_tournament(fields: list[str]) -> Payload:
+    if len(fields) != 2 or not fields[1]:
+        raise CallbackDataError("a tournament press has an id and an operation")
+    tournament_id, op = _number(fields[0]), fields[1]
+    if op[0] == TournamentOp.MATCH.value:
+        return TournamentPress(tournament_id, TournamentOp.MATCH, _number(op[1:]))
+    if op not in {o.value for o in TournamentOp}:
+        raise CallbackDataError("unknown tournament operation")
+    return TournamentPress(tournament_id, TournamentOp(op))
+
+
 def _decode_sixcard(fields: list[str]) -> Payload:
     if len(fields) != 3:
         raise CallbackDataError("a six-card press has an id, a version and an action")
@@ -190,6 +209,7 @@ _DECODERS: dict[str, Callable[[list[str]], Payload]] = {
     "p": _decode_practice,
     "o": _decode_odds,
     "b": _decode_board,
+    "t": _decode_tournament,
 }
 
 

@@ -64,6 +64,14 @@ class BoardScope(StrEnum):
     ALL = "a"  # all time
 
 
+class TournamentOp(StrEnum):
+    JOIN = "j"
+    LEAVE = "l"
+    START = "s"
+    CANCEL = "x"
+    MATCH = "m"  # play the pairing `match` of the schedule
+
+
 class ResultOp(StrEnum):
     REMATCH = "m"
     STANDINGS = "s"
@@ -190,6 +198,26 @@ class OddsPress:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentPress:
+    """A tournament's sign-up button, or a scheduled pairing's "play" (with its index)."""
+
+    tournament_id: int
+    op: TournamentOp
+    match: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_number("tournament_id", self.tournament_id)
+        if not isinstance(self.op, TournamentOp):
+            raise CallbackDataError("op must be a TournamentOp")
+        if self.op is TournamentOp.MATCH:
+            if self.match is None:
+                raise CallbackDataError("a match press names the pairing")
+            _check_number("match", self.match)
+        elif self.match is not None:
+            raise CallbackDataError("only a match press names a pairing")
+
+
+@dataclass(frozen=True, slots=True)
 class SixCardPress:
     """An action in a six-card poker game, on the version the button was drawn for."""
 
@@ -211,4 +239,4 @@ class SixCardPress:
 
 
 Payload = (DuelPress | ChallengePress | SixCardPress | SettingsPress | ResultPress
-           | PracticePress | OddsPress | BoardPress)
+           | PracticePress | OddsPress | BoardPress | TournamentPress)

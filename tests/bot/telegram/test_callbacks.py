@@ -19,6 +19,8 @@ from bot.telegram.callbacks import (
     Setting,
     SettingsPress,
     SixCardPress,
+    TournamentOp,
+    TournamentPress,
     decode,
     encode,
 )
@@ -44,6 +46,9 @@ payloads: st.SearchStrategy[Payload] = st.one_of(
     st.builds(ChallengePress, ids, ids, st.sampled_from(ChallengeOp)),
     st.builds(BoardPress, st.sampled_from(BoardScope)),
     settings_presses,
+    st.builds(TournamentPress, ids, st.sampled_from([o for o in TournamentOp
+                                                      if o is not TournamentOp.MATCH])),
+    st.builds(TournamentPress, ids, st.just(TournamentOp.MATCH), ids),
 )
 
 
@@ -222,3 +227,25 @@ def test_mutated_sixcard_presses_decode_canonically_or_not_at_all(
         except CallbackDataError:
             continue
         assert encode(decoded) == mutated
+
+
+def test_tournament_examples() -> None:
+    assert encode(TournamentPress(3, TournamentOp.JOIN)) == "t:3:j"
+    assert encode(TournamentPress(3, TournamentOp.MATCH, 0)) == "t:3:m0"
+    assert decode("t:12:m65") == TournamentPress(12, TournamentOp.MATCH, 65)
+    assert [decode(f"t:1:{op}").op for op in "jlsx"] == [
+        TournamentOp.JOIN, TournamentOp.LEAVE, TournamentOp.START, TournamentOp.CANCEL]
+
+
+@pytest.mark.parametrize("data", ["t:1", "t:1:", "t:1:m", "t:1:m01", "t:1:m-1", "t:1:jj",
+                                  "t:1:q", "t:01:j", "t:1:j:2", "t:1:j1"])
+def test_tournament_rejects(data: str) -> None:
+    with pytest.raises(CallbackDataError):
+        decode(data)
+
+
+def test_tournament_press_checks() -> None:
+    with pytest.raises(CallbackDataError):
+        TournamentPress(1, TournamentOp.MATCH)
+    with pytest.raises(CallbackDataError):
+        TournamentPress(1, TournamentOp.JOIN, 2)
