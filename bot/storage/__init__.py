@@ -23,6 +23,12 @@ from bot.storage.meta import MetaRepo
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.ratings import RatingRepo
 from bot.storage.results import DuelResult, ResultReason, ResultRepo
+from bot.storage.tournaments import (
+    MatchRecord,
+    TournamentRecord,
+    TournamentRepo,
+    TournamentStatus,
+)
 from bot.storage.users import UserRecord, UserRepo
 
 __all__ = [
@@ -39,6 +45,7 @@ __all__ = [
     "DuelRepo",
     "DuelResult",
     "DuelStatus",
+    "MatchRecord",
     "MetaRepo",
     "RatingRepo",
     "ResultReason",
@@ -46,6 +53,9 @@ __all__ = [
     "Rollback",
     "Storage",
     "StorageError",
+    "TournamentRecord",
+    "TournamentRepo",
+    "TournamentStatus",
     "UserRecord",
     "UserRepo",
     "deals_of",
@@ -64,11 +74,12 @@ class Storage:
     results: ResultRepo
     meta: MetaRepo
     ratings: RatingRepo
+    tournaments: TournamentRepo
 
     @classmethod
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
-                   MetaRepo(db), RatingRepo(db))
+                   MetaRepo(db), RatingRepo(db), TournamentRepo(db))
 
     @classmethod
     async def open(cls, path: str | PathLike[str]) -> Storage:

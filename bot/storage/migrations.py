@@ -256,6 +256,55 @@ CREATE TABLE ratings (
 INSERT INTO bot_meta (key, value) VALUES ('ratings_backfill', 'pending');
 """
 
+# Round-robin tournaments (bot.storage.tournaments): one in sign-up or running per chat topic,
+# its players in sign-up order, each pairing a match from the start, decided by the duel it
+# links (its result in results) or by a walkover once due_at passes; no table is kept.
+V11_TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id        INTEGER NOT NULL,
+    thread_id      INTEGER,                        -- forum topic, or NULL
+    opener_id      INTEGER NOT NULL,
+    status         TEXT    NOT NULL DEFAULT 'signup'
+                   CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+    double         INTEGER NOT NULL DEFAULT 0,     -- 1: every pair plays twice
+    stack          INTEGER NOT NULL CHECK (stack > 0),
+    round_seconds  INTEGER NOT NULL CHECK (round_seconds > 0),  -- a round's time to play
+    version        INTEGER NOT NULL DEFAULT 0,     -- grows with every change (compare-and-swap)
+    message_id     INTEGER,                        -- the sign-up message, then the latest table
+    shown          INTEGER NOT NULL DEFAULT -1,    -- decided pairings the latest table shows
+    created_at     INTEGER NOT NULL,
+    started_at     INTEGER, finished_at INTEGER    -- NULL until running, until the end
+);
+CREATE UNIQUE INDEX tournaments_open_in_chat ON tournaments (chat_id, COALESCE(thread_id, 0))
+    WHERE status IN ('signup', 'running');
+
+CREATE TABLE tournament_players (
+    tournament_id  INTEGER NOT NULL REFERENCES tournaments (id),
+    user_id        INTEGER NOT NULL,
+    seat           INTEGER NOT NULL,               -- sign-up order, 0: the opener
+    PRIMARY KEY (tournament_id, user_id), UNIQUE (tournament_id, seat)
+);
+
+CREATE TABLE tournament_matches (
+    tournament_id  INTEGER NOT NULL REFERENCES tournaments (id),
+    idx            INTEGER NOT NULL,               -- Pairing.index; round: Pairing.round
+    round          INTEGER NOT NULL,
+    player_a       INTEGER NOT NULL,               -- named first (Pairing.a)
+    player_b       INTEGER NOT NULL CHECK (player_b <> player_a),
+    due_at         INTEGER NOT NULL,               -- walkover time if not played by then
+    ready_id       INTEGER,                        -- the first of the pair who asked to play
+    challenge_id   INTEGER REFERENCES challenges (id),  -- the pending challenge between them
+    duel_id        INTEGER REFERENCES duels (id),
+    walkover       TEXT    CHECK (walkover IN ('a', 'b', 'none')),  -- 'none': both lose
+    PRIMARY KEY (tournament_id, idx)
+);
+CREATE UNIQUE INDEX tournament_matches_duel ON tournament_matches (duel_id)
+    WHERE duel_id IS NOT NULL;
+CREATE INDEX tournament_matches_challenge ON tournament_matches (challenge_id)
+    WHERE challenge_id IS NOT NULL;
+"""
+
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
                                V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS,
-                               V10_RATINGS)
+                               V10_RATINGS, V11_TOURNAMENTS)
