@@ -7,7 +7,7 @@ from typing import Any
 
 from telegram.ext import ApplicationBuilder
 
-from bot import common, duel, fairness, info, settings, sixcard, stats
+from bot import common, duel, fairness, info, settings, sixcard, stats, tournament
 from bot.config import Config
 from bot.services import KEY, Services, services
 from bot.storage import Storage
@@ -21,11 +21,12 @@ log = logging.getLogger(__name__)
 # The feature packages, each registering its handlers, in this order: also the menu's order.
 # `common` comes last: its answer to a press no feature knows takes any press (its other
 # handlers are of their own kinds or group, so their place changes nothing).
-FEATURES = (duel, sixcard, stats, fairness, settings, info, common)
+FEATURES = (duel, sixcard, stats, tournament, fairness, settings, info, common)
 MENU: tuple[Command, ...] = tuple(c for f in FEATURES for c in f.COMMANDS)
 # What runs once the bot is connected, in order: the duels (their turn timers hooked before
-# any is shown again), the six-card games, then the one sync job for every game.
-STARTS = (duel.start, sixcard.start, common.start)
+# any is shown again), the six-card games, the tournaments, then the one sync job for every
+# game.
+STARTS = (duel.start, sixcard.start, tournament.start, common.start)
 CONFIG = "sixshooter.config"
 UPDATES = ["message", "callback_query", "my_chat_member"]
 SEND_READ_TIMEOUT = 25.0  # seconds to wait for Telegram's answer to a request (PTB: 5)

@@ -16,7 +16,7 @@ from bot.telegram import callbacks, send
 
 P = TypeVar("P", callbacks.DuelPress, callbacks.ChallengePress, callbacks.SixCardPress,
             callbacks.ResultPress, callbacks.SettingsPress, callbacks.PracticePress,
-            callbacks.OddsPress, callbacks.BoardPress)
+            callbacks.OddsPress, callbacks.BoardPress, callbacks.TournamentPress)
 
 
 async def user_translator(svc: Services, update: Update) -> Translator:

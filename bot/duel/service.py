@@ -182,6 +182,8 @@ async def start_duel(
             )
             if not won:
                 raise Rollback
+            # a tournament's pairing played through this challenge now has its duel
+            await storage.tournaments.link_duel(challenge.id, record.id)
     except Rollback:
         return None
     log.info("duel %d started in chat %d: %d vs %d, stack %d, player %d deals",

@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage.db import Database
+from bot.storage.tournaments import TournamentRepo
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,5 +131,7 @@ async def move_chat(db: Database, old_id: int, new_id: int, *, now: int) -> Chat
             "UPDATE sixcard_games SET chat_id = ?, message_id = NULL,"
             " shown_version = CASE WHEN status = 'live' THEN NULL ELSE shown_version END"
             " WHERE chat_id = ?", (new_id, old_id))
+        # tournaments: their tables are posted again in the new chat by their job
+        rows += await TournamentRepo(db).migrate_chat(old_id, new_id)
     return ChatMove(old_id, new_id, rows, tuple(int(r["id"]) for r in live_duels),
                     tuple(int(r["id"]) for r in live_games), expired, merged)

@@ -38,11 +38,13 @@ def test_the_handlers_dispatch_as_before() -> None:
     commands = [_described(h) for h in handlers if isinstance(h, CommandHandler)]
     assert sorted(commands) == sorted(
         ["/duel", "/cancel", "/surrender", "/practice", "/sixcard", "/balance", "/rebuy",
-         "/settings", "/stats", "/history", "/verify", "/start", "/help", "/rules"])
+         "/settings", "/stats", "/history", "/tournament", "/verify", "/start", "/help",
+         "/rules"])
     presses = [_described(h) for h in handlers if isinstance(h, CallbackQueryHandler)]
     assert presses[-1] == "press *"  # a press no feature knows: answered "not valid"
     assert sorted(presses[:-1]) == ["press ^b:", "press ^c:", "press ^d:", "press ^o:",
-                                    "press ^p:", "press ^r:", "press ^s:", "press ^x:"]
+                                    "press ^p:", "press ^r:", "press ^s:", "press ^t:",
+                                    "press ^x:"]
     assert sum(isinstance(h, MessageHandler) and not isinstance(h, CommandHandler)
                for h in handlers) == 1  # a group becoming a supergroup
     assert sum(isinstance(h, ChatMemberHandler) for h in handlers) == 1
@@ -52,7 +54,7 @@ def test_the_handlers_dispatch_as_before() -> None:
 def test_the_menu_is_the_features_commands_in_todays_order() -> None:
     assert group_names(application.MENU) == (
         "duel", "cancel", "surrender", "practice", "sixcard", "balance", "rebuy", "stats",
-        "history", "verify", "settings", "rules", "help")
+        "history", "tournament", "verify", "settings", "rules", "help")
     assert private_names(application.MENU) == (
         "start", "surrender", "practice", "sixcard", "balance", "rebuy", "stats", "history",
         "verify", "settings", "rules", "help")
@@ -61,5 +63,5 @@ def test_the_menu_is_the_features_commands_in_todays_order() -> None:
 def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
     """Each game registers itself when its package is imported (bot.app imports them all), in
     whatever order the imports came."""
-    assert sorted(g.name for g in chats.GAMES) == ["duel", "six-card"]
+    assert sorted(g.name for g in chats.GAMES) == ["duel", "six-card", "tournament"]
     assert sorted(loop.game.kind for loop in live.LOOPS) == ["duel", "sixcard"]

@@ -18,7 +18,7 @@ from bot.telegram import menu
 from bot.telegram.menu import Command
 
 GROUPS = ("duel", "cancel", "surrender", "practice", "sixcard", "balance", "rebuy", "stats",
-          "history", "verify", "settings", "rules", "help")
+          "history", "tournament", "verify", "settings", "rules", "help")
 PRIVATE = ("start", "surrender", "practice", "sixcard", "balance", "rebuy", "stats", "history",
            "verify", "settings", "rules", "help")
 

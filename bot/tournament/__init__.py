@@ -1,0 +1,35 @@
+"""A round-robin tournament of a group (issue 13): /tournament opens a sign-up (`handlers`),
+its start schedules every pair (`service`, the rules in `rules.tournament`), each pairing is a
+normal duel started from the table's buttons, whose result enters the table as it is shown
+(`jobs`), with walkovers for rounds not played in time; the table is a picture
+(`render.tournament`) with its caption and buttons (`present`)."""
+
+from __future__ import annotations
+
+from telegram.ext import CallbackQueryHandler, CommandHandler
+
+from bot.common import chats
+from bot.config import Config
+from bot.services import Services
+from bot.telegram import App
+from bot.telegram.menu import Command
+from bot.tournament import handlers, jobs
+
+COMMANDS = (Command("tournament", groups=True, private=False),)
+
+
+async def _forget(svc: Services, chat_id: int) -> str:
+    closed = await svc.storage.tournaments.forget_chat(chat_id)
+    return f"{closed} tournament(s) cancelled"
+
+
+chats.closes(chats.ChatGames("tournament", forget=_forget))
+
+
+def register(app: App) -> None:
+    app.add_handler(CommandHandler("tournament", handlers.tournament))
+    app.add_handler(CallbackQueryHandler(handlers.on_press, pattern=r"^t:"))
+
+
+async def start(app: App, config: Config) -> None:
+    jobs.install(app, config)
