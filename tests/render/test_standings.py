@@ -28,6 +28,7 @@ from render.standings import (
     versus_box,
 )
 from rules.hands import Category
+from tests.render.labels import Recording
 
 HOSTILE = (
     "Александра Константиновна Преображенская-Старшая " * 4,  # long Cyrillic
@@ -113,21 +114,6 @@ def test_win_rate_rounds_half_up_and_survives_no_duels() -> None:
     assert Figures(played=3, wins=2).win_rate == 67
     assert Figures(played=8, wins=1).win_rate == 13  # 12.5
     assert Figures(played=6, wins=6).win_rate == 100
-
-
-class Recording:
-    """Labels that keep the keys asked for (and answer in English)."""
-
-    def __init__(self) -> None:
-        self.keys: list[str] = []
-
-    def text(self, key: str, /, **values: object) -> str:
-        self.keys.append(key)
-        return EN.text(key, **values)
-
-    def plural(self, key: str, n: int, /, **values: object) -> str:
-        self.keys.append(key)
-        return EN.plural(key, n, **values)
 
 
 @pytest.mark.parametrize("history", [(1069,), (1069, 1128, 1127), tuple(range(900, 1400, 2))])

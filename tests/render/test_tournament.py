@@ -31,6 +31,7 @@ from render.tournament import (
     table_top,
     tournament_table,
 )
+from tests.render.labels import Recording
 
 EN, RU = translator("en"), translator("ru")
 HOSTILE = (
@@ -52,21 +53,6 @@ def png(data: bytes) -> Image.Image:
     im = Image.open(io.BytesIO(data))
     im.load()
     return im
-
-
-class Recording:
-    """Labels that keep the keys asked for (and answer in English)."""
-
-    def __init__(self) -> None:
-        self.keys: list[str] = []
-
-    def text(self, key: str, /, **values: object) -> str:
-        self.keys.append(key)
-        return EN.text(key, **values)
-
-    def plural(self, key: str, n: int, /, **values: object) -> str:
-        self.keys.append(key)
-        return EN.plural(key, n, **values)
 
 
 @pytest.mark.parametrize("n", [3, 5, 8, 12])
