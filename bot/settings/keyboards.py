@@ -1,7 +1,8 @@
 """The /settings message: the chat's settings as text, and buttons to change them.
 
 In a group every setting has a row of choices (the current one ticked); a private chat has no
-duels, so it only offers the language.
+duels, so it only offers the language. Whether a new season resets the ratings is offered only
+while the chat has seasons.
 """
 
 from __future__ import annotations
@@ -44,9 +45,11 @@ def settings_text(tr: Translator, s: ChatSettings, *, private: bool) -> str:
         tr.t("settings.reveals",
              value=tr.t("settings.reveals_kept" if s.keep_reveals else "settings.reveals_folded")),
         tr.t("settings.season", value=tr.t(f"settings.season_{s.season}")),
-        "",
-        tr.t("settings.note_group"),
     ]
+    if s.season != "none":  # with no seasons there is no new season to start
+        lines.append(tr.t("settings.season_reset", value=tr.t(
+            "settings.season_reset_on" if s.season_reset else "settings.season_reset_off")))
+    lines += ["", tr.t("settings.note_group")]
     return "\n".join(lines)
 
 
@@ -82,6 +85,10 @@ def settings_keyboard(tr: Translator, s: ChatSettings, *, private: bool) -> Inli
             _row(Setting.SEASON, s.season, [
                 (tr.t(f"settings.button_season_{k}"), k) for k in ("none", "month", "quarter")]),
         ]
+        if s.season != "none":
+            rows.append(_row(Setting.SEASON_RESET, s.season_reset, [
+                (tr.t("settings.button_season_continue"), False),
+                (tr.t("settings.button_season_reset"), True)]))
     done = SettingsPress(Setting.CLOSE)
     rows.append([InlineKeyboardButton(tr.t("settings.button_done"),
                                       callback_data=callbacks.encode(done))])

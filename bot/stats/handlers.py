@@ -4,7 +4,8 @@
 A group's board shows the current season (the chat's setting: a month by default, in UTC;
 bot.stats.seasons) with buttons for the last season and all time (b:..., answered with a new
 board in reply to the pressed one, for whoever pressed); with seasons off it is all time and
-has no buttons."""
+has no buttons. A season's ratings carry on from the earlier ones, or start from a newcomer's
+when the chat's setting season_reset is on (its order line says which)."""
 
 from __future__ import annotations
 
@@ -144,7 +145,8 @@ async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Servic
     if not results:
         await reply(context, update, "\n".join([tr.t("stats.empty"), *vs_bot]))
         return
-    kind = (await svc.storage.chats.get_settings(chat_id)).season
+    settings = await svc.storage.chats.get_settings(chat_id)
+    kind, reset = settings.season, settings.season_reset
     markup = None if kind == "none" else _scope_keyboard(tr, scope)
     if markup is None or scope is BoardScope.ALL:
         ranked = standings.ranking(results, await svc.storage.ratings.for_chat(chat_id))
@@ -153,7 +155,7 @@ async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Servic
         season = seasons.season_of(svc.clock(), kind)
         season = seasons.previous(season) if scope is BoardScope.LAST else season
         named = seasons.label(season, tr.lang)
-        ranked = standings.season_ranking(results, season.start, season.end)
+        ranked = standings.season_ranking(results, season.start, season.end, reset=reset)
         counted = sum(1 for r in results if season.holds(r.finished_at))
         last = scope is BoardScope.LAST
         if not ranked:
@@ -164,7 +166,8 @@ async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Servic
                 await send.send_text(context.bot, chat.id, thread, "\n".join(
                     [tr.t(key, season=named), *vs_bot]), markup, reply_to=message.message_id)
             return
-        scope_line = tr.t("stats.scope_last" if last else "stats.scope_season", season=named)
+        scope_line = tr.t(("stats.scope_last" if last else "stats.scope_season")
+                          + ("_reset" if reset else ""), season=named)
         title = f"{title} · {named}" if title else named
     top, you = standings.top_and_you(ranked, asker)
     names = await _names(svc, (s.user_id for s in ranked))

@@ -1,6 +1,8 @@
 """The season-end post: when a chat's season (bot.stats.seasons, UTC) is over, the bot posts
 its final table once, with the champion (the season's first) and the biggest climb (who moved
-their shown rating up the most over it).
+their shown rating up the most over it). With the chat's setting season_reset, the season's
+ratings were replayed from its own duels (everyone a newcomer at its start), the climb is
+measured from a newcomer's rating, and the post says the new season starts afresh.
 
 A job looks every `EVERY` seconds (and a minute after start) at the chats with a result in the
 last `LOOKBACK` seconds; for each with seasons on, the season before the current one is posted
@@ -41,7 +43,8 @@ async def post_ended(bot: Bot, svc: Services, now: int) -> int:
     """Post every ended season not yet posted; how many were posted."""
     posted = 0
     for chat_id in await svc.storage.results.chats_since(now - LOOKBACK):
-        kind = (await svc.storage.chats.get_settings(chat_id)).season
+        settings = await svc.storage.chats.get_settings(chat_id)
+        kind = settings.season
         chat = await svc.storage.chats.get(chat_id)
         if kind == "none" or chat is None or not chat.active:
             continue
@@ -53,14 +56,15 @@ async def post_ended(bot: Bot, svc: Services, now: int) -> int:
         if not any(season.holds(r.finished_at) for r in results):
             continue
         tr = await chat_language(svc, chat_id, None)
-        await _post(bot, svc, tr, chat_id, chat.title or "", season, results)
+        await _post(bot, svc, tr, chat_id, chat.title or "", season, results,
+                    reset=settings.season_reset)
         posted += 1
     return posted
 
 
 async def _post(bot: Bot, svc: Services, tr: Translator, chat_id: int, title: str,
-                season: seasons.Season, results: list[DuelResult]) -> None:
-    ranked = standings.season_ranking(results, season.start, season.end)
+                season: seasons.Season, results: list[DuelResult], *, reset: bool) -> None:
+    ranked = standings.season_ranking(results, season.start, season.end, reset=reset)
     top, _ = standings.top_and_you(ranked, 0)
     names = {s.user_id: display_name(await svc.storage.users.get(s.user_id)) for s in ranked}
     named = seasons.label(season, tr.lang)
@@ -68,7 +72,7 @@ async def _post(bot: Bot, svc: Services, tr: Translator, chat_id: int, title: st
     champion = ranked[0]
     lines = [tr.t("stats.season_champion", name=names[champion.user_id],
                   rating=rating.label(champion.rating))]
-    climbs = standings.climbs(results, season.start, season.end)
+    climbs = standings.climbs(results, season.start, season.end, reset=reset)
     climber = max(ranked, key=lambda s: (climbs[s.user_id], -s.rank))
     if climbs[climber.user_id] > 0:
         lines.append(tr.t("stats.season_climb", name=names[climber.user_id],
@@ -79,7 +83,9 @@ async def _post(bot: Bot, svc: Services, tr: Translator, chat_id: int, title: st
                      rating.provisional(s.rating)) for s in top), None, counted)
     photo = await svc.drawer.draw(partial(pictures.leaderboard, board, labels=tr))
     first, then = split_caption(tr.t("stats.season_over", season=named),
-                                [*lines, Html(""), *rows, tr.t("stats.season_next")])
+                                [*lines, Html(""), *rows,
+                                 tr.t("stats.season_next_reset" if reset
+                                      else "stats.season_next")])
     sent = await send.send_photo(bot, chat_id, None, photo, first, None)
     if then is not None:
         await send.send_text(bot, chat_id, None, then,

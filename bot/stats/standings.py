@@ -2,7 +2,9 @@
 
     ranking(results, ratings)             -> [Standing(rank, user_id, figures, rating), ...],
                                              best first: by rating, then net chips
-    season_ranking(results, start, end)   -> the ranking of a season: [start, end) seconds
+    season_ranking(results, start, end, reset=False)
+                                          -> the ranking of a season: [start, end) seconds;
+                                             with reset, its ratings start from a newcomer's
     all_figures(results)                  -> {user_id: Figures} of every player, in one pass
     figures_for(results, user_id)         -> that player's Figures
     head_to_head(results, a, b)           -> a's Figures over the duels between a and b
@@ -124,21 +126,27 @@ def ranking(results: Sequence[DuelResult],
     return out
 
 
-def season_ranking(results: Sequence[DuelResult], start: int, end: int) -> list[Standing]:
-    """The standings of a season, the duels finished in [start, end) (bot.stats.seasons): a
-    season goes on from the ratings its players already had, so every result before `end` is
-    replayed, in order, and the players are ranked by the rating they reached; their figures
-    (W–D–L, net chips) count the season's duels only, and only its players are listed."""
+def season_ranking(results: Sequence[DuelResult], start: int, end: int, *,
+                   reset: bool = False) -> list[Standing]:
+    """The standings of a season, the duels finished in [start, end) (bot.stats.seasons): the
+    players are ranked by the rating they reached. A season goes on from the ratings its
+    players already had, so every result before `end` is replayed, in order; with `reset` (the
+    chat's setting season_reset) everyone starts it as a newcomer (rules.rating.initial) and
+    only the season's own results are replayed. Their figures (W–D–L, net chips) count the
+    season's duels only, and only its players are listed."""
     before_end = [r for r in results if r.finished_at < end]
     window = [r for r in before_end if r.finished_at >= start]
-    return ranking(window, replayed(before_end))
+    return ranking(window, replayed(window if reset else before_end))
 
 
-def climbs(results: Sequence[DuelResult], start: int, end: int) -> dict[int, int]:
+def climbs(results: Sequence[DuelResult], start: int, end: int, *,
+           reset: bool = False) -> dict[int, int]:
     """How far each player of the season [start, end) moved their shown rating over it: the
-    rating reached minus the one they came in with (a newcomer's, for a first season)."""
-    before = replayed([r for r in results if r.finished_at < start])
-    reached = {s.user_id: s.rating for s in season_ranking(results, start, end)}
+    rating reached minus the one they came in with (a newcomer's, for a first season or, with
+    `reset`, for every season)."""
+    before = {} if reset else replayed([r for r in results if r.finished_at < start])
+    reached = {s.user_id: s.rating
+               for s in season_ranking(results, start, end, reset=reset)}
     return {uid: rating.shown(r) - rating.shown(before.get(uid) or rating.initial())
             for uid, r in reached.items()}
 

@@ -40,6 +40,7 @@ class ChatSettings:
     show_cards_out: bool = True  # draw the grid of cards already out of play
     keep_reveals: bool = False  # every bullet's reveal stays as its own message
     season: str = SEASON_DEFAULT  # the standings' season: "none", "month" or "quarter" (UTC)
+    season_reset: bool = False  # a season's ratings start from a newcomer's, not carry on
 
     def __post_init__(self) -> None:
         if self.language is not None and self.language not in LANGUAGES:
@@ -56,6 +57,8 @@ class ChatSettings:
             raise ValueError("keep_reveals must be a bool")
         if self.season not in SEASON_KINDS:
             raise ValueError(f"season must be one of {SEASON_KINDS}")
+        if not isinstance(self.season_reset, bool):
+            raise ValueError("season_reset must be a bool")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)

@@ -18,6 +18,7 @@
         l:auto|en|ru  language    t:<seconds> turn timer (0 = off)
         k:<chips>     default stack    c:1|0 show the cards out    v:1|0 keep every reveal
         n:0|m|q       the standings' season: none, month, quarter (no word: "month" holds "th")
+        r:1|0         a new season's ratings: reset to a newcomer's (1) or carried on (0)
 
 Numbers are canonical decimal (no sign, no leading zeros), so every payload has exactly one
 encoding and `encode(decode(data)) == data` for any data that decodes. Anything else (a forged,
@@ -147,7 +148,7 @@ def _decode_settings(fields: list[str]) -> Payload:
         if kind is None:
             raise CallbackDataError("a season is 0, m or q")
         return SettingsPress(setting, kind)
-    if setting in (Setting.CARDS_OUT, Setting.REVEALS):
+    if setting in (Setting.CARDS_OUT, Setting.REVEALS, Setting.SEASON_RESET):
         if text not in ("0", "1"):
             raise CallbackDataError("an on/off setting is 1 or 0")
         return SettingsPress(setting, text == "1")

@@ -31,6 +31,7 @@ class Setting(StrEnum):
     CARDS_OUT = "c"
     REVEALS = "v"  # keep every bullet's reveal as its own message
     SEASON = "n"  # the standings' season: none, month, quarter
+    SEASON_RESET = "r"  # a season's ratings start afresh (True) or carry on (False)
     CLOSE = "x"
 
 
@@ -140,7 +141,7 @@ class SettingsPress:
         elif self.setting in (Setting.TIMER, Setting.STACK):
             ok = isinstance(value, int) and not isinstance(value, bool) and (
                 0 <= value <= MAX_ID)
-        elif self.setting in (Setting.CARDS_OUT, Setting.REVEALS):
+        elif self.setting in (Setting.CARDS_OUT, Setting.REVEALS, Setting.SEASON_RESET):
             ok = isinstance(value, bool)
         else:
             ok = value is None

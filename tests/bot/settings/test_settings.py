@@ -219,7 +219,7 @@ def test_every_button_decodes_to_a_settings_press_and_the_current_one_is_ticked(
     assert all(isinstance(p, SettingsPress) for p in presses)
     ticked = {b.text for row in markup.inline_keyboard for b in row if b.text.startswith("✅")}
     assert ticked == {"✅ Русский", "✅ 10 мин", "✅ 20", "✅ Скрыть", "✅ Сворачивать",
-                      "✅ Месяц"}
+                      "✅ Месяц", "✅ Продолжать"}
     timers = [p.value for p in presses if isinstance(p, SettingsPress)
               and p.setting is Setting.TIMER]
     stacks = [p.value for p in presses if isinstance(p, SettingsPress)
@@ -279,3 +279,63 @@ def test_the_season_row_offers_none_month_and_quarter() -> None:
     assert "✅ Без сезонов" in ticked
     assert "🏆 Сезоны рейтинга: нет (за всё время)" in settings_text(
         translator("ru"), ChatSettings(season="none"), private=False)
+
+
+async def test_an_admin_makes_a_new_season_reset_the_ratings(svc: Services) -> None:
+    bot = FakeBot(statuses={ADMIN: "administrator"})
+    assert (await svc.storage.chats.get_settings(GROUP)).season_reset is False  # the default
+    assert await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.SEASON_RESET, True)) == (
+        "Saved.")
+    assert await svc.storage.chats.get_settings(GROUP) == ChatSettings(season_reset=True)
+    [edit] = bot.edited
+    assert "🔄 Ratings in a new season: reset, everyone starts level" in edit["text"]
+    ticked = [b.text for row in edit["reply_markup"].inline_keyboard for b in row
+              if b.text.startswith("✅")]
+    assert "✅ Reset" in ticked and "✅ Carry on" not in ticked
+    await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.SEASON_RESET, False))
+    assert (await svc.storage.chats.get_settings(GROUP)).season_reset is False
+    assert "🔄 Ratings in a new season: carry on from the season before" in bot.edited[-1][
+        "text"]
+
+
+async def test_a_member_cannot_reset_the_seasons_ratings(svc: Services) -> None:
+    bot = FakeBot(statuses={ADMIN: "administrator"})
+    await tap(bot, svc, MEMBER, GROUP, SettingsPress(Setting.SEASON_RESET, True))
+    assert await svc.storage.chats.get_settings(GROUP) == ChatSettings()
+
+
+def test_changed_sets_season_reset_and_nothing_else() -> None:
+    before = ChatSettings(season="quarter", keep_reveals=True)
+    after = changed(before, SettingsPress(Setting.SEASON_RESET, True))
+    assert after == ChatSettings(season="quarter", keep_reveals=True, season_reset=True)
+    assert changed(after, SettingsPress(Setting.SEASON_RESET, False)) == before
+
+
+def test_season_reset_is_a_bool_and_old_settings_read_as_carry_on() -> None:
+    assert ChatSettings().season_reset is False
+    for bad in (1, 0, "true", None):
+        with pytest.raises(ValueError):
+            ChatSettings(season_reset=bad)  # type: ignore[arg-type]
+    old = '{"keep_reveals": true, "season": "quarter"}'  # written before the setting existed
+    assert ChatSettings.from_json(old) == ChatSettings(keep_reveals=True, season="quarter")
+    assert ChatSettings.from_json('{"season_reset": 1}') == ChatSettings()  # invalid: default
+    settings = ChatSettings(season_reset=True)
+    assert ChatSettings.from_json(settings.to_json()) == settings
+
+
+def test_the_season_reset_row_is_offered_only_with_seasons() -> None:
+    ru = translator("ru")
+    markup = settings_keyboard(ru, ChatSettings(season_reset=True), private=False)
+    presses = [cast(SettingsPress, callbacks.decode(d)) for d in callback_data(markup)]
+    assert [p.value for p in presses if p.setting is Setting.SEASON_RESET] == [False, True]
+    rows = [[b.text for b in row] for row in markup.inline_keyboard]
+    assert ["Продолжать", "✅ С нуля"] in rows
+    text = settings_text(ru, ChatSettings(season_reset=True), private=False)
+    assert "🔄 Рейтинг в новом сезоне: с нуля, у всех равный старт" in text
+    assert "🔄 Рейтинг в новом сезоне: продолжается с прошлого сезона" in settings_text(
+        ru, ChatSettings(), private=False)
+    off = ChatSettings(season="none", season_reset=True)
+    offered = {cast(SettingsPress, callbacks.decode(d)).setting
+               for d in callback_data(settings_keyboard(ru, off, private=False))}
+    assert Setting.SEASON in offered and Setting.SEASON_RESET not in offered
+    assert "Рейтинг в новом сезоне" not in settings_text(ru, off, private=False)

@@ -155,3 +155,30 @@ async def test_quarters_and_no_seasons(svc: Services) -> None:
     await stats(command(bot, GROUP), context_for(bot, svc))
     caption, markup = bot.captions[-1]
     assert markup is None and "Season" not in caption and "All time" not in caption
+
+
+async def test_with_reset_the_seasons_board_says_so_and_ranks_from_level_ratings(
+        svc: Services) -> None:
+    """November's two duels (Alice, then Bob won), then a December one Alice wins: going on,
+    she is at 3 duels; with the reset December is her first, a newcomer's win (1069?)."""
+    duel = await svc.storage.duels.create(CHAT, None, (ALICE, BOB), "{}", DEC_2023)
+    await svc.storage.results.record(DuelResult(
+        duel_id=duel.id, chat_id=CHAT, players=(ALICE, BOB), final_stacks=(60, 40),
+        start_stack=50, winner_id=ALICE, reason=ResultReason.NORMAL,
+        best_hands=(None, None), bonus_chips=(0, 0), bullets=6, finished_at=DEC_2023))
+    svc.clock = lambda: DEC_2023 + 10
+    bot = FakeBot()
+    await stats(command(bot, GROUP), context_for(bot, svc))
+    caption = bot.captions[-1][0]
+    assert "Ratings carry on from earlier seasons" in caption and "</b> 1069?" not in caption
+    await svc.storage.chats.set_settings(CHAT, ChatSettings(season_reset=True))
+    await stats(command(bot, GROUP), context_for(bot, svc))
+    caption = bot.captions[-1][0]
+    assert "Season: <b>December 2023</b> (UTC). Ratings started level this season" in caption
+    assert "1. <b>?</b> 1069? · +10 · 1 duel" in caption  # Alice (no name stored)
+    assert "2. <b>?</b> 963? · −10 · 1 duel" in caption
+    await on_board(board_press(bot, "b:l"), context_for(bot, svc))  # November, reset too
+    assert "Ratings started level and stand as at its end" in bot.captions[-1][0]
+    await on_board(board_press(bot, "b:a"), context_for(bot, svc))  # all time: every duel
+    caption = bot.captions[-1][0]
+    assert "📅 All time" in caption and "</b> 1069?" not in caption

@@ -18,6 +18,7 @@ from bot.stats.season_end import post_ended
 from bot.storage import DuelResult, ResultReason, Storage
 from bot.storage.chats import ChatSettings
 from bot.telegram.drawing import Drawer
+from rules import rating
 
 ALICE, BOB, CAROL, CHAT = 1, 2, 3, -100
 NOV = int(datetime(2026, 11, 10, tzinfo=UTC).timestamp())
@@ -114,3 +115,44 @@ async def test_a_chat_the_bot_left_gets_no_post(svc: Services) -> None:
     bot = FakeBot()
     await svc.storage.chats.mark_left(CHAT, now=DEC)
     assert await post_ended(cast(Bot, bot), svc, DEC) == 0 and not bot.captions
+
+
+async def test_with_reset_the_post_ranks_the_season_from_level_ratings(svc: Services) -> None:
+    """November with the reset on: October (Alice beat Bob) counts for nothing; everyone came
+    in as a newcomer, and the climb is measured from a newcomer's rating."""
+    await svc.storage.chats.set_settings(CHAT, ChatSettings(season_reset=True))
+    bot = FakeBot()
+    assert await post_ended(cast(Bot, bot), svc, DEC) == 1
+    # By hand: Carol beats Alice three times, then Bob beats Alice, all from newcomers.
+    carol, alice = rating.initial(), rating.initial()
+    for _ in range(3):
+        carol, alice = rating.after_duel(carol, alice, 0)
+    bob, alice = rating.after_duel(rating.initial(), alice, 0)
+    results = await svc.storage.results.for_chat(CHAT)
+    nov = standings.season_ranking(results, NOV - 86400, DEC, reset=True)
+    assert [(s.user_id, s.rating) for s in nov] == [(CAROL, carol), (BOB, bob), (ALICE, alice)]
+    words = "\n".join([*bot.captions, *bot.texts])
+    assert f"Champion: <b>Carol</b>, rating {rating.label(carol)}" in words
+    climb = rating.shown(carol) - 1000
+    assert f"Biggest climb: <b>Carol</b>, +{climb} rating" in words
+    carried_on = standings.climbs(results, NOV - 86400, DEC)
+    assert standings.climbs(results, NOV - 86400, DEC, reset=True) == {
+        CAROL: climb, BOB: rating.shown(bob) - 1000, ALICE: rating.shown(alice) - 1000}
+    assert carried_on[CAROL] != climb  # going on, Carol beat an Alice who came in a winner
+    assert "A new season has begun, with every rating reset" in words
+    assert "going on from these ratings" not in words
+
+
+async def test_without_reset_the_post_says_the_ratings_carry_on(svc: Services) -> None:
+    bot = FakeBot()
+    await post_ended(cast(Bot, bot), svc, DEC)
+    words = "\n".join([*bot.captions, *bot.texts])
+    assert "going on from these ratings" in words and "reset" not in words
+
+
+async def test_russian_post_with_reset(svc: Services) -> None:
+    bot = FakeBot()
+    await svc.storage.chats.set_settings(CHAT, ChatSettings(language="ru", season_reset=True))
+    await post_ended(cast(Bot, bot), svc, DEC)
+    words = "\n".join([*bot.captions, *bot.texts])
+    assert "Начался новый сезон, рейтинги обнулены — у всех равный старт." in words

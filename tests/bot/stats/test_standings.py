@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from bot.i18n import Texts
 from bot.stats.standings import (
+    climbs,
     figures_for,
     head_to_head,
     ranking,
@@ -340,3 +341,48 @@ def test_a_season_goes_on_from_the_ratings_reached_and_counts_its_own_duels() ->
     assert season_ranking(before, start, end) == []
     assert {s.user_id for s in season_ranking([*before, *inside, *after], end, end + 60)} == {
         BOB, CAROL}
+
+
+def test_with_reset_a_season_starts_everyone_level_and_replays_its_own_duels_only() -> None:
+    # Last month Alice beat Bob four times; this month Alice beats Carol and Bob beats Dave,
+    # two newcomers: going on, Alice leads; with the reset, Alice and Bob start level.
+    dave = 4
+    before = [res(n, ALICE, BOB, 60) for n in range(1, 5)]
+    inside = [res(5, ALICE, CAROL, 60), res(6, BOB, dave, 60)]
+    start, end = T0 + 60 * 5, T0 + 60 * 7
+    results = [*before, *inside]
+
+    # By hand: with the reset both duels are between two newcomers' ratings.
+    new = rating.initial()
+    won, lost = rating.after_duel(new, new, 0)
+    assert (rating.shown(won), rating.shown(lost)) == (1069, 963)  # rules.rating's docstring
+    reset = season_ranking(results, start, end, reset=True)
+    assert [(s.rank, s.user_id, s.rating) for s in reset] == [
+        (1, ALICE, won), (1, BOB, won), (3, CAROL, lost), (3, dave, lost)]
+    assert reset == ranking(inside)  # the season alone, as if nothing came before
+    assert all(s.rating.duels == 1 for s in reset)
+
+    # Going on (the default), the four wins before count: Alice 5 duels, Bob 5 duels.
+    a, b = new, new
+    for _ in range(4):
+        a, b = rating.after_duel(a, b, 0)
+    a_in, carol = rating.after_duel(a, new, 0)
+    b_in, dave_in = rating.after_duel(b, new, 0)
+    going_on = {s.user_id: s for s in season_ranking(results, start, end)}
+    assert going_on == {s.user_id: s for s in season_ranking(results, start, end, reset=False)}
+    assert (going_on[ALICE].rating, going_on[BOB].rating) == (a_in, b_in)
+    assert going_on[ALICE].rank == 1 and going_on[BOB].rank > 1
+    # the figures are the season's either way
+    assert {s.user_id: s.figures for s in reset} == {
+        uid: s.figures for uid, s in going_on.items()}
+
+    # The climb is measured from where each came in: a newcomer's rating with the reset.
+    assert climbs(results, start, end, reset=True) == {
+        ALICE: 69, BOB: 69, CAROL: -37, dave: -37}
+    assert climbs(results, start, end) == {
+        ALICE: rating.shown(a_in) - rating.shown(a), BOB: rating.shown(b_in) - rating.shown(b),
+        CAROL: rating.shown(carol) - 1000, dave: rating.shown(dave_in) - 1000}
+    assert climbs(results, start, end)[CAROL] != -37  # losing to a proven Alice costs less
+
+    # The all-time board is not a season: every result, whatever the setting.
+    assert {s.user_id: s.rating for s in ranking(results)}[ALICE] == a_in

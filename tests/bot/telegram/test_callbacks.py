@@ -36,7 +36,8 @@ actions = st.one_of(
 settings_presses = st.one_of(
     st.builds(SettingsPress, st.just(Setting.LANGUAGE), st.sampled_from(["auto", "en", "ru"])),
     st.builds(SettingsPress, st.sampled_from([Setting.TIMER, Setting.STACK]), ids),
-    st.builds(SettingsPress, st.just(Setting.CARDS_OUT), st.booleans()),
+    st.builds(SettingsPress, st.sampled_from([Setting.CARDS_OUT, Setting.REVEALS,
+                                              Setting.SEASON_RESET]), st.booleans()),
     st.just(SettingsPress(Setting.CLOSE)),
     st.builds(SettingsPress, st.just(Setting.SEASON), st.sampled_from(["none", "month",
                                                                        "quarter"])),
@@ -80,6 +81,14 @@ def test_settings_examples() -> None:
     assert decode("s:n:0") == SettingsPress(Setting.SEASON, "none")
 
 
+def test_the_season_reset_press_is_one_or_zero() -> None:
+    assert encode(SettingsPress(Setting.SEASON_RESET, True)) == "s:r:1"
+    assert encode(SettingsPress(Setting.SEASON_RESET, False)) == "s:r:0"
+    assert decode("s:r:1") == SettingsPress(Setting.SEASON_RESET, True)
+    assert decode("s:r:0") == SettingsPress(Setting.SEASON_RESET, False)
+    assert len({s.value for s in Setting}) == len(Setting)  # "r" is no other setting's letter
+
+
 @pytest.mark.parametrize("data", [
     "", ":", "d", "d:", "d:1:2", "d:1:2:", "d:1:2:b42:x", "x:1:2:b42", "D:1:2:b42",
     "d:a:2:b42", "d:1:b:b42", "d:-1:2:b42", "d:+1:2:b42", "d:01:2:b42", "d: 1:2:b42",
@@ -91,6 +100,7 @@ def test_settings_examples() -> None:
     "s:t:05", "s:t:1:2", "s:k:x", "s:c:2", "s:c:true", "s:z:1", "S:t:60",
     "b", "b:", "b:x", "b:N", "b:n:1", "b:all",
     "s:n:", "s:n:year", "s:n:month", "s:n:none", "s:n:M", "s:n:1", "s:n:m:1",
+    "s:r", "s:r:", "s:r:2", "s:r:01", "s:r:true", "s:r:on", "s:r:1:0", "S:r:1", "s:R:1",
 ])
 def test_malformed_data_is_refused(data: str) -> None:
     with pytest.raises(CallbackDataError):
@@ -120,6 +130,9 @@ def test_non_text_is_refused(data: object) -> None:
     lambda: SettingsPress(Setting.STACK, "50"),
     lambda: SettingsPress(Setting.CARDS_OUT, 1),
     lambda: SettingsPress(Setting.CLOSE, 1),
+    lambda: SettingsPress(Setting.SEASON_RESET, 1),
+    lambda: SettingsPress(Setting.SEASON_RESET, "1"),
+    lambda: SettingsPress(Setting.SEASON_RESET, None),
     lambda: SettingsPress("t", 60),
 ])
 def test_payloads_that_no_button_may_carry_cannot_be_built(make: object) -> None:
