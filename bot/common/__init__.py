@@ -14,7 +14,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.common import chats, errors, handlers, live
+from bot.common import chats, errors, handlers, sync
 from bot.config import Config
 from bot.telegram import App
 from bot.telegram.menu import Command
@@ -36,4 +36,4 @@ def register(app: App) -> None:
 async def start(app: App, config: Config) -> None:
     """Once every game has shown what it lost track of: the one job that keeps every game's
     messages up to date."""
-    live.arm_sync(app)
+    sync.arm_sync(app)

@@ -10,9 +10,9 @@ to do when the chat is gone).
              -> apply (the rules decide) -> save by compare-and-swap (saved before shown)
     present  bring the messages from the version they show to the saved one; a chat that
              threw the bot out, or became a supergroup, is handled here for every game
-    sync     one job (`sync_lagging`) redraws every game's lagging messages
+    sync     one job (`bot.common.sync`) redraws every game's lagging messages
 
-No game rule here, and no game: each game's package plugs its `Live` in (`plug`).
+No game rule here, and no game: each game's package plugs its `Live` in (`sync.plug`).
 """
 
 from __future__ import annotations
@@ -22,23 +22,21 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from telegram import Bot, CallbackQuery, Message
-from telegram.ext import ContextTypes
 
 from bot.common.chats import migrate_chat
 from bot.common.errors import answer_quietly
 from bot.common.handlers import toast
 from bot.common.refusal import Refusal
+from bot.common.sync import SYNC_EVERY, SYNC_MOST, Retries
 from bot.i18n import Translator
-from bot.services import Services, services
-from bot.telegram import App, send
+from bot.services import Services
+from bot.telegram import send
 
 log = logging.getLogger(__name__)
 
-SYNC_EVERY = 20.0  # seconds between checks for lagging messages
-SYNC_GRACE = 5  # a save this recent is probably being shown right now
 
 # A press repeating the move just made from it (a double tap): answered with no toast.
 REPEATED = Refusal("repeated", quiet=True)
@@ -189,6 +187,7 @@ class Live(Generic[R, S, A, E]):
     def __init__(self, game: Game[R, S, A, E], screen: Screen[R]) -> None:
         self.game = game
         self.screen = screen
+        self.retries = Retries(SYNC_EVERY, SYNC_MOST)  # the sync job's tries of each lag
 
     def lock(self, svc: Services, record_id: int) -> asyncio.Lock:
         """One lock per game, so its taps are handled one after another."""
@@ -277,34 +276,14 @@ class Live(Generic[R, S, A, E]):
                 await self.present(svc, bot, record)
 
     async def resync(self, svc: Services, bot: Bot, grace: int | None = None) -> int:
-        """Redraw every lagging record (None) or those saved at least `grace` seconds ago;
-        how many."""
-        now, done = svc.clock(), 0
-        for record in await self.game.lagging(svc):
-            if grace is None or now - record.updated_at >= grace:
-                await self.sync(svc, bot, record.id)
-                done += 1
-        return done
-
-
-LOOPS: list[Live[Any, Any, Any, Any]] = []  # every game's, in the order they were plugged in
-
-
-def plug(loop: Live[R, S, A, E]) -> Live[R, S, A, E]:
-    """Let the sync job keep this game's messages up to date."""
-    if loop not in LOOPS:
-        LOOPS.append(loop)
-    return loop
-
-
-async def sync_lagging(context: ContextTypes.DEFAULT_TYPE) -> None:
-    svc = services(context.bot_data)
-    for loop in LOOPS:
-        await loop.resync(svc, context.bot, SYNC_GRACE)
-
-
-def arm_sync(app: App) -> None:
-    """The one job that brings every game's lagging messages up to date."""
-    if app.job_queue is not None:
-        app.job_queue.run_repeating(sync_lagging, interval=SYNC_EVERY, first=SYNC_EVERY,
-                                    name="sync")
+        """Redraw every lagging record (None: at start) or, for the sync job, those saved at
+        least `grace` seconds ago whose turn it is (`retry`: a lag that persists is tried less
+        and less often); how many were tried."""
+        now = svc.clock()
+        lagging = [r for r in await self.game.lagging(svc)
+                   if grace is None or now - r.updated_at >= grace]
+        due = lagging if grace is None else self.retries.due(
+            lagging, lambda r: (r.id, r.version), now)
+        for record in due:
+            await self.sync(svc, bot, record.id)
+        return len(due)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from telegram.ext import CallbackQueryHandler, CommandHandler
 
-from bot.common import chats, live
+from bot.common import chats, sync
 from bot.config import Config
 from bot.duel import ai_turns, handlers, jobs, practice, present, rematch, reviews, service, timers
 from bot.services import services
@@ -24,7 +24,7 @@ COMMANDS = (
     Command("practice", groups=True, private=True),
 )
 
-live.plug(present.LIVE)
+sync.plug(present.LIVE)
 chats.closes(chats.ChatGames("duel", forget=service.forget_chat, show_moved=jobs.show_moved))
 
 

@@ -3,7 +3,7 @@
 The job queue is not persistent, so everything here is derived from the database: at start
 `resume` brings every live duel's message up to date, closes challenges that were saved but
 never sent, and re-arms every pending challenge's expiry; the one sync job
-(`bot.common.live.sync_lagging`) redraws any duel whose message fell behind (a network
+(`bot.common.sync`) redraws any duel whose message fell behind (a network
 failure, a crash between save and send).
 """
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from telegram.ext import CallbackQueryHandler, CommandHandler
 
-from bot.common import chats, live
+from bot.common import chats, sync
 from bot.config import Config
 from bot.sixcard import handlers, present, service
 from bot.telegram import App
@@ -19,7 +19,7 @@ COMMANDS = (
     Command("rebuy", groups=True, private=True),
 )
 
-live.plug(present.LIVE)
+sync.plug(present.LIVE)
 chats.closes(chats.ChatGames("six-card", forget=service.forget_chat,
                              make_room=service.make_room, show_moved=present.show_moved))
 

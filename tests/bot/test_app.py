@@ -12,7 +12,7 @@ from telegram.ext import (
 )
 
 from bot import app as application
-from bot.common import chats, live
+from bot.common import chats, sync
 from bot.config import Config
 from bot.telegram.menu import group_names, private_names
 
@@ -64,4 +64,4 @@ def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
     """Each game registers itself when its package is imported (bot.app imports them all), in
     whatever order the imports came."""
     assert sorted(g.name for g in chats.GAMES) == ["duel", "six-card", "tournament"]
-    assert sorted(loop.game.kind for loop in live.LOOPS) == ["duel", "sixcard"]
+    assert sorted(loop.game.kind for loop in sync.LOOPS) == ["duel", "sixcard"]

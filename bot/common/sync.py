@@ -1,0 +1,73 @@
+"""The one sync job: every `SYNC_EVERY` seconds, each plugged game's messages that lag behind
+their saved version are redrawn (`Live.resync`), except a save of the last `SYNC_GRACE`
+seconds, probably being shown right now.
+
+A lag that persists is tried again at once the first time, then after twice the wait of the
+try before (`Retries`: 20 s, 40 s, ... up to an hour), so a chat that keeps refusing (the bot
+lost its rights, a closed topic) costs one call an hour, not three a minute, and is still
+tried. A key is a record at one version: a new save is tried at once; a key that no longer
+lags is forgotten."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from telegram.ext import ContextTypes
+
+from bot.services import services
+from bot.telegram import App
+
+if TYPE_CHECKING:
+    from bot.common.live import Live
+
+T = TypeVar("T")
+SYNC_EVERY = 20.0  # seconds between the job's looks for lagging messages
+SYNC_GRACE = 5  # a save this recent is probably being shown right now
+SYNC_MOST = 3600.0  # a message that keeps failing is tried again at least this often
+
+
+class Retries:
+    def __init__(self, first: float, most: float) -> None:
+        self.first, self.most = first, most
+        self._next: dict[Hashable, tuple[float, float]] = {}  # key -> (when, wait after it)
+
+    def due(self, items: Iterable[T], key: Callable[[T], Hashable], now: float) -> list[T]:
+        """The items to try now (each try is counted); the rest wait their turn."""
+        items = list(items)
+        keys = {key(item) for item in items}
+        for gone in [k for k in self._next if k not in keys]:
+            del self._next[gone]
+        out = []
+        for item in items:
+            k = key(item)
+            when, wait = self._next.get(k, (now, self.first))
+            if when <= now:
+                out.append(item)
+                self._next[k] = (now + wait, min(self.most, 2 * wait))
+        return out
+
+    def waiting(self) -> int:
+        return len(self._next)
+
+
+LOOPS: list[Live[Any, Any, Any, Any]] = []  # every game's, in the order they were plugged in
+
+
+def plug(loop: Live[Any, Any, Any, Any]) -> None:
+    """Let the sync job keep this game's messages up to date."""
+    if loop not in LOOPS:
+        LOOPS.append(loop)
+
+
+async def sync_lagging(context: ContextTypes.DEFAULT_TYPE) -> None:
+    svc = services(context.bot_data)
+    for loop in LOOPS:
+        await loop.resync(svc, context.bot, SYNC_GRACE)
+
+
+def arm_sync(app: App) -> None:
+    """The one job that brings every game's lagging messages up to date."""
+    if app.job_queue is not None:
+        app.job_queue.run_repeating(sync_lagging, interval=SYNC_EVERY, first=SYNC_EVERY,
+                                    name="sync")
