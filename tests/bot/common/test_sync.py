@@ -4,6 +4,8 @@ forgotten (so if it lags again later, it is tried at once)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from bot.common.sync import SYNC_EVERY, SYNC_MOST, Retries
 
 
@@ -18,7 +20,7 @@ def _tries(retries: Retries, key: tuple[int, int], until: float, step: float = 1
 
 def test_a_lag_that_persists_is_tried_less_and_less_often() -> None:
     times = _tries(Retries(SYNC_EVERY, SYNC_MOST), (7, 3), 4 * 3600, step=SYNC_EVERY)
-    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    gaps = [b - a for a, b in pairwise(times)]
     assert times[0] == 0.0
     assert gaps[:5] == [20.0, 40.0, 80.0, 160.0, 320.0]
     assert max(gaps) == SYNC_MOST and gaps[-1] == SYNC_MOST
