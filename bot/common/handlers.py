@@ -3,16 +3,21 @@ press; and the answer to a press no handler knows."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram import Bot, CallbackQuery, Chat, Message, Update, User
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import Translator, pick_language, translator
 from bot.services import Services, services
 from bot.storage.users import UserRecord
 from bot.telegram import callbacks, send
+
+log = logging.getLogger(__name__)
 
 P = TypeVar("P", callbacks.DuelPress, callbacks.ChallengePress, callbacks.SixCardPress,
             callbacks.ResultPress, callbacks.SettingsPress, callbacks.PracticePress,
@@ -48,6 +53,20 @@ async def reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str,
     thread = message.message_thread_id if message.is_topic_message else None
     await send.send_text(context.bot, chat.id, thread, text,
                          reply_to=reply_to if reply_to is not None else message.message_id)
+
+
+ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
+    """Is the user the chat's owner or one of its administrators (asked of Telegram)? No,
+    when Telegram cannot say."""
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except TelegramError as e:
+        log.info("could not check user %d in chat %d: %s", user_id, chat_id, e)
+        return False
+    return member.status in ADMINS
 
 
 async def toast(query: CallbackQuery, text: str) -> None:

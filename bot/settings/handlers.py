@@ -14,11 +14,10 @@ import logging
 from dataclasses import replace
 
 from telegram import Bot, Chat, InlineKeyboardMarkup, Message, Update
-from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
+from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot.common.handlers import asked, chat_language, pressed, toast
+from bot.common.handlers import asked, chat_language, is_admin, pressed, toast
 from bot.settings.keyboards import settings_keyboard, settings_text
 from bot.storage import ChatSettings
 from bot.telegram import send
@@ -26,19 +25,9 @@ from bot.telegram.callbacks import Setting, SettingsPress
 
 log = logging.getLogger(__name__)
 
-ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
-
-
 async def may_change(bot: Bot, chat: Chat, user_id: int) -> bool:
     """Anyone in a private chat; a chat's owner or administrators in a group."""
-    if chat.type == ChatType.PRIVATE:
-        return True
-    try:
-        member = await bot.get_chat_member(chat.id, user_id)
-    except TelegramError as e:
-        log.info("could not check user %d in chat %d: %s", user_id, chat.id, e)
-        return False
-    return member.status in ADMINS
+    return chat.type == ChatType.PRIVATE or await is_admin(bot, chat.id, user_id)
 
 
 def changed(settings: ChatSettings, press: SettingsPress) -> ChatSettings:

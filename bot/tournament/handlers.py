@@ -11,16 +11,14 @@ import logging
 
 from telegram import Bot, Update, User
 from telegram.constants import ChatType
-from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.common.errors import answer_quietly
-from bot.common.handlers import asked, chat_language, pressed, reply, toast
+from bot.common.handlers import asked, chat_language, is_admin, pressed, reply, toast
 from bot.common.refusal import Refusal
 from bot.duel.challenges import accept
 from bot.duel.handlers import post_challenge
 from bot.services import Services
-from bot.settings.handlers import ADMINS
 from bot.storage.tournaments import TournamentRecord, TournamentStatus
 from bot.telegram import callbacks, send
 from bot.tournament import jobs, present
@@ -42,14 +40,7 @@ Op = callbacks.TournamentOp
 
 async def _may_run(bot: Bot, t: TournamentRecord, user_id: int) -> bool:
     """The opener or one of the chat's admins (asked of Telegram)."""
-    if user_id == t.opener_id:
-        return True
-    try:
-        member = await bot.get_chat_member(t.chat_id, user_id)
-    except TelegramError as e:
-        log.info("could not check user %d in chat %d: %s", user_id, t.chat_id, e)
-        return False
-    return member.status in ADMINS
+    return user_id == t.opener_id or await is_admin(bot, t.chat_id, user_id)
 
 
 async def _send_signup(svc: Services, bot: Bot, t: TournamentRecord) -> None:
