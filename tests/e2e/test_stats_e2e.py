@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
 from bot.i18n import translator
+from bot.stats import seasons
 from rules import rating
 from rules.hands import Category
 from rules.rating import Rating
@@ -159,6 +161,17 @@ async def answer(api: FakeTelegramAPI, user: FakeUser, chat: FakeChat, command: 
         after_message_id=sent.message_id, timeout=TIMEOUT)
 
 
+async def pressed_board(api: FakeTelegramAPI, user: FakeUser, board: FakeMessage,
+                        data: str) -> FakeMessage:
+    """Press a board's scope button; the new board the bot sends in reply to it."""
+    query = api.press_button(user, board, data)
+    answered = await api.wait_for_answer(query, timeout=TIMEOUT)
+    assert answered.text is None, answered.text
+    return await api.wait_for_message(
+        board.chat, lambda m: m.reply_to is not None and m.reply_to.message_id == board.message_id,
+        after_message_id=board.message_id, timeout=TIMEOUT)
+
+
 async def surrender_duel(api: FakeTelegramAPI, table: Table, who: FakeUser) -> FakeMessage:
     """`who` gives up in the first bullet; the result."""
     m = live_duel_message(api, table.chat)
@@ -247,6 +260,21 @@ async def test_stats_history_and_verify_after_real_duels(
         assert figures_in(line) == expected(duels, line[1]), line
         assert line[2] == rating.label(rated[line[1]]) and line[2].endswith("?"), line
     assert "5 duels" in (board.content_text or "")
+    # ... by season: the board is this month's (UTC), where all five duels were played;
+    # its buttons show all time (the same order: no duel before this season) and the
+    # last season (none played in it)
+    season = seasons.season_of(int(time.time()), "month")
+    named = seasons.label(season, "en")
+    assert f"📅 Season: {named} (UTC)." in (board.content_text or "")
+    scopes = {b["text"]: b["callback_data"] for b in board.buttons()}
+    assert sorted(scopes) == ["All time", "Last season"]
+    all_time = await pressed_board(api, alice, board, scopes["All time"])
+    assert [line[:3] for line in LINE.findall(all_time.content_text or "")] == [
+        line[:3] for line in lines]
+    assert "📅 All time" in (all_time.content_text or "")
+    last = await pressed_board(api, bob, board, scopes["Last season"])
+    previous = seasons.label(seasons.previous(season), "en")
+    assert f"No duels were finished in {previous} (UTC)." in (last.content_text or "")
 
     # a player's card by @username, with the head to head against the asker
     card = await answer(api, alice, chat, "stats", "@bob")
