@@ -164,12 +164,14 @@ async def answer(api: FakeTelegramAPI, user: FakeUser, chat: FakeChat, command: 
 async def pressed_board(api: FakeTelegramAPI, user: FakeUser, board: FakeMessage,
                         data: str) -> FakeMessage:
     """Press a board's scope button; the new board the bot sends in reply to it."""
+    sent = api.bot_messages(board.chat, include_deleted=True)
+    last = sent[-1].message_id if sent else board.message_id
     query = api.press_button(user, board, data)
     answered = await api.wait_for_answer(query, timeout=TIMEOUT)
     assert answered.text is None, answered.text
     return await api.wait_for_message(
         board.chat, lambda m: m.reply_to is not None and m.reply_to.message_id == board.message_id,
-        after_message_id=board.message_id, timeout=TIMEOUT)
+        after_message_id=last, timeout=TIMEOUT)
 
 
 async def surrender_duel(api: FakeTelegramAPI, table: Table, who: FakeUser) -> FakeMessage:
