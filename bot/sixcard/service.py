@@ -99,6 +99,15 @@ class SixCardLoop(Game[GameRecord, SixCardGame, SixAction, SixEvent]):
     def seat(self, record: GameRecord, user_id: int) -> int | None:
         return 0 if record.user_id == user_id else None
 
+    def repeats(self, record: GameRecord, seat: int, version: int, action: SixAction) -> bool:
+        """The game's log says which action took it from `version` to the saved one (every
+        save is one action: version n follows the n-th)."""
+        if version < 0 or version + 1 != record.version:
+            return False
+        log = SixCardGame.from_json(record.state_json).log
+        actions = [entry for entry in log if not entry.startswith("deal ")]
+        return len(actions) == record.version and actions[version] == str(action)
+
     def apply(self, svc: Services, record: GameRecord, seat: int,
               action: SixAction) -> tuple[SixCardGame, list[SixEvent]] | Refusal:
         game = SixCardGame.from_json(record.state_json)

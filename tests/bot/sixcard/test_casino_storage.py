@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.common.live import REPEATED
 from bot.services import Services
 from bot.sixcard.service import (
     CANNOT_AFFORD,
@@ -211,7 +212,9 @@ async def test_refusals_change_nothing(svc: Services, store: Storage, repo: Casi
     assert await act(svc, record.id + 99, 0, ALICE, Play()) == STALE
     played = await act(svc, record.id, record.version, ALICE, Fold())
     assert isinstance(played, Applied) and played.state.is_over
-    assert await act(svc, record.id, record.version, ALICE, Fold()) == OVER
+    # the fold pressed twice: the second is the move just made, answered quietly
+    assert await act(svc, record.id, record.version, ALICE, Fold()) is REPEATED
+    assert await act(svc, record.id, record.version, ALICE, Play()) == OVER
     assert await act(svc, record.id, played.record.version, ALICE, Fold()) == OVER
     assert await repo.get_game(record.id) == played.record
 
@@ -233,6 +236,11 @@ async def test_a_double_tap_applies_once(svc: Services, repo: CasinoRepo) -> Non
     applied = [o for o in outcomes if isinstance(o, Applied)]
     assert len(applied) == 1
     assert outcomes.count(STALE) == 4
+    assert await chips(repo) == START_BALANCE - 20 - 20
+    # Pressed again after it was saved: the move it made, answered quietly; another move
+    # pressed on that old version is out of date.
+    assert await act(svc, record.id, 0, ALICE, Play()) is REPEATED
+    assert await act(svc, record.id, 0, ALICE, Fold()) == STALE
     assert await chips(repo) == START_BALANCE - 20 - 20
 
 
