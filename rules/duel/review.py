@@ -4,13 +4,14 @@
     result.players[0].accuracy, .luck, .worst        # figures of player 0
 
 **A move's value** is its probability of winning the duel for the player who makes it, as the
-`hard` AI's search estimates it (`rules.duel.ai`: the expectimax over the rest of the deal on
-one joint sample of the remaining hands' completions, round 2 as the `ROUND_NET` chance node
-after round 1), with a leaf worth P(win) instead of `hard`'s utility: 1 for a won duel, 0 for
-a lost one, and a level finish (a tiebreak) ``0.5 +/- TIEBREAK_EDGE / 2`` (the player who did
-not deal round 1 picks first in it). No chip tie-break, so values of both players add up to 1.
-`move_values(view, player, rng)` gives every legal bet's value from the public view the
-player had (`state.at(v).public_view()`), never the deck: the review cannot read a hidden card.
+expectimax of `rules.duel.search` estimates it (over the rest of the deal on one joint
+sample of the remaining hands' completions, round 2 as the `ROUND_NET` chance node after
+round 1; the `hard` AI itself now decides by rollouts, `rules.duel.rollout`), with a leaf
+worth P(win): 1 for a won duel, 0 for a lost one, and a level finish (a tiebreak)
+``0.5 +/- TIEBREAK_EDGE / 2`` (the player who did not deal round 1 picks first in it).
+No chip tie-break, so values of both players add up to 1. `move_values(view, player, rng)`
+gives every legal bet's value from the public view the player had
+(`state.at(v).public_view()`), never the deck: the review cannot read a hidden card.
 The same sample serves all the moves of a decision, so their differences carry little noise.
 
 **A decision** is a bet of one of the two players with more than one legal bet (a forced bet,
@@ -20,8 +21,9 @@ a tiebreak answer, a surrender or a timeout are not decisions). Its *loss* is
 **Accuracy** (0..100) maps the player's mean loss over their decisions:
 ``accuracy = 100 * exp(-ACCURACY_K * mean_loss)`` with ``ACCURACY_K = 16``, chosen on seeded
 duels (`bench/review.py`) so that a uniformly random player (mean loss ~0.043 P(win) a decision)
-scores about 50, `easy` (~0.009) about 86, `normal` (~0.0045) about 93 and `hard` (~0.0004, not
-0: the review's sample is not the one it decided on) 99. No decision: accuracy 100.
+scores about 50, `easy` (~0.009) about 86, `normal` (~0.0045) about 93 and the expectimax
+itself (~0.0004, not 0: the review's sample is not the one it decided on) 99. No decision:
+accuracy 100.
 
 **Luck** (P(win) points, -1..1): the sum over the duel's bullets that were turned over of
 ``after - before`` from the player's side, where ``before`` is the value of the bet that
@@ -35,7 +37,7 @@ players' lucks are opposite. Clamped to -1..1 (sampling noise aside, it stays th
 **The worst mistake** is the decision with the largest loss (the earliest of equal ones), or
 None when no decision lost anything.
 
-Cost: about one `hard` decision (`REVIEW_SAMPLES` joint samples) per bet of the log, each
+Cost: about one expectimax search (`REVIEW_SAMPLES` joint samples) per bet of the log, each
 position evaluated once (a decision's next position is also the previous bullet's "after").
 """
 
@@ -49,8 +51,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.duel.actions import Bet, parse_action
-from rules.duel.ai import SAMPLES, TIEBREAK_EDGE, _odds, _Search, leaf_after, legal_moves
+from rules.duel.ai import SAMPLES, legal_moves
 from rules.duel.odds import Rng
+from rules.duel.search import TIEBREAK_EDGE, Search, leaf_after, odds_of
 from rules.duel.state import DuelState
 from rules.duel.view import HandState, Phase, PublicView
 
@@ -123,7 +126,7 @@ def _player_of(data: dict[str, Any]) -> PlayerReview:
 
 
 def _win_leaf(view: PublicView, me: int) -> Callable[[Stacks, bool], float]:
-    """`hard`'s leaf (`rules.duel.ai._utility`) as P(`me` wins the duel): won 1, lost 0,
+    """The search's leaf as P(`me` wins the duel): won 1, lost 0,
     level 0.5 +/- TIEBREAK_EDGE / 2; after round 1 (not a bust) round 2 is ROUND_NET."""
     level = 0.5 + (TIEBREAK_EDGE if me != view.first_dealer else -TIEBREAK_EDGE) / 2
 
@@ -141,8 +144,8 @@ def move_values(view: PublicView, player: int, rng: Rng, *,
     bets = [a for a in legal_moves(view, player) if isinstance(a, Bet)]
     if view.phase is not Phase.BULLET or not bets:
         return {}
-    odds = _odds(view, samples, rng)
-    search = _Search(view, player, odds, _DEPTH, _win_leaf(view, player))
+    odds = odds_of(view, samples, rng)
+    search = Search(view, player, odds, _DEPTH, _win_leaf(view, player))
     stacks, b = view.stacks, view.bullet_in_round
     index = {pos: k for k, pos in enumerate(odds.positions)}
     avail = (1 << len(odds.positions)) - 1
