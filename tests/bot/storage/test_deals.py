@@ -4,7 +4,6 @@ found by an indexed query; a V5 database gets the deals of its saved duels once.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -41,12 +40,6 @@ def tiebreak_played() -> DuelState:
     bets(state, (0, 2), (1, 2))  # a tiebreak bullet: no passing, 2 chips each
     return state
 
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "s.db")
-    yield storage
-    await storage.close()
 
 
 def test_the_deals_of_a_view_carry_a_salt_only_once_over() -> None:

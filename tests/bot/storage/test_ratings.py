@@ -4,7 +4,6 @@ group that becomes a supergroup (the rating on more duels kept)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -27,12 +26,6 @@ CHAT, OTHER, NEW = -42, -43, -1_001_000_000_042
 ALICE, BOB, CAROL = 101, 202, 303
 T0 = 1_700_000_000
 
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "r.db")
-    yield storage
-    await storage.close()
 
 
 def result(duel_id: int, players: tuple[int, int], winner: int | None, *, chat: int = CHAT,

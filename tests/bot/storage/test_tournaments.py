@@ -4,9 +4,6 @@ compare-and-swap on the version, and the mapping of a stored result to the rules
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.storage import (
@@ -29,12 +26,6 @@ ALICE, BOB, CAROL, DAVE = 101, 202, 303, 404
 T0 = 1_700_000_000
 DAY = 86_400
 
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "t.db")
-    yield storage
-    await storage.close()
 
 
 async def opened(store: Storage, *players: int, chat: int = CHAT,
