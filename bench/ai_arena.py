@@ -31,8 +31,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.cards import shuffled_deck
-from rules.duel import DuelState, TiebreakAnswer, choose_first_dealer
+from rules.duel import DuelState, choose_first_dealer
 from rules.duel.ai import LEVELS, Level, choose
+from rules.duel.selfplay import play_out
 from rules.fairness import new_salt
 
 ALL_PAIRS = [(a, b) for i, a in enumerate(LEVELS) for b in LEVELS[:i]]  # stronger first
@@ -45,21 +46,8 @@ def play(seed: int, levels: tuple[Level, Level], max_tiebreaks: int = 5,
     deal_rng = random.Random(seed)
     ai_rng = random.Random(seed ^ 0x5EED)
     state = DuelState.new(stack, choose_first_dealer(deal_rng))
-    tiebreaks = 0
-    while not state.is_over:
-        if state.needs_deal:
-            if state.round >= 2:
-                tiebreaks += 1
-                if tiebreaks > max_tiebreaks:
-                    break
-            state.deal(shuffled_deck(deal_rng), new_salt(deal_rng))
-            continue
-        player = state.players_to_act[0]
-        view = state.public_view()
-        action = choose(view, player, levels[player], ai_rng)
-        if isinstance(action, TiebreakAnswer) and not action.accept:
-            action = TiebreakAnswer(True)
-        state.apply(action, player)
+    play_out(state, deal_rng, lambda view, p: choose(view, p, levels[p], ai_rng),
+             max_tiebreaks=max_tiebreaks)
     net = state.returns[0]
     winner = state.winner if state.winner is not None else -1
     return net, winner

@@ -27,6 +27,7 @@ from rules.cards import shuffled_deck
 from rules.duel import DuelState, Phase, PublicView, choose_first_dealer
 from rules.duel import odds as od
 from rules.duel.ai import Level, choose, legal_moves
+from rules.duel.selfplay import play_out
 from rules.fairness import new_salt
 
 
@@ -55,17 +56,14 @@ def decision_states(count: int) -> list[tuple[PublicView, int]]:
         deal_rng, ai_rng = random.Random(k), random.Random(-k - 1)
         k += 1
         state = DuelState.new(50, choose_first_dealer(deal_rng))
-        while not state.is_over and len(out) < count:
-            if state.needs_deal:
-                if state.round >= 4:
-                    break
-                state.deal(shuffled_deck(deal_rng), new_salt(deal_rng))
-                continue
-            player = state.players_to_act[0]
-            view = state.public_view()
+
+        def watch(_: DuelState, view: PublicView, player: int) -> None:
             if view.phase is Phase.BULLET and len(legal_moves(view, player)) > 1:
                 out.append((view, player))
-            state.apply(choose(view, player, "normal", ai_rng), player)
+
+        play_out(state, deal_rng, lambda view, p, rng=ai_rng: choose(view, p, "normal", rng),
+                 max_tiebreaks=2, watch=watch)
+    del out[count:]
     return out
 
 

@@ -24,26 +24,16 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.cards import shuffled_deck
-from rules.duel import DuelState, Phase, TiebreakAnswer, choose_first_dealer
+from rules.duel import DuelState, choose_first_dealer
 from rules.duel.ai import LEVELS, Level, choose
 from rules.duel.review import ACCURACY_K, REVIEW_SAMPLES, PlayerReview, Review, review
-from rules.fairness import new_salt
+from rules.duel.selfplay import play_out
 
 
 def play(seed: int, levels: tuple[Level, Level]) -> DuelState:
     deal_rng, ai_rng = random.Random(seed), random.Random(-seed - 1)
     state = DuelState.new(50, choose_first_dealer(deal_rng))
-    while not state.is_over:
-        if state.needs_deal:
-            state.deal(shuffled_deck(deal_rng), new_salt(deal_rng))
-            continue
-        player = state.players_to_act[0]
-        if state.phase is Phase.TIEBREAK_OFFER:
-            state.apply(TiebreakAnswer(True), player)
-            continue
-        state.apply(choose(state.public_view(), player, levels[player], ai_rng), player)
-    return state
+    return play_out(state, deal_rng, lambda view, p: choose(view, p, levels[p], ai_rng))
 
 
 def _s(xs: list[float]) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from rules.cards import Card, shuffled_deck
-from rules.duel import Bet, DuelState, Phase, Surrender, TiebreakAnswer, ai
+from rules.duel import Bet, DuelState, Surrender, TiebreakAnswer, ai
 from rules.duel.review import (
     Mistake,
     PlayerReview,
@@ -22,6 +22,7 @@ from rules.duel.review import (
     position_rng,
     review,
 )
+from rules.duel.selfplay import play_out
 from rules.fairness import new_salt
 
 Chooser = Callable[[DuelState, int], Bet]
@@ -30,20 +31,9 @@ Chooser = Callable[[DuelState, int], Bet]
 def _play(seed: int, choosers: tuple[Chooser, Chooser], *, forced_moves: bool = True,
           max_bets: int = 1000) -> DuelState:
     """A duel on seeded deals: each player's bets from its chooser, tiebreaks accepted."""
-    deal_rng = random.Random(seed)
     state = DuelState(50, seed % 2, forced_moves=forced_moves)
-    placed = 0
-    while not state.is_over and placed < max_bets:
-        if state.needs_deal:
-            state.deal(shuffled_deck(deal_rng), new_salt(deal_rng))
-            continue
-        player = state.players_to_act[0]
-        if state.phase is Phase.TIEBREAK_OFFER:
-            state.apply(TiebreakAnswer(True), player)
-            continue
-        state.apply(choosers[player](state, player), player)
-        placed += 1
-    return state
+    return play_out(state, random.Random(seed), lambda _, p: choosers[p](state, p),
+                    max_moves=max_bets)
 
 
 def _ai(level: ai.Level, seed: int) -> Chooser:
