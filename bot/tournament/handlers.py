@@ -38,7 +38,7 @@ GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 Op = callbacks.TournamentOp
 
 
-async def _may_run(bot: Bot, t: TournamentRecord, user_id: int) -> bool:
+async def may_run(bot: Bot, t: TournamentRecord, user_id: int) -> bool:
     """The opener or one of the chat's admins (asked of Telegram)."""
     return user_id == t.opener_id or await is_admin(bot, t.chat_id, user_id)
 
@@ -82,7 +82,7 @@ async def tournament(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if request.cancel:
         if current is None:
             await reply(context, update, tr.t("tournament.none"))
-        elif not await _may_run(context.bot, current, user.id):
+        elif not await may_run(context.bot, current, user.id):
             await reply(context, update, tr.t("tournament.runners_only"))
         elif await repo.cancel(current.id, current.version):
             log.info("tournament %d in chat %d cancelled by user %d", current.id, chat.id,
@@ -154,7 +154,7 @@ async def _press(context: ContextTypes.DEFAULT_TYPE, svc: Services, user: User,
             return Refusal("tournament.toast_opener_stays")
         if not await repo.leave(t.id, user.id):
             return Refusal("tournament.toast_not_in")
-    elif not await _may_run(bot, t, user.id):
+    elif not await may_run(bot, t, user.id):
         return Refusal("tournament.runners_only")
     elif press.op is Op.CANCEL:
         if not await repo.cancel(t.id, t.version):
