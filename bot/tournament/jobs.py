@@ -12,11 +12,13 @@ from typing import Any
 from telegram import Bot
 from telegram.ext import ContextTypes
 
+from bot.common import chats
+from bot.common.sync import SYNC_MOST, Retries
 from bot.config import Config
 from bot.services import Services, services
 from bot.storage import DuelRecord
 from bot.storage.tournaments import TournamentStatus
-from bot.telegram import App
+from bot.telegram import App, send
 from bot.tournament import present
 from bot.tournament.service import Walkover, finish, load, walkovers
 
@@ -34,42 +36,64 @@ def scale_of(bot_data: dict[str, Any]) -> float:
 
 async def refresh(svc: Services, bot: Bot, tournament_id: int,
                   decided: list[Walkover] | None = None) -> None:
-    """Bring a running tournament's messages up to its results: the final table once every
-    pairing is decided, else the table whenever it shows fewer decided pairings than there
-    are."""
+    """Bring a running tournament's messages up to its results: once every pairing is
+    decided, the final table, and only once it is sent the tournament is over (a failed
+    send is tried again by the tick: posted at least once); else the table whenever it
+    shows fewer decided pairings than there are."""
     async with svc.lock(f"tournament:{tournament_id}"):
         field = await load(svc, tournament_id)
         if field is None or field.record.status is not TournamentStatus.RUNNING:
             return
         if field.complete:
-            if await finish(svc, field) is None:
-                return
-            log.info("tournament %d finished", tournament_id)
-            field = await load(svc, tournament_id)
-            if field is not None:
-                await present.post_table(svc, bot, field, decided)
+            if (await present.post_table(svc, bot, field, decided, final=True)
+                    and await finish(svc, field) is not None):
+                log.info("tournament %d finished", tournament_id)
             return
         if decided or field.decided != field.record.shown:
             await present.post_table(svc, bot, field, decided)
 
 
-async def tick(svc: Services, bot: Bot) -> None:
-    """Walkovers that are due, and any table behind, in every running tournament."""
+async def refresh_safely(svc: Services, bot: Bot, tournament_id: int,
+                         decided: list[Walkover] | None = None) -> None:
+    """`refresh`, with what Telegram said about the chat handled here, so one chat's trouble
+    stops no other tournament: the bot is out of it (its games close), or it became a
+    supergroup (its rows move there, and the next tick posts the table in it)."""
+    try:
+        await refresh(svc, bot, tournament_id, decided)
+    except send.ChatGone as gone:
+        await chats.forget_chat(svc, gone.chat_id)
+    except send.ChatMoved as moved:
+        await chats.migrate_chat(svc, moved.chat_id, moved.new_chat_id)
+
+
+async def tick(svc: Services, bot: Bot, retries: Retries | None = None) -> None:
+    """Walkovers that are due in every running tournament, and any table behind its results
+    (with `retries`, the job's: a table Telegram keeps refusing is tried less and less
+    often, from a minute to an hour apart)."""
+    retries = retries or Retries(TICK, SYNC_MOST)
+    behind = []
     for t in await svc.storage.tournaments.running():
         async with svc.lock(f"tournament:{t.id}"):
             field = await load(svc, t.id)
             done = await walkovers(svc, field) if field is not None else []
-        await refresh(svc, bot, t.id, done)
+        if done:
+            await refresh_safely(svc, bot, t.id, done)
+        elif field is not None and (field.complete or field.decided != t.shown):
+            behind.append((t.id, field.decided))
+    for tournament_id, _ in retries.due(behind, lambda k: k, svc.clock()):
+        await refresh_safely(svc, bot, tournament_id)
 
 
 async def _tick_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    await tick(services(context.bot_data), context.bot)
+    job = context.job
+    retries = job.data if job is not None and isinstance(job.data, Retries) else None
+    await tick(services(context.bot_data), context.bot, retries)
 
 
 async def _refresh_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     job = context.job
     if job is not None and isinstance(job.data, int):
-        await refresh(services(context.bot_data), context.bot, job.data)
+        await refresh_safely(services(context.bot_data), context.bot, job.data)
 
 
 def install(app: App, config: Config) -> None:
@@ -88,5 +112,6 @@ def install(app: App, config: Config) -> None:
 
     svc.on_presented.append(on_presented)
     if queue is not None:
-        queue.run_repeating(_tick_job, interval=max(1.0, TICK * config.time_scale), first=2.0,
-                            name="tournaments")
+        tick_every = max(1.0, TICK * config.time_scale)
+        queue.run_repeating(_tick_job, interval=tick_every, first=2.0, name="tournaments",
+                            data=Retries(tick_every, SYNC_MOST))

@@ -92,7 +92,8 @@ def _mark(result: tournament.Result, player: int) -> str:
     return "+" if result.present == player else "−"
 
 
-def picture(field: Field, names: dict[int, str], title: str) -> pictures.TournamentTable:
+def picture(field: Field, names: dict[int, str], title: str,
+            final: bool = False) -> pictures.TournamentTable:
     rows = field.table()
     results = field.results
     order = [r.player for r in rows]
@@ -104,7 +105,7 @@ def picture(field: Field, names: dict[int, str], title: str) -> pictures.Tournam
                      if {m.player_a, m.player_b} == {p, q} and m.idx in results]
             cells.append(pictures.Cell(" ".join(marks)))
         cross.append(tuple(cells))
-    finished = field.record.status is TournamentStatus.FINISHED
+    finished = final or field.record.status is TournamentStatus.FINISHED
     fixtures = () if finished else tuple(
         pictures.Fixture(names[m.player_a], names[m.player_b], m.round, m.duel_live)
         for m in field.upcoming())
@@ -134,11 +135,11 @@ def _fixture_line(tr: Translator, m: MatchRecord, names: dict[int, str]) -> Html
 
 
 def caption(tr: Translator, field: Field, names: dict[int, str],
-            walkovers: list[Walkover]) -> tuple[Html, list[Html]]:
+            walkovers: list[Walkover], final: bool = False) -> tuple[Html, list[Html]]:
     """The table's heading, and the lines under it: walkovers just decided, then the
     next pairings (their players mentioned) or the winner."""
     lines = [_walkover_line(tr, w, names) for w in walkovers]
-    if field.record.status is TournamentStatus.FINISHED:
+    if final or field.record.status is TournamentStatus.FINISHED:
         rows = field.table()
         top = tournament.winners(rows)
         best = next(r for r in rows if r.place == 1)
@@ -171,18 +172,20 @@ def table_keyboard(field: Field, names: dict[int, str]) -> InlineKeyboardMarkup 
 
 
 async def post_table(svc: Services, bot: Bot, field: Field,
-                     walkovers: list[Walkover] | None = None) -> bool:
+                     walkovers: list[Walkover] | None = None, *, final: bool = False) -> bool:
     """Send the table as it is now (a new message, so the next players are notified), delete
-    the one it replaces, and record it; False if Telegram took none of it."""
+    the one it replaces, and record it; False if Telegram took none of it. `final`: the
+    final table and the winner (every pairing decided)."""
     t = field.record
     tr = await language(svc, t)
     names = await names_of(svc, field.players)
     chat = await svc.storage.chats.get(t.chat_id)
-    view = picture(field, names, chat.title or "" if chat is not None else "")
+    view = picture(field, names, chat.title or "" if chat is not None else "", final)
     photo = await svc.drawer.draw(partial(pictures.tournament_table, view, labels=tr))
-    heading, lines = caption(tr, field, names, walkovers or [])
+    heading, lines = caption(tr, field, names, walkovers or [], final)
     first, then = split_caption(heading, lines)
-    markup = None if t.status is TournamentStatus.FINISHED else table_keyboard(field, names)
+    over = final or t.status is TournamentStatus.FINISHED
+    markup = None if over else table_keyboard(field, names)
     sent = await send.send_photo(bot, t.chat_id, t.thread_id, photo, first, markup)
     if then is not None:  # too long for a caption (many walkovers at once)
         await send.send_text(bot, t.chat_id, t.thread_id, then,

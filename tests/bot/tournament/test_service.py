@@ -15,6 +15,7 @@ import pytest
 from telegram import Bot
 
 from bot.common.refusal import Refusal
+from bot.common.sync import Retries
 from bot.services import Services
 from bot.storage import DuelResult, DuelStatus, ResultReason, Storage
 from bot.storage.tournaments import TournamentStatus
@@ -239,3 +240,85 @@ async def test_a_group_becoming_a_supergroup_takes_its_tournament(svc: Services)
     assert field.record.status is TournamentStatus.RUNNING and len(field.matches) == 3
     await jobs.tick(svc, cast(Bot, bot))
     assert len(bot.captions) == 2 and "0 of 3 played" in bot.captions[1]
+
+
+class RefusingBot(FakeBot):
+    """Telegram refuses the chat's photos (the bot lost the right) until `refusing` is off;
+    a chat in `gone` has thrown the bot out."""
+
+    def __init__(self, gone: tuple[int, ...] = ()) -> None:
+        super().__init__()
+        self.refusing, self.gone, self.tries = True, gone, 0
+
+    async def send_photo(self, chat_id: int, photo: bytes, **kw: Any) -> SimpleNamespace:
+        from telegram.error import BadRequest, Forbidden
+
+        self.tries += 1
+        if chat_id in self.gone:
+            raise Forbidden("Forbidden: bot was kicked from the group chat")
+        if self.refusing:
+            raise BadRequest("Bad Request: not enough rights to send photos to the chat")
+        return await super().send_photo(chat_id, photo, **kw)
+
+
+async def _decide_all(svc: Services, tid: int) -> None:
+    field = await load(svc, tid)
+    assert field is not None
+    for m in field.matches:
+        asked = await play(svc, field, m.idx, m.player_a)
+        assert isinstance(asked, Asked)
+        await _finish_duel(svc, asked.challenge_id, m.player_b, m.player_a)
+        field = await load(svc, tid)
+        assert field is not None
+
+
+async def test_the_final_table_is_posted_before_the_end_and_retried_less_and_less(
+        svc: Services) -> None:
+    """A refused final table leaves the tournament running (nothing is lost); the tick
+    tries again at once, then a minute later, two, four...; once Telegram takes it, the
+    tournament is over, and nothing more is sent."""
+    clock = cast(Clock, svc.clock)
+    bot = RefusingBot()
+    tid = await _started(svc)
+    await _decide_all(svc, tid)
+    retries = Retries(jobs.TICK, 3600)
+    await jobs.tick(svc, cast(Bot, bot), retries)
+    field = await load(svc, tid)
+    assert field is not None and field.record.status is TournamentStatus.RUNNING
+    assert bot.tries == 1
+    for step in (30, 59):  # not before a minute has passed
+        clock.now = T0 + step
+        await jobs.tick(svc, cast(Bot, bot), retries)
+    assert bot.tries == 1
+    clock.now = T0 + 60
+    await jobs.tick(svc, cast(Bot, bot), retries)
+    clock.now = T0 + 120  # the next wait is two minutes
+    await jobs.tick(svc, cast(Bot, bot), retries)
+    assert bot.tries == 2
+    bot.refusing = False
+    clock.now = T0 + 180
+    await jobs.tick(svc, cast(Bot, bot), retries)
+    assert bot.tries == 3 and len(bot.captions) == 1 and "the final table" in bot.captions[0]
+    field = await load(svc, tid)
+    assert field is not None and field.record.status is TournamentStatus.FINISHED
+    clock.now = T0 + 10_000
+    await jobs.tick(svc, cast(Bot, bot), retries)
+    assert bot.tries == 3
+
+
+async def test_a_chat_that_threw_the_bot_out_stops_no_other_tournament(
+        svc: Services) -> None:
+    other = -200
+    await svc.storage.chats.upsert(other, "group", "Other", False, now=T0)
+    gone = await _started(svc)
+    repo = svc.storage.tournaments
+    t = await repo.open(other, None, ALICE, 50, False, DAY, svc.clock())
+    assert t is not None and await repo.join(t.id, BOB) and await repo.join(t.id, CAROL)
+    field = await load(svc, t.id)
+    assert field is not None and not isinstance(await start(svc, field), Refusal)
+    bot = RefusingBot(gone=(CHAT,))
+    bot.refusing = False
+    await jobs.tick(svc, cast(Bot, bot))
+    assert len(bot.captions) == 1  # the other chat's table
+    left = await repo.get(gone)
+    assert left is not None and left.status is TournamentStatus.CANCELLED
