@@ -168,7 +168,7 @@ async def _press(context: ContextTypes.DEFAULT_TYPE, svc: Services, user: User,
     if fresh is not None:
         await present.edit_signup(svc, bot, fresh)
         if fresh.record.status is TournamentStatus.RUNNING:
-            await present.post_table(svc, bot, fresh)
+            await present.post_table(svc, bot, fresh, notify=None)  # everyone: it began
     return None
 
 

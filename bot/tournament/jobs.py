@@ -35,11 +35,14 @@ def scale_of(bot_data: dict[str, Any]) -> float:
 
 
 async def refresh(svc: Services, bot: Bot, tournament_id: int,
-                  decided: list[Walkover] | None = None) -> None:
+                  decided: list[Walkover] | None = None,
+                  freed: frozenset[int] = frozenset()) -> None:
     """Bring a running tournament's messages up to its results: once every pairing is
     decided, the final table, and only once it is sent the tournament is over (a failed
     send is tried again by the tick: posted at least once); else the table whenever it
-    shows fewer decided pairings than there are."""
+    shows fewer decided pairings than there are, the next pairings of the players just
+    `freed` (by a result; a walkover's players too) mentioning them."""
+    freed = freed | {p for w in decided or [] for p in (w.match.player_a, w.match.player_b)}
     async with svc.lock(f"tournament:{tournament_id}"):
         field = await load(svc, tournament_id)
         if field is None or field.record.status is not TournamentStatus.RUNNING:
@@ -50,16 +53,17 @@ async def refresh(svc: Services, bot: Bot, tournament_id: int,
                 log.info("tournament %d finished", tournament_id)
             return
         if decided or field.decided != field.record.shown:
-            await present.post_table(svc, bot, field, decided)
+            await present.post_table(svc, bot, field, decided, notify=freed)
 
 
 async def refresh_safely(svc: Services, bot: Bot, tournament_id: int,
-                         decided: list[Walkover] | None = None) -> None:
+                         decided: list[Walkover] | None = None,
+                         freed: frozenset[int] = frozenset()) -> None:
     """`refresh`, with what Telegram said about the chat handled here, so one chat's trouble
     stops no other tournament: the bot is out of it (its games close), or it became a
     supergroup (its rows move there, and the next tick posts the table in it)."""
     try:
-        await refresh(svc, bot, tournament_id, decided)
+        await refresh(svc, bot, tournament_id, decided, freed)
     except send.ChatGone as gone:
         await chats.forget_chat(svc, gone.chat_id)
     except send.ChatMoved as moved:
@@ -92,8 +96,10 @@ async def _tick_job(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _refresh_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     job = context.job
-    if job is not None and isinstance(job.data, int):
-        await refresh_safely(services(context.bot_data), context.bot, job.data)
+    if job is not None and isinstance(job.data, tuple):
+        tournament_id, freed = job.data
+        await refresh_safely(services(context.bot_data), context.bot, tournament_id,
+                             freed=frozenset(freed))
 
 
 def install(app: App, config: Config) -> None:
@@ -107,7 +113,8 @@ def install(app: App, config: Config) -> None:
             return
         match = await svc.storage.tournaments.match_of_duel(record.id)
         if match is not None:
-            queue.run_once(_refresh_job, when=AFTER_RESULT, data=match.tournament_id,
+            queue.run_once(_refresh_job, when=AFTER_RESULT,
+                           data=(match.tournament_id, (match.player_a, match.player_b)),
                            name=f"tournament:{match.tournament_id}")
 
     svc.on_presented.append(on_presented)

@@ -23,6 +23,8 @@ from rules.tournament import Played
 
 log = logging.getLogger(__name__)
 
+Notify = frozenset[int] | None  # whose next pairings mention them; None: everyone's
+
 
 async def names_of(svc: Services, ids: tuple[int, ...] | list[int]) -> dict[int, str]:
     return {uid: display_name(await svc.storage.users.get(uid)) for uid in set(ids)}
@@ -127,17 +129,23 @@ def _walkover_line(tr: Translator, w: Walkover, names: dict[int, str]) -> Html:
     return tr.t("tournament.walkover", winner=names[winner], loser=names[loser])
 
 
-def _fixture_line(tr: Translator, m: MatchRecord, names: dict[int, str]) -> Html:
+def _fixture_line(tr: Translator, m: MatchRecord, names: dict[int, str],
+                  notify: Notify) -> Html:
+    a, b = m.player_a, m.player_b
     if m.duel_live:
-        return tr.t("tournament.fixture_live", a=names[m.player_a], b=names[m.player_b])
-    return tr.t("tournament.fixture", a=mention_html(m.player_a, names[m.player_a]),
-                b=mention_html(m.player_b, names[m.player_b]), round=m.round + 1)
+        return tr.t("tournament.fixture_live", a=names[a], b=names[b])
+    if notify is None or {a, b} & notify:  # a new message with their mention pings them
+        return tr.t("tournament.fixture", a=mention_html(a, names[a]),
+                    b=mention_html(b, names[b]), round=m.round + 1)
+    return tr.t("tournament.fixture", a=Html(f"<b>{html_escape(names[a])}</b>"),
+                b=Html(f"<b>{html_escape(names[b])}</b>"), round=m.round + 1)
 
 
-def caption(tr: Translator, field: Field, names: dict[int, str],
-            walkovers: list[Walkover], final: bool = False) -> tuple[Html, list[Html]]:
+def caption(tr: Translator, field: Field, names: dict[int, str], walkovers: list[Walkover],
+            final: bool = False, notify: Notify = None) -> tuple[Html, list[Html]]:
     """The table's heading, and the lines under it: walkovers just decided, then the
-    next pairings (their players mentioned) or the winner."""
+    next pairings or the winner. A next pairing's players are mentioned (notified) if
+    either is in `notify` (None: everyone's, the first table), else named in bold."""
     lines = [_walkover_line(tr, w, names) for w in walkovers]
     if final or field.record.status is TournamentStatus.FINISHED:
         rows = field.table()
@@ -154,7 +162,7 @@ def caption(tr: Translator, field: Field, names: dict[int, str],
     upcoming = field.upcoming()
     if upcoming:
         lines.append(tr.t("tournament.next"))
-        lines += [_fixture_line(tr, m, names) for m in upcoming]
+        lines += [_fixture_line(tr, m, names, notify) for m in upcoming]
         lines.append(tr.t("tournament.tap_hint"))
     return heading, lines
 
@@ -172,17 +180,19 @@ def table_keyboard(field: Field, names: dict[int, str]) -> InlineKeyboardMarkup 
 
 
 async def post_table(svc: Services, bot: Bot, field: Field,
-                     walkovers: list[Walkover] | None = None, *, final: bool = False) -> bool:
-    """Send the table as it is now (a new message, so the next players are notified), delete
-    the one it replaces, and record it; False if Telegram took none of it. `final`: the
-    final table and the winner (every pairing decided)."""
+                     walkovers: list[Walkover] | None = None, *, final: bool = False,
+                     notify: Notify = frozenset()) -> bool:
+    """Send the table as it is now (a new message), delete the one it replaces, and record
+    it; False if Telegram took none of it. `final`: the final table and the winner (every
+    pairing decided). `notify`: whose next pairings mention them (see `caption`): the
+    players a result or a walkover just freed, so nobody is pinged at every result."""
     t = field.record
     tr = await language(svc, t)
     names = await names_of(svc, field.players)
     chat = await svc.storage.chats.get(t.chat_id)
     view = picture(field, names, chat.title or "" if chat is not None else "", final)
     photo = await svc.drawer.draw(partial(pictures.tournament_table, view, labels=tr))
-    heading, lines = caption(tr, field, names, walkovers or [], final)
+    heading, lines = caption(tr, field, names, walkovers or [], final, notify)
     first, then = split_caption(heading, lines)
     over = final or t.status is TournamentStatus.FINISHED
     markup = None if over else table_keyboard(field, names)

@@ -322,3 +322,39 @@ async def test_a_chat_that_threw_the_bot_out_stops_no_other_tournament(
     assert len(bot.captions) == 1  # the other chat's table
     left = await repo.get(gone)
     assert left is not None and left.status is TournamentStatus.CANCELLED
+
+
+async def test_a_result_pings_only_the_players_it_freed(svc: Services) -> None:
+    """The first table mentions every next pair; after a result, only the next pairings of
+    its two players mention them (a new message pings whoever it mentions); the others are
+    named in bold, so nobody is pinged at every result of other people's duels."""
+    from bot.tournament import present
+
+    dave = 4
+    await svc.storage.users.upsert(dave, "Dave", now=T0)
+    names = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", dave: "Dave"}
+    bot = FakeBot()
+    tid = await _started(svc, tuple(names))
+    field = await load(svc, tid)
+    assert field is not None
+    assert await present.post_table(svc, cast(Bot, bot), field, notify=None)
+    assert all(f"tg://user?id={p}" in bot.captions[-1] for p in names)
+    m = min(field.matches, key=lambda x: (x.round, x.idx))
+    asked = await play(svc, field, m.idx, m.player_a)
+    assert isinstance(asked, Asked)
+    await _finish_duel(svc, asked.challenge_id, m.player_b, m.player_a)
+    freed = {m.player_a, m.player_b}
+    await jobs.refresh(svc, cast(Bot, bot), tid, freed=frozenset(freed))
+    lines = bot.captions[-1].splitlines()
+    field = await load(svc, tid)
+    assert field is not None
+    kinds = set()
+    for f in field.upcoming():
+        [line] = [x for x in lines if x.startswith("⚔️") and names[f.player_a] in x
+                  and names[f.player_b] in x]
+        pinged = bool({f.player_a, f.player_b} & freed)
+        kinds.add(pinged)
+        for p in (f.player_a, f.player_b):
+            assert (f"tg://user?id={p}" in line) is pinged, line
+            assert (f"<b>{names[p]}</b>" in line) is not pinged, line
+    assert kinds == {True, False}  # both kinds of line were checked
