@@ -71,12 +71,14 @@ async def _started(app: App) -> None:
     limiter = app.bot.rate_limiter
     if isinstance(limiter, ChatRateLimiter):  # old messages are deleted when a chat has room
         svc.janitor.room = limiter.room
+    svc.janitor.journal = storage.deletes  # what waits to be deleted survives a kill
     app.bot_data[KEY] = svc
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
     await menu.register(app.bot, MENU)
     for start in STARTS:
         await start(app, config)
+    await svc.janitor.resume(app.bot)  # the old messages a kill left undeleted
     log.info("@%s is up", svc.bot_username)
 
 

@@ -18,6 +18,7 @@ from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStat
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
 from bot.storage.db import Database, Rollback, StorageError
 from bot.storage.deals import Deal, backfill, deals_of
+from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
 from bot.storage.meta import MetaRepo
 from bot.storage.migrations import MIGRATIONS
@@ -41,6 +42,7 @@ __all__ = [
     "ChatSettings",
     "Database",
     "Deal",
+    "DeleteRepo",
     "DuelRecord",
     "DuelRepo",
     "DuelResult",
@@ -75,11 +77,12 @@ class Storage:
     meta: MetaRepo
     ratings: RatingRepo
     tournaments: TournamentRepo
+    deletes: DeleteRepo  # the janitor's journal
 
     @classmethod
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
-                   MetaRepo(db), RatingRepo(db), TournamentRepo(db))
+                   MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db))
 
     @classmethod
     async def open(cls, path: str | PathLike[str]) -> Storage:

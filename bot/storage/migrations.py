@@ -128,6 +128,17 @@ CREATE INDEX tournament_matches_challenge ON tournament_matches (challenge_id)
     WHERE challenge_id IS NOT NULL;
 """
 
+# The bot's old messages waiting to be deleted (bot.telegram.janitor: a delete waits for room
+# in the chat's flood budget, up to a minute), so a kill in between deletes them after the
+# restart instead of leaving them with their old buttons.
+V12_PENDING_DELETES = """
+CREATE TABLE pending_deletes (
+    chat_id     INTEGER NOT NULL,
+    message_id  INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, message_id)
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
                                V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS,
-                               V10_RATINGS, V11_TOURNAMENTS)
+                               V10_RATINGS, V11_TOURNAMENTS, V12_PENDING_DELETES)

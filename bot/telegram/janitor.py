@@ -7,7 +7,9 @@ back. The janitor collects each chat's messages to delete and deletes them as so
 chat's budget has room to spare for the sends that may follow (`room`: the rate limiter's),
 or after `MAX_WAIT` seconds whatever the budget: in a quiet chat at once, one by one; in a
 busy one later, all that piled up in one `deleteMessages` call (up to 100). At shutdown what
-is pending is deleted at once; after a crash it is not kept: a press on such an old message's
+is pending is deleted at once. With a `journal` (the database's `pending_deletes`), what waits
+is written down before the wait and crossed off once deleted, so after a kill `resume`
+deletes it; without one (tests), a kill forgets it, and a press on such an old message's
 buttons is refused as out of date and deletes it.
 """
 
@@ -17,7 +19,8 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from telegram import Bot
 
@@ -33,13 +36,25 @@ REMEMBER = 4096  # deleted messages remembered, so a press on one does not delet
 Room = Callable[[int], bool]  # may a call that can wait be made in this chat now?
 
 
+class Journal(Protocol):
+    """Where the messages waiting to be deleted are written down (bot.storage.DeleteRepo)."""
+
+    async def add(self, chat_id: int, message_ids: Sequence[int]) -> None: ...
+
+    async def drop(self, chat_id: int, message_ids: Sequence[int]) -> None: ...
+
+    async def pending(self) -> dict[int, list[int]]: ...
+
+
 def always(chat_id: int) -> bool:
     return True
 
 
 class Janitor:
-    def __init__(self, room: Room = always) -> None:
+    def __init__(self, room: Room = always, journal: Journal | None = None) -> None:
         self.room = room
+        self.journal = journal
+        self._written: set[tuple[int, int]] = set()  # pending and in the journal
         self._pending: dict[int, list[int]] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._done: OrderedDict[tuple[int, int], None] = OrderedDict()
@@ -59,13 +74,37 @@ class Janitor:
         """Is this message deleted already, or about to be (since this process started)?"""
         return message_id in self._pending.get(chat_id, ()) or (chat_id, message_id) in self._done
 
+    async def resume(self, bot: Bot) -> int:
+        """At start: delete what the journal says was still waiting (a kill came first)."""
+        if self.journal is None:
+            return 0
+        found = await self.journal.pending()
+        for chat_id, ids in found.items():
+            for message_id in ids:
+                self._written.add((chat_id, message_id))
+                self.delete_later(bot, chat_id, message_id)
+        return sum(len(ids) for ids in found.values())
+
+    async def _write(self, chat_id: int) -> None:
+        """Write down this chat's waiting messages not written yet (never fatal)."""
+        new = [m for m in self._pending.get(chat_id, ()) if (chat_id, m) not in self._written]
+        if self.journal is None or not new:
+            return
+        try:
+            await self.journal.add(chat_id, new)
+            self._written.update((chat_id, m) for m in new)
+        except Exception:  # a cleanup must never take anything else down
+            log.exception("chat %d: %d message(s) to delete not written down", chat_id, len(new))
+
     async def _sweep(self, bot: Bot, chat_id: int) -> None:
         try:
             while self._pending.get(chat_id):
+                await self._write(chat_id)
                 waited = 0.0
                 while not self.room(chat_id) and waited < MAX_WAIT:
                     await asyncio.sleep(POLL)
                     waited += POLL
+                    await self._write(chat_id)
                 ids = self._pending.pop(chat_id, [])[:BATCH]
                 if ids:
                     await self._delete(bot, chat_id, ids)
@@ -86,6 +125,20 @@ class Janitor:
             log.info("chat %d: %d old message(s) not deleted: %s", chat_id, len(ids), e)
         except Exception:  # a cleanup must never take anything else down
             log.exception("chat %d: deleting %d old message(s) failed", chat_id, len(ids))
+        await self._cross_off(chat_id, ids)
+
+    async def _cross_off(self, chat_id: int, ids: list[int]) -> None:
+        """Deleted, gone, or not deletable: off the journal (tried once; a refused delete,
+        such as one after Telegram's 48 hours, is not tried forever)."""
+        written = [m for m in ids if (chat_id, m) in self._written]
+        self._written.difference_update((chat_id, m) for m in written)
+        if self.journal is None or not written:
+            return
+        try:
+            await self.journal.drop(chat_id, written)
+        except Exception:
+            log.exception("chat %d: %d deleted message(s) not crossed off", chat_id,
+                          len(written))
 
     async def close(self, bot: Bot) -> None:
         """At shutdown: what is pending is deleted now, budget or not (best effort)."""

@@ -5,11 +5,14 @@ budget; never twice; what is pending at shutdown is deleted then."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
 from telegram import Bot
 
+from bot.storage import Storage
 from bot.telegram import janitor
 from bot.telegram.janitor import Janitor
 
@@ -83,3 +86,70 @@ async def test_what_is_pending_at_shutdown_is_deleted_then() -> None:
     j.delete_later(cast(Bot, fake), -5, 11)
     await j.close(cast(Bot, fake))
     assert fake.calls == [("deleteMessages", -5, (10, 11))]
+
+
+# --- the journal: what waits to be deleted survives a kill -----------------------------------
+
+
+async def test_what_waits_is_written_down_first_and_crossed_off_once_deleted(
+        tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "j.db")
+    try:
+        fake, busy = FakeBot(), {-5}
+        j = Janitor(room=lambda chat: chat not in busy, journal=storage.deletes)
+        for message_id in (10, 11):
+            j.delete_later(cast(Bot, fake), -5, message_id)
+        await asyncio.sleep(0.05)
+        assert fake.calls == [] and await storage.deletes.pending() == {-5: [10, 11]}
+        j.delete_later(cast(Bot, fake), -5, 12)  # added while waiting: written down too
+        await asyncio.sleep(0.05)
+        assert await storage.deletes.pending() == {-5: [10, 11, 12]}
+        busy.clear()
+        await settle()
+        assert fake.calls == [("deleteMessages", -5, (10, 11, 12))]
+        assert await storage.deletes.pending() == {}
+    finally:
+        await storage.close()
+
+
+async def test_after_a_kill_the_journal_deletes_what_was_left(tmp_path: Path) -> None:
+    """A janitor killed while its chat had no room (the process died: nothing ran after);
+    the next one, over the same database, deletes what was written down, once."""
+    storage = await Storage.open(tmp_path / "j.db")
+    try:
+        killed = Janitor(room=lambda chat: False, journal=storage.deletes)
+        killed.delete_later(cast(Bot, FakeBot()), -5, 10)
+        killed.delete_later(cast(Bot, FakeBot()), -8, 4)
+        await asyncio.sleep(0.05)
+        for task in list(killed._tasks.values()):  # the kill: no shutdown, no delete
+            task.cancel()
+        await asyncio.sleep(0.01)
+        assert await storage.deletes.pending() == {-8: [4], -5: [10]}
+        fake = FakeBot()
+        fresh = Janitor(journal=storage.deletes)
+        assert await fresh.resume(cast(Bot, fake)) == 2
+        assert fresh.handled(-5, 10)  # a press on it now is known as already handled
+        await settle()
+        assert sorted(fake.calls) == [("deleteMessage", -8, (4,)), ("deleteMessage", -5, (10,))]
+        assert await storage.deletes.pending() == {}
+        assert await Janitor(journal=storage.deletes).resume(cast(Bot, fake)) == 0
+    finally:
+        await storage.close()
+
+
+async def test_a_journal_that_fails_never_stops_a_delete() -> None:
+    class Broken:
+        async def add(self, chat_id: int, message_ids: Sequence[int]) -> None:
+            raise OSError("disk full")
+
+        async def drop(self, chat_id: int, message_ids: Sequence[int]) -> None:
+            raise OSError("disk full")
+
+        async def pending(self) -> dict[int, list[int]]:
+            return {}
+
+    fake = FakeBot()
+    j = Janitor(journal=Broken())
+    j.delete_later(cast(Bot, fake), -5, 10)
+    await settle()
+    assert fake.calls == [("deleteMessage", -5, (10,))]

@@ -1,0 +1,36 @@
+"""The bot's messages waiting to be deleted (the janitor's journal, `bot.telegram.janitor`):
+written before the wait for room in the chat's budget, removed once deleted (or found gone),
+so a restart deletes what a kill left pending."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.storage.db import Database
+
+
+class DeleteRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def add(self, chat_id: int, message_ids: Sequence[int]) -> None:
+        async with self.db.transaction():
+            for message_id in message_ids:
+                await self.db.execute(
+                    "INSERT OR IGNORE INTO pending_deletes (chat_id, message_id) VALUES (?, ?)",
+                    (chat_id, message_id))
+
+    async def drop(self, chat_id: int, message_ids: Sequence[int]) -> None:
+        async with self.db.transaction():
+            for message_id in message_ids:
+                await self.db.execute(
+                    "DELETE FROM pending_deletes WHERE chat_id = ? AND message_id = ?",
+                    (chat_id, message_id))
+
+    async def pending(self) -> dict[int, list[int]]:
+        """Every chat's messages still to delete, oldest first."""
+        out: dict[int, list[int]] = {}
+        for row in await self.db.fetchall(
+                "SELECT chat_id, message_id FROM pending_deletes ORDER BY chat_id, message_id"):
+            out.setdefault(int(row["chat_id"]), []).append(int(row["message_id"]))
+        return out
