@@ -13,19 +13,18 @@ class DeleteRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def add(self, chat_id: int, message_ids: Sequence[int]) -> None:
+    async def _each(self, sql: str, chat_id: int, message_ids: Sequence[int]) -> None:
         async with self.db.transaction():
             for message_id in message_ids:
-                await self.db.execute(
-                    "INSERT OR IGNORE INTO pending_deletes (chat_id, message_id) VALUES (?, ?)",
-                    (chat_id, message_id))
+                await self.db.execute(sql, (chat_id, message_id))
+
+    async def add(self, chat_id: int, message_ids: Sequence[int]) -> None:
+        await self._each("INSERT OR IGNORE INTO pending_deletes (chat_id, message_id)"
+                         " VALUES (?, ?)", chat_id, message_ids)
 
     async def drop(self, chat_id: int, message_ids: Sequence[int]) -> None:
-        async with self.db.transaction():
-            for message_id in message_ids:
-                await self.db.execute(
-                    "DELETE FROM pending_deletes WHERE chat_id = ? AND message_id = ?",
-                    (chat_id, message_id))
+        await self._each("DELETE FROM pending_deletes WHERE chat_id = ? AND message_id = ?",
+                         chat_id, message_ids)
 
     async def pending(self) -> dict[int, list[int]]:
         """Every chat's messages still to delete, oldest first."""
