@@ -3,6 +3,8 @@
     schedule(players, double=False)  -> the pairings, round by round (circle method)
     table(players, pairings, results) -> the standings, best first
     is_complete(pairings, results)    -> every pairing decided
+    still_to_play(pairings, results)  -> the undecided pairings, in the order to play them
+    current_round(pairings, results)  -> the earliest round with a pairing still to decide
     winners(rows)                     -> who tops the finished table
 
 Players are opaque ints (Telegram user ids for the bot). A pairing is decided by a played duel
@@ -23,7 +25,8 @@ from dataclasses import dataclass
 
 __all__ = [
     "DRAW", "LOSS", "MAX_PLAYERS", "MIN_PLAYERS", "WIN", "Pairing", "Played", "Result", "Row",
-    "TournamentError", "Walkover", "is_complete", "rounds", "schedule", "table", "winners",
+    "TournamentError", "Walkover", "current_round", "is_complete", "rounds", "schedule",
+    "still_to_play", "table", "winners",
 ]
 
 MIN_PLAYERS = 3
@@ -131,6 +134,22 @@ def schedule(players: Sequence[int], double: bool = False) -> tuple[Pairing, ...
 
 def is_complete(pairings: Sequence[Pairing], results: Mapping[int, Result]) -> bool:
     return all(p.index in results for p in pairings)
+
+
+def still_to_play(pairings: Sequence[Pairing],
+                  results: Mapping[int, Result]) -> tuple[Pairing, ...]:
+    """The pairings not decided yet, in the order to play them: earliest round first."""
+    return tuple(sorted((p for p in pairings if p.index not in results),
+                        key=lambda p: (p.round, p.index)))
+
+
+def current_round(pairings: Sequence[Pairing], results: Mapping[int, Result]) -> int:
+    """The earliest round with a pairing still to decide (the last round once all are
+    decided; 0 with no pairings)."""
+    todo = still_to_play(pairings, results)
+    if todo:
+        return todo[0].round
+    return max((p.round for p in pairings), default=0)
 
 
 def _score(p: Pairing, result: Result, player: int) -> tuple[int, int, int]:

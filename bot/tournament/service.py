@@ -74,44 +74,36 @@ class Field:
 
     @property
     def pairings(self) -> tuple[tournament.Pairing, ...]:
-        return tuple(tournament.Pairing(m.idx, m.round, m.player_a, m.player_b)
-                     for m in self.matches)
+        return tuple(m.pairing for m in self.matches)
 
     @property
     def results(self) -> dict[int, tournament.Result]:
-        out: dict[int, tournament.Result] = {}
-        for m in self.matches:
-            result = m.result()
-            if result is not None:
-                out[m.idx] = result
-        return out
+        return {m.idx: r for m in self.matches if (r := m.result()) is not None}
 
     def table(self) -> tuple[tournament.Row, ...]:
         return tournament.table(self.players, self.pairings, self.results)
 
     @property
     def decided(self) -> int:
-        return sum(1 for m in self.matches if m.result() is not None)
+        return len(self.results)
 
     @property
     def complete(self) -> bool:
-        return bool(self.matches) and self.decided == len(self.matches)
+        return bool(self.matches) and tournament.is_complete(self.pairings, self.results)
 
     @property
     def round(self) -> int:
         """The earliest round with a pairing still to decide (the last when all are)."""
-        open_rounds = [m.round for m in self.matches if m.result() is None]
-        return min(open_rounds) if open_rounds else max((m.round for m in self.matches),
-                                                        default=0)
+        return tournament.current_round(self.pairings, self.results)
 
     @property
     def rounds(self) -> int:
         return tournament.rounds(len(self.players), self.record.double)
 
     def upcoming(self, limit: int = NEXT_SHOWN) -> list[MatchRecord]:
-        """The pairings to play next: undecided ones, earliest round first."""
-        todo = [m for m in self.matches if m.result() is None]
-        return sorted(todo, key=lambda m: (m.round, m.idx))[:limit]
+        """The pairings to play next (rules.tournament.still_to_play), as matches."""
+        todo = tournament.still_to_play(self.pairings, self.results)[:limit]
+        return [m for p in todo if (m := self.match(p.index)) is not None]
 
     def match(self, idx: int) -> MatchRecord | None:
         return next((m for m in self.matches if m.idx == idx), None)

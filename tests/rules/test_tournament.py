@@ -284,3 +284,20 @@ def test_a_tournament_of_5_players_with_one_walkover() -> None:
                     {i: r for i, r in results.items() if not isinstance(r, Walkover)})
     assert [(r.place, r.player, r.played, r.points) for r in partial] == [
         (1, B, 4, 5), (2, C, 4, 5), (3, D, 4, 4), (4, A, 3, 4), (5, E, 3, 0)]
+
+
+def test_still_to_play_and_the_current_round() -> None:
+    from rules.tournament import current_round, still_to_play
+
+    pairings = schedule([1, 2, 3, 4])
+    assert current_round(pairings, {}) == 0
+    assert [p.index for p in still_to_play(pairings, {})] == sorted(
+        (p.index for p in pairings), key=lambda i: (pairings[i].round, i))
+    round0 = [p for p in pairings if p.round == 0]
+    done: dict[int, Result] = {p.index: Walkover(None) for p in round0}
+    assert current_round(pairings, done) == 1
+    assert all(p.round >= 1 for p in still_to_play(pairings, done))
+    everything: dict[int, Result] = {p.index: Walkover(None) for p in pairings}
+    assert still_to_play(pairings, everything) == ()
+    assert current_round(pairings, everything) == max(p.round for p in pairings)
+    assert current_round((), {}) == 0
