@@ -53,7 +53,7 @@ from typing import Any
 from rules.duel.actions import Bet, parse_action
 from rules.duel.ai import SAMPLES, legal_moves
 from rules.duel.odds import Rng
-from rules.duel.search import TIEBREAK_EDGE, Search, leaf_after, odds_of
+from rules.duel.search import Search, leaf_after, odds_of, win_chances
 from rules.duel.state import DuelState
 from rules.duel.view import HandState, Phase, PublicView
 
@@ -128,13 +128,7 @@ def _player_of(data: dict[str, Any]) -> PlayerReview:
 def _win_leaf(view: PublicView, me: int) -> Callable[[Stacks, bool], float]:
     """The search's leaf as P(`me` wins the duel): won 1, lost 0,
     level 0.5 +/- TIEBREAK_EDGE / 2; after round 1 (not a bust) round 2 is ROUND_NET."""
-    level = 0.5 + (TIEBREAK_EDGE if me != view.first_dealer else -TIEBREAK_EDGE) / 2
-
-    def final(stacks: Stacks) -> float:
-        mine, theirs = stacks[me], stacks[1 - me]
-        return 1.0 if mine > theirs else 0.0 if mine < theirs else level
-
-    return leaf_after(view, final)
+    return leaf_after(view, me, win_chances(view, me))
 
 
 def move_values(view: PublicView, player: int, rng: Rng, *,

@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from rules.duel.actions import Bet
 from rules.duel.odds import Rng, as_generator, categories_of, sample_strengths, table_of
-from rules.duel.search import CHIP_WEIGHT, ROUND_NET, TIEBREAK_EDGE
+from rules.duel.search import CHIP_WEIGHT, deal_end, win_chances
 from rules.duel.view import HandState, PublicView
 from rules.hands import Category
 
@@ -43,23 +43,10 @@ _BONUS = np.array([Category(c).multiplier for c in range(10)], np.int64)
 
 def utility(view: PublicView, me: int) -> Floats:
     """What the end of this deal is worth to `me`, indexed by `me`'s stack then (0 .. both
-    stacks): P(`me` wins the duel), a level finish 0.5 +/- TIEBREAK_EDGE / 2 (the tiebreak's
-    first pick), plus CHIP_WEIGHT a chip; after round 1, round 2 is ROUND_NET for its
-    opponent (the first dealer). A stack of 0 (or all of them) is a bust: the duel is over."""
-    total = sum(view.stacks)
-    level = 0.5 + (TIEBREAK_EDGE if me != view.first_dealer else -TIEBREAK_EDGE) / 2
-    mine = np.arange(total + 1)
-    final = np.where(2 * mine > total, 1.0, np.where(2 * mine < total, 0.0, level))
-    if view.round == 1 and not view.is_tiebreak:
-        sign = 1 if me == view.first_dealer else -1  # round 2's opponent gains net
-        after = np.zeros(total + 1)
-        for net, p in ROUND_NET.items():
-            theirs = total - mine
-            opp, other = (mine, theirs) if sign > 0 else (theirs, mine)
-            moved = np.maximum(-opp, np.minimum(net, other))
-            after += p * final[mine + sign * moved]
-        final = after
-    out: Floats = final + CHIP_WEIGHT * (mine - view.start_stack)
+    stacks): P(`me` wins the duel) (`rules.duel.search.deal_end` of `win_chances`: round 2
+    the chance node after round 1, a bust the duel's end), plus CHIP_WEIGHT a chip."""
+    final = deal_end(view, me, win_chances(view, me))
+    out: Floats = final + CHIP_WEIGHT * (np.arange(len(final)) - view.start_stack)
     return out
 
 

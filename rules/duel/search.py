@@ -6,8 +6,9 @@ players' later choices are a max/min over what is public then (the stacks after 
 the hands' odds as known now, a subset of what will be known), chance is each bullet's outcome
 (win, tie, loss and, in a bonus duel, the winner's category) with the probabilities of one
 joint sample of the remaining hands' completions; stakes are capped as the rules cap them, a
-bust ends the duel. `leaf_after(view, final)` makes a leaf from the worth of a finished duel:
-after round 1, round 2 is the chance node `ROUND_NET`.
+bust ends the duel. `leaf_after(view, me, final)` makes a leaf from the worth of a finished
+duel (`win_chances`: P(win)): after round 1, round 2 is the chance node `ROUND_NET`
+(`deal_end`, which the rollouts of `hard` read too).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
+import numpy.typing as npt
 
 from rules.duel import moves
 from rules.duel.actions import Bet
@@ -24,8 +26,8 @@ from rules.duel.odds import Rng, as_generator, categories_of, sample_strengths, 
 from rules.duel.view import HandState, PublicView
 from rules.hands import Category
 
-__all__ = ["CHIP_WEIGHT", "ROUND_NET", "TIEBREAK_EDGE", "Odds", "Search", "leaf_after",
-           "odds_of"]
+__all__ = ["CHIP_WEIGHT", "ROUND_NET", "TIEBREAK_EDGE", "Odds", "Search", "deal_end",
+           "leaf_after", "odds_of", "win_chances"]
 
 CHIP_WEIGHT = 0.002  # a chip's worth, in units of a won duel (+1), in `hard`'s leaves
 # A level finish goes to a tiebreak bullet, where the player who did not deal round 1 picks
@@ -47,6 +49,7 @@ ROUND_NET: dict[int, float] = {
 _MULTIPLIER = tuple(Category(c).multiplier for c in range(10))
 
 Stacks = tuple[int, int]
+Floats = npt.NDArray[np.float64]
 Outcomes = list[tuple[float, int, int]]  # probability, winner (+1 first / -1 second / 0), bonus
 
 
@@ -189,25 +192,44 @@ class Search:
         return max(scored, key=lambda t: (t[0], t[1]))[2]
 
 
-def leaf_after(view: PublicView,
-               final: Callable[[Stacks], float]) -> Callable[[Stacks, bool], float]:
-    """A search leaf from `final` (the worth of a duel ending at these stacks): after round 1
-    (not a bust) round 2 is the chance node ROUND_NET for its opponent; else `final`."""
-    second_opp = view.first_dealer  # round 2 is dealt by the other player
-    cache: dict[Stacks, float] = {}
+def win_chances(view: PublicView, me: int) -> Floats:
+    """P(`me` wins) of the duel ended with `me` at m chips, for m = 0 .. both stacks: 1 ahead,
+    0 behind, a level finish ``0.5 +/- TIEBREAK_EDGE / 2`` (the tiebreak's first pick goes to
+    the player who did not deal round 1)."""
+    total = sum(view.stacks)
+    level = 0.5 + (TIEBREAK_EDGE if me != view.first_dealer else -TIEBREAK_EDGE) / 2
+    mine = np.arange(total + 1)
+    out: Floats = np.where(2 * mine > total, 1.0, np.where(2 * mine < total, 0.0, level))
+    return out
+
+
+def deal_end(view: PublicView, me: int, final: Floats) -> Floats:
+    """What the end of this deal is worth to `me` at each of `me`'s stacks, from `final` (the
+    worth of a finished duel): after round 1, round 2 is the chance node `ROUND_NET` for its
+    opponent (the first dealer: round 2 is dealt by the other player); a bust (a stack of 0,
+    or all of them) ends the duel; a later deal ends it too."""
+    if view.round >= 2:
+        return final
+    total = len(final) - 1
+    mine = np.arange(total + 1)
+    theirs = total - mine
+    sign = 1 if me == view.first_dealer else -1  # does `me` gain round 2's net?
+    opp, other = (mine, theirs) if sign > 0 else (theirs, mine)
+    after: Floats = np.zeros(total + 1)
+    for net, p in ROUND_NET.items():
+        moved = np.maximum(-opp, np.minimum(net, other))
+        after += p * final[mine + sign * moved]
+    after[0], after[total] = final[0], final[total]
+    return after
+
+
+def leaf_after(view: PublicView, me: int,
+               final: Floats) -> Callable[[Stacks, bool], float]:
+    """A search leaf for `me` from `final` (the worth of a finished duel by `me`'s stack):
+    the deal's end once the round is over (`deal_end`), else `final`."""
+    ended = deal_end(view, me, final)
 
     def leaf(stacks: Stacks, round_over: bool) -> float:
-        if 0 in stacks or view.round >= 2 or not round_over:
-            return final(stacks)
-        if stacks not in cache:
-            total = 0.0
-            for net, p in ROUND_NET.items():
-                s = [stacks[0], stacks[1]]
-                moved = max(-s[second_opp], min(net, s[1 - second_opp]))
-                s[second_opp] += moved
-                s[1 - second_opp] -= moved
-                total += p * final((s[0], s[1]))
-            cache[stacks] = total
-        return cache[stacks]
+        return float((ended if round_over else final)[stacks[me]])
 
     return leaf
