@@ -4,6 +4,7 @@ press; and the answer to a press no handler knows."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -42,6 +43,11 @@ def display_name(user: UserRecord | None) -> str:
     if user is None:
         return "?"
     return f"{user.first_name} {user.last_name}" if user.last_name else user.first_name
+
+
+async def names_of(svc: Services, ids: Iterable[int]) -> dict[int, str]:
+    """Each user's display name, by id ("?" for one never seen)."""
+    return {uid: display_name(await svc.storage.users.get(uid)) for uid in set(ids)}
 
 
 async def reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str,

@@ -9,7 +9,6 @@ when the chat's setting season_reset is on (its order line says which)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
@@ -17,7 +16,7 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.common.errors import answer_quietly
-from bot.common.handlers import asked, display_name, pressed, reply, toast
+from bot.common.handlers import asked, names_of, pressed, reply, toast
 from bot.common.refusal import Refusal
 from bot.i18n import Html, Translator
 from bot.services import Services
@@ -31,10 +30,6 @@ from rules import rating
 from rules.duel import DuelState
 
 HISTORY = 10  # duels /history lists
-
-
-async def _names(svc: Services, ids: Iterable[int]) -> dict[int, str]:
-    return {uid: display_name(await svc.storage.users.get(uid)) for uid in set(ids)}
 
 
 async def _send(context: ContextTypes.DEFAULT_TYPE, update: Update, photo: bytes,
@@ -170,7 +165,7 @@ async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Servic
                           + ("_reset" if reset else ""), season=named)
         title = f"{title} · {named}" if title else named
     top, you = standings.top_and_you(ranked, asker)
-    names = await _names(svc, (s.user_id for s in ranked))
+    names = await names_of(svc, (s.user_id for s in ranked))
     heading, lines = board_text(tr, counted, top, you, names, scope_line)
 
     def row(s: standings.Standing) -> pictures.Row:
@@ -203,7 +198,7 @@ async def on_board(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
                 tr: Translator, chat_id: int, results: list[DuelResult], target: int,
                 asker: int, title: str) -> None:
-    names = await _names(svc, (target,))
+    names = await names_of(svc, (target,))
     figures = standings.figures_for(results, target)
     if not figures.played:
         key = "stats.no_duels_you" if target == asker else "stats.no_duels_player"
@@ -228,7 +223,7 @@ async def _private_card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc:
     if not results:
         await reply(context, update, tr.t("stats.empty_private"))
         return
-    name = (await _names(svc, (user_id,)))[user_id]
+    name = (await names_of(svc, (user_id,)))[user_id]
     figures = standings.figures_for(results, user_id)
     text = card_text(tr, name, figures, in_chat=False)
     card = pictures.PlayerCard(name, figures)
@@ -245,7 +240,7 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     repo = svc.storage.results
     results = await (repo.recent(chat.id, HISTORY) if in_chat
                      else repo.recent_for_player(user.id, HISTORY))
-    names = await _names(svc, (p for r in results for p in r.players))
+    names = await names_of(svc, (p for r in results for p in r.players))
     await reply(context, update, history_text(tr, results, names, in_chat=in_chat))
 
 

@@ -19,7 +19,7 @@ from functools import partial
 from telegram import Bot
 from telegram.ext import ContextTypes
 
-from bot.common.handlers import chat_language, display_name
+from bot.common.handlers import chat_language, names_of
 from bot.i18n import Html, Translator
 from bot.services import Services, services
 from bot.stats import seasons, standings
@@ -66,7 +66,7 @@ async def _post(bot: Bot, svc: Services, tr: Translator, chat_id: int, title: st
                 season: seasons.Season, results: list[DuelResult], *, reset: bool) -> None:
     ranked = standings.season_ranking(results, season.start, season.end, reset=reset)
     top, _ = standings.top_and_you(ranked, 0)
-    names = {s.user_id: display_name(await svc.storage.users.get(s.user_id)) for s in ranked}
+    names = await names_of(svc, (s.user_id for s in ranked))
     named = seasons.label(season, tr.lang)
     counted = sum(1 for r in results if season.holds(r.finished_at))
     champion = ranked[0]

@@ -14,7 +14,7 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.common.errors import answer_quietly
-from bot.common.handlers import asked, chat_language, is_admin, pressed, reply, toast
+from bot.common.handlers import asked, chat_language, is_admin, names_of, pressed, reply, toast
 from bot.common.refusal import Refusal
 from bot.duel.challenges import accept
 from bot.duel.handlers import post_challenge
@@ -49,7 +49,7 @@ async def _send_signup(svc: Services, bot: Bot, t: TournamentRecord) -> None:
     if field is None:
         return
     tr = await present.language(svc, t)
-    names = await present.names_of(svc, [*field.players, t.opener_id])
+    names = await names_of(svc, [*field.players, t.opener_id])
     sent = await send.send_text(bot, t.chat_id, t.thread_id,
                                 present.signup_text(tr, field, names),
                                 present.signup_keyboard(tr, t.id))

@@ -10,7 +10,7 @@ from functools import partial
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.common.handlers import chat_language, display_name
+from bot.common.handlers import chat_language, names_of
 from bot.i18n import Html, Translator, html_escape, mention_html
 from bot.services import Services
 from bot.stats.text import split_caption
@@ -24,10 +24,6 @@ from rules.tournament import Played
 log = logging.getLogger(__name__)
 
 Notify = frozenset[int] | None  # whose next pairings mention them; None: everyone's
-
-
-async def names_of(svc: Services, ids: tuple[int, ...] | list[int]) -> dict[int, str]:
-    return {uid: display_name(await svc.storage.users.get(uid)) for uid in set(ids)}
 
 
 async def language(svc: Services, t: TournamentRecord) -> Translator:
