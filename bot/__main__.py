@@ -121,9 +121,11 @@ def run() -> int:
         config = Config.from_env(os.environ)
     except ConfigError as e:
         return _refuse(str(e), EXIT_CONFIG)
-    logs.setup(config.log_level, secrets=[config.token])
+    logs.setup(config.log_level, secrets=config.secrets)
     connect.one_line_network_errors()
     try:
+        if config.db_path is None:  # PostgreSQL: several bots may share it (no lock)
+            return _serve(config)
         with instance.hold(config.db_path):  # before anything talks to Telegram
             return _serve(config)
     except instance.AlreadyRunning as e:

@@ -66,7 +66,7 @@ def build(config: Config) -> App:
 
 async def _started(app: App) -> None:
     config = app.bot_data[CONFIG]
-    storage = await Storage.open(config.db_path)  # in the application's own event loop
+    storage = await Storage.open(config.database)  # in the application's own event loop
     svc = Services(storage=storage, challenge_ttl=config.challenge_ttl)
     limiter = app.bot.rate_limiter
     if isinstance(limiter, ChatRateLimiter):  # old messages are deleted when a chat has room

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bot.storage import StorageError, locate
+
 TOKEN_RE = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
 # Telegram takes 1-256 of these; fewer than 16 would be guessable (and too short to be masked
 # in logs, see bot.logs.add_secret).
@@ -34,8 +36,10 @@ ENVIRONMENT = """\
 environment:
   TELEGRAM_BOT_TOKEN          required: the token from @BotFather
   TELEGRAM_API_BASE_URL       another Bot API server, e.g. http://127.0.0.1:8081/bot
-  SIXSHOOTER_DB               the SQLite file; default ./sixshooter.db (one bot per file: the
-                              lock on FILE.lock beside it keeps a second one out)
+  SIXSHOOTER_DB               the database: a SQLite file (a path or sqlite:///path; default
+                              ./sixshooter.db; one bot per file: the lock on FILE.lock beside
+                              it keeps a second one out) or postgresql://user:pass@host:port/db
+                              (PostgreSQL: several bots may share it)
   SIXSHOOTER_LOG_LEVEL        DEBUG, INFO (default), WARNING, ERROR or CRITICAL
   SIXSHOOTER_WEBHOOK_URL      a public https URL: receive updates by webhook instead of long
                               polling; the webhook serves this URL's path
@@ -71,7 +75,8 @@ def mask_token(token: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str = field(repr=False)
-    db_path: Path = Path(DEFAULT_DB)
+    db_path: Path | None = Path(DEFAULT_DB)  # the SQLite file; None on PostgreSQL
+    db_url: str | None = field(default=None, repr=False)  # postgresql://... (may hold a password)
     log_level: str = "INFO"
     api_base_url: str | None = None
     webhook_url: str | None = None
@@ -81,6 +86,20 @@ class Config:
     challenge_ttl: int = DEFAULT_CHALLENGE_TTL  # seconds before an unanswered challenge expires
     rate_limit: bool = True  # keep to Telegram's flood limits (off only for a limitless server)
     time_scale: float = 1.0  # turn timers last this many times their nominal length
+
+    @property
+    def database(self) -> str | Path:
+        """What `Storage.open` takes: the PostgreSQL URL, else the SQLite file."""
+        if self.db_url is not None:
+            return self.db_url
+        assert self.db_path is not None
+        return self.db_path
+
+    @property
+    def secrets(self) -> list[str]:
+        """What no log line may print: the token and the database's password, if any."""
+        password = urlsplit(self.db_url).password if self.db_url else None
+        return [self.token, *([password] if password else [])]
 
     @property
     def use_webhook(self) -> bool:
@@ -96,9 +115,11 @@ class Config:
     @classmethod
     def from_env(cls, environ: Mapping[str, str], *, check_paths: bool = True) -> Config:
         """Read and validate the configuration; `check_paths` also checks the database path."""
+        db_path, db_url = _database(_get(environ, "SIXSHOOTER_DB") or DEFAULT_DB)
         config = cls(
             token=_token(environ.get("TELEGRAM_BOT_TOKEN")),
-            db_path=Path(_get(environ, "SIXSHOOTER_DB") or DEFAULT_DB).expanduser(),
+            db_path=db_path,
+            db_url=db_url,
             log_level=_log_level(_get(environ, "SIXSHOOTER_LOG_LEVEL")),
             api_base_url=_url(
                 environ, "TELEGRAM_API_BASE_URL", ("http", "https"), "http://127.0.0.1:8081/bot"
@@ -113,9 +134,18 @@ class Config:
             rate_limit=_switch(environ, "SIXSHOOTER_RATE_LIMIT", True),
             time_scale=_scale(environ, "SIXSHOOTER_TIME_SCALE"),
         )
-        if check_paths:
+        if check_paths and config.db_path is not None:
             check_db_path(config.db_path)
         return config
+
+
+def _database(raw: str) -> tuple[Path | None, str | None]:
+    """SIXSHOOTER_DB as (the SQLite file, None) or (None, the PostgreSQL URL)."""
+    try:
+        path, url = locate(raw)
+    except StorageError as e:
+        raise ConfigError(f"SIXSHOOTER_DB: {e}") from None
+    return (None if path is None else Path(path).expanduser()), url
 
 
 def check_db_path(path: Path) -> None:

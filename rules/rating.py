@@ -18,6 +18,7 @@ the number grows as sigma shrinks with play.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -79,3 +80,27 @@ def provisional(r: Rating) -> bool:
 def label(r: Rating) -> str:
     """The shown number as text, "1069?" while provisional."""
     return f"{shown(r)}?" if provisional(r) else str(shown(r))
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """What a rating needs of a result."""
+
+    chat_id: int
+    players: tuple[int, int]
+    winner_id: int | None  # None: a draw
+
+    def winner(self) -> Literal[0, 1] | None:
+        if self.winner_id is None:
+            return None
+        return 0 if self.winner_id == self.players[0] else 1
+
+
+def replay(games: Iterable[Game]) -> dict[tuple[int, int], Rating]:
+    """Every (chat, player)'s rating after `games`, taken in the order given (oldest first)."""
+    out: dict[tuple[int, int], Rating] = {}
+    for g in games:
+        a, b = ((g.chat_id, p) for p in g.players)
+        out[a], out[b] = after_duel(out.get(a, initial()), out.get(b, initial()),
+                                    g.winner())
+    return out

@@ -1,9 +1,58 @@
 """The whole test process: python-telegram-bot opted in to its time periods as timedelta, as
 `sixshooter run` does (bot/__main__.py). Its deprecated int form warns, and the suite runs with
-warnings as errors (pyproject.toml)."""
+warnings as errors (pyproject.toml).
+
+`store` (and `database`, its URL) is a fresh, migrated database per test on each engine: the
+SQLite file, and PostgreSQL when `SIXSHOOTER_TEST_POSTGRES` names a server
+(tests/support/databases.py); a test taking it runs once per engine.
+"""
 
 from __future__ import annotations
 
 import os
 
 os.environ["PTB_TIMEDELTA"] = "1"
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Storage
+from tests.support import databases
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[str | None]:
+    """This session's PostgreSQL database (None when no server is named)."""
+    admin = databases.admin_url()
+    if admin is None:
+        yield None
+        return
+    with databases.session_database(admin) as url:
+        yield url
+
+
+@pytest.fixture(params=databases.ENGINES)
+async def database(request: pytest.FixtureRequest, tmp_path: Path,
+                   postgres: str | None) -> AsyncIterator[str]:
+    """A fresh database's location on each engine (not yet migrated)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "s.db")
+        return
+    if postgres is None:
+        pytest.skip(databases.HOW)
+    async with databases.fresh_schema(postgres) as url:
+        yield url
+
+
+@pytest.fixture
+async def store(database: str) -> AsyncIterator[Storage]:
+    storage = await Storage.open(database)
+    yield storage
+    await storage.close()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if databases.admin_url() is None:
+        terminalreporter.write_line(databases.HOW)

@@ -15,7 +15,7 @@ from telegram import Bot, ChatMember, Update
 from telegram.ext import ContextTypes
 
 from bot.services import Services, services
-from bot.storage.migrate import ChatMove, move_chat
+from bot.storage import ChatMove
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +64,10 @@ async def migrate_chat(svc: Services, old_id: int, new_id: int) -> ChatMove:
     transaction (`bot.storage.migrate`), and the memory of both ids is dropped. Idempotent:
     Telegram's second signal finds nothing left to move. The live games it returns have no
     message any more; the caller (or the sync job) shows them in the new chat."""
-    async with svc.storage.db.transaction():
+    async with svc.storage.transaction():
         for games in GAMES:
             await games.make_room(svc, old_id, new_id)
-        moved = await move_chat(svc.storage.db, old_id, new_id, now=svc.clock())
+        moved = await svc.storage.move_chat(old_id, new_id, now=svc.clock())
     svc.forget_chats(old_id, new_id)
     if moved.moved:
         log.info("chat %d became supergroup %d: %d row(s) moved, %d live duel(s) and %d "

@@ -96,7 +96,7 @@ async def start_practice(svc: Services, bot_user: User, chat_id: int, thread_id:
                                bot_user.username, None, True, now=svc.clock())
     state = DuelState.new(stack, choose_first_dealer(svc.rng))
     state.deal(shuffled_deck(svc.rng), new_salt())
-    async with storage.db.transaction():
+    async with storage.transaction():
         if await storage.duels.live_for_user_in_chat(chat_id, user_id) is not None:
             return None
         record = await storage.duels.create(chat_id, thread_id, (user_id, bot_user.id),

@@ -169,7 +169,7 @@ async def start_duel(
     now = svc.clock()
     storage = svc.storage
     try:
-        async with storage.db.transaction():
+        async with storage.transaction():
             for player in (challenge.challenger_id, acceptor_id):
                 if await storage.duels.live_for_user_in_chat(challenge.chat_id, player):
                     raise Rollback

@@ -34,7 +34,7 @@ from bot.duel.service import act
 from bot.i18n import Html, duration
 from bot.services import Services
 from bot.storage import DuelRecord
-from bot.storage.timers import TimerRecord, TimerRepo
+from bot.storage.timers import TimerRecord
 from bot.telegram import App, send
 from rules.duel import Bet, DuelState, Phase
 from rules.duel.policy import Kind, TimeoutMove, timeout_move
@@ -98,7 +98,7 @@ class TurnTimers:
         self.bot = bot
         self.scheduler = scheduler
         self.scale = scale
-        self.repo = TimerRepo(svc.storage.db)
+        self.repo = svc.storage.timers
 
     async def on_presented(self, record: DuelRecord) -> None:
         await self.arm(record.id)
@@ -201,7 +201,7 @@ class TurnTimers:
         if move is None:
             return False
         user_id = record.players[move.player]
-        async with self.svc.storage.db.transaction():  # the move and its count, or neither
+        async with self.svc.storage.transaction():  # the move and its count, or neither
             outcome = await act(self.svc, record.id, record.version, user_id, move.action)
             if not isinstance(outcome, Refusal):
                 counts = list(row.timeouts)

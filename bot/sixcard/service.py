@@ -55,7 +55,7 @@ class Contended(Enum):
 
 
 def casino(svc: Services) -> CasinoRepo:
-    return CasinoRepo(svc.storage.db)
+    return svc.storage.casino
 
 
 async def start_game(

@@ -26,11 +26,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.storage import DuelResult
-from bot.storage.ratings import Game, replay
 from render.standings import Figures
 from rules import rating
 from rules.hands import HandValue
-from rules.rating import Rating
+from rules.rating import Game, Rating, replay
 
 TOP = 10  # rows of a leaderboard
 

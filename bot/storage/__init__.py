@@ -1,29 +1,38 @@
-"""SQLite storage through aiosqlite: one `Database`, one repository per aggregate.
+"""Storage on SQLite (the default) or PostgreSQL: one `Database`, one repository per aggregate.
 
-    storage = await Storage.open(config.db_path)
+    storage = await Storage.open(config.database)     # a path, sqlite:///path or postgresql://
     duel = await storage.duels.get(duel_id)
     new_version = await storage.duels.save(duel.id, duel.version, state.to_json(), now=now)
+    async with storage.transaction():                 # several repositories' writes, all or none
+        ...
     await storage.close()
 
-See `db.py` for transactions and `migrations.py` for the schema.
+Features reach the database only through `Storage`: its repositories, `transaction()` and
+`move_chat()`; nothing outside this package sees SQL, a connection or `storage.db`. See `db.py`
+for the engines and transactions, `migrations.py` / `migrations_pg.py` for the schema.
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from os import PathLike
 
 from bot.storage import ratings
+from bot.storage.casino import CasinoRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
-from bot.storage.db import Database, Rollback, StorageError
+from bot.storage.db import Database, Rollback, StorageError, UniqueViolation, locate
 from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
 from bot.storage.meta import MetaRepo
+from bot.storage.migrate import ChatMove, move_chat
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.ratings import RatingRepo
 from bot.storage.results import DuelResult, ResultReason, ResultRepo
+from bot.storage.timers import TimerRecord, TimerRepo
 from bot.storage.tournaments import (
     MatchRecord,
     TournamentRecord,
@@ -34,9 +43,11 @@ from bot.storage.users import UserRecord, UserRepo
 
 __all__ = [
     "MIGRATIONS",
+    "CasinoRepo",
     "ChallengeRecord",
     "ChallengeRepo",
     "ChallengeStatus",
+    "ChatMove",
     "ChatRecord",
     "ChatRepo",
     "ChatSettings",
@@ -55,12 +66,16 @@ __all__ = [
     "Rollback",
     "Storage",
     "StorageError",
+    "TimerRecord",
+    "TimerRepo",
     "TournamentRecord",
     "TournamentRepo",
     "TournamentStatus",
+    "UniqueViolation",
     "UserRecord",
     "UserRepo",
     "deals_of",
+    "locate",
 ]
 
 
@@ -78,18 +93,22 @@ class Storage:
     ratings: RatingRepo
     tournaments: TournamentRepo
     deletes: DeleteRepo  # the janitor's journal
+    casino: CasinoRepo  # six-card poker's balances and games
+    timers: TimerRepo  # turn timers
 
     @classmethod
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
-                   MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db))
+                   MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db),
+                   CasinoRepo(db), TimerRepo(db))
 
     @classmethod
-    async def open(cls, path: str | PathLike[str]) -> Storage:
-        """Open and migrate the database; after migration V6, record the deals of the duels
-        saved before it (once: `bot.storage.deals.backfill`); after V10, compute the ratings
-        of the results stored before it (once: `bot.storage.ratings.backfill`)."""
-        db = await Database.open(path)
+    async def open(cls, where: str | PathLike[str]) -> Storage:
+        """Open and migrate the database (a SQLite path or URL, or a PostgreSQL URL); after
+        migration V6, record the deals of the duels saved before it (once:
+        `bot.storage.deals.backfill`); after V10, compute the ratings of the results stored
+        before it (once: `bot.storage.ratings.backfill`)."""
+        db = await Database.open(where)
         try:
             await backfill(db)
             await ratings.backfill(db)
@@ -97,6 +116,21 @@ class Storage:
             await db.close()
             raise
         return cls.over(db)
+
+    @property
+    def engine(self) -> str:
+        return self.db.engine
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """The repositories' writes in the block commit together or not at all (see
+        `Database.transaction`: any exception undoes it, `Rollback` on purpose)."""
+        async with self.db.transaction():
+            yield
+
+    async def move_chat(self, old_id: int, new_id: int, *, now: int) -> ChatMove:
+        """Every row of chat `old_id` moved to `new_id` (a group that became a supergroup)."""
+        return await move_chat(self.db, old_id, new_id, now=now)
 
     async def close(self) -> None:
         await self.db.close()

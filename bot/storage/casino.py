@@ -16,11 +16,10 @@ No game rule here: the chips each save moves are the caller's (the rules') to co
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 
-from bot.storage.db import Database, Rollback, StorageError
+from bot.storage.db import Database, Rollback, Row, StorageError
 
 START_BALANCE = 1000
 REBUY_EVERY = 24 * 3600  # seconds between two rebuys
@@ -101,7 +100,7 @@ class BalanceError(StorageError):
     Nothing was written."""
 
 
-def _balance(row: sqlite3.Row) -> BalanceRecord:
+def _balance(row: Row) -> BalanceRecord:
     return BalanceRecord(
         chat_id=row["chat_id"], user_id=row["user_id"], balance=row["balance"],
         version=row["version"], rebuys=row["rebuys"], last_rebuy_at=row["last_rebuy_at"],
@@ -110,7 +109,7 @@ def _balance(row: sqlite3.Row) -> BalanceRecord:
     )
 
 
-def _game(row: sqlite3.Row) -> GameRecord:
+def _game(row: Row) -> GameRecord:
     return GameRecord(
         id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
         user_id=row["user_id"], state_json=row["state"], version=row["version"],
@@ -133,8 +132,8 @@ class CasinoRepo:
         """The player's balance in the chat, opened with the starting balance on first use."""
         async with self.db.transaction():
             await self.db.execute(
-                "INSERT OR IGNORE INTO balances (chat_id, user_id, balance, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO balances (chat_id, user_id, balance, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (chat_id, user_id, self.start_balance, now, now),
             )
             found = await self.get_balance(chat_id, user_id)

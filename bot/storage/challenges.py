@@ -13,11 +13,10 @@ blocking its player after `UNSENT_GRACE` seconds (`expire_unsent`).
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.storage.db import ConstraintError, Database
+from bot.storage.db import Database, Row, UniqueViolation
 from bot.storage.users import normalize_username
 
 # Seconds after which a pending challenge with no message recorded counts as never sent: more
@@ -71,7 +70,7 @@ class Settled:
     message_id: int | None
 
 
-def _challenge(row: sqlite3.Row) -> ChallengeRecord:
+def _challenge(row: Row) -> ChallengeRecord:
     return ChallengeRecord(
         id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
         challenger_id=row["challenger_id"], target_id=row["target_id"],
@@ -116,16 +115,15 @@ class ChallengeRepo:
             if pending:
                 return AlreadyPending(pending[0])
             try:
-                challenge_id = await self.db.insert(
-                    "INSERT INTO challenges (chat_id, thread_id, challenger_id, target_id,"
-                    " target_username, stack, created_at, expires_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (chat_id, thread_id, challenger_id, target_id, target_username, stack,
-                     created_at, expires_at),
-                )
-            except ConstraintError as e:
-                if "UNIQUE" not in str(e):
-                    raise
+                async with self.db.transaction():  # a savepoint: the expiry above stays
+                    challenge_id = await self.db.insert(
+                        "INSERT INTO challenges (chat_id, thread_id, challenger_id, target_id,"
+                        " target_username, stack, created_at, expires_at)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (chat_id, thread_id, challenger_id, target_id, target_username, stack,
+                         created_at, expires_at),
+                    )
+            except UniqueViolation:
                 return AlreadyPending(None)  # challenges_one_pending: another insert won
         return ChallengeRecord(
             challenge_id, chat_id, thread_id, challenger_id, target_id, target_username, stack,

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from bot.i18n import LANGUAGES
-from bot.storage.db import Database
+from bot.storage.db import Database, Row
 from rules.duel import DEFAULT_STACK, MAX_STACK, MIN_STACK
 
 log = logging.getLogger(__name__)
@@ -88,7 +87,7 @@ def _int_in(value: Any, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-def _chat(row: sqlite3.Row) -> ChatRecord:
+def _chat(row: Row) -> ChatRecord:
     return ChatRecord(
         id=row["id"], type=row["type"], title=row["title"], is_forum=bool(row["is_forum"]),
         active=bool(row["active"]), updated_at=row["updated_at"],

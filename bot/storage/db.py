@@ -1,62 +1,68 @@
-"""The database: opening, migrations, statements and transactions over one writer and readers.
+"""The database seam: one `Database` interface, two engines chosen by the URL's scheme.
 
-The file is in WAL mode and reached through several aiosqlite connections:
-
-* **One writer.** Every write and every transaction runs on it, one at a time (an
-  `asyncio.Lock`), so a compare-and-swap is atomic within the process and no coroutine ever
-  reads another's uncommitted writes. Other processes are kept out by SQLite's own locking
-  (`BEGIN IMMEDIATE`, busy_timeout).
-* **A few readers** (`PRAGMA query_only`). A read outside a transaction runs on one of them:
-  WAL lets it read the last committed state while a write waits for the file's write lock,
-  here or in another process, so a stalled write never stalls a read. Reads inside a
-  transaction run on the writer and see the transaction's own writes.
-* **Nothing waits forever.** A write waits at most the busy timeout for the writer (behind
-  this process's other writes), then at most the busy timeout in SQLite for a lock another
-  process holds; either way it fails with `StorageError` ("database is locked", "busy").
-
-    db = await Database.open("sixshooter.db")
+    db = await Database.open("sixshooter.db")                    # SQLite (bot.storage.sqlite)
+    db = await Database.open("sqlite:///data/sixshooter.db")     # the same, as a URL
+    db = await Database.open("postgresql://bot:pw@db:5432/six")  # PostgreSQL (bot.storage.postgres)
     async with db.transaction():        # statements inside join it, whichever repository runs them
         ...                             # any exception undoes it all, and propagates
     await db.close()
 
-Repositories call `execute` / `insert` / `fetchone` / `fetchall` with `?` parameters only.
+Repositories are written once for both engines: portable SQL with `?` parameters only (the
+PostgreSQL engine numbers them), `insert` for a new row's id, and nothing else of an engine's
+own. What truly differs (placeholders, a new row's id, where the schema version is kept, the
+schema's types, error codes, connections and locking) lives in the two engine modules and in
+each engine's numbered migrations (`bot.storage.migrations` for SQLite, and
+`bot.storage.migrations_pg` for PostgreSQL, whose first step builds SQLite's V12 at once).
+
+Both engines give the same guarantees to one process: a transaction is all or nothing; the
+process runs one transaction at a time (so a read-then-write inside one is never interleaved
+with another of this process's); a read outside a transaction sees the last committed state
+and never waits for a write; nothing waits forever: a write waits at most the busy timeout,
+then fails with `StorageError`, as does every statement while the database cannot be reached.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
-import logging
-import sqlite3
-from collections.abc import AsyncIterator, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
-from os import PathLike
-from typing import Any
-
-import aiosqlite
-
-from bot.storage.migrations import MIGRATIONS
-
-log = logging.getLogger(__name__)
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from os import PathLike, fspath
+from typing import Any, ClassVar, Protocol
+from urllib.parse import urlsplit
 
 Params = Sequence[Any]
+Migration = tuple[int, str]  # (the schema version it takes the database to, its script)
 
-BUSY_TIMEOUT = 5.0  # seconds a write may wait for the writer, and then for the file's lock
-READERS = 3  # reader connections (reads outside a transaction run on them, in parallel)
+BUSY_TIMEOUT = 5.0  # seconds a write may wait for the writer, and then for the database's locks
+READERS = 3  # connections for reads outside a transaction (SQLite: readers; PostgreSQL: pool)
 
-# The transaction the current task (and the tasks it starts) is inside, if any.
-_current: contextvars.ContextVar[_Transaction | None] = contextvars.ContextVar(
-    "sixshooter_storage_tx", default=None
-)
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+class Row(Protocol):
+    """A row as both engines return it: by column name or position (Row and
+    asyncpg.Record)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def keys(self) -> Any: ...
 
 
 class StorageError(RuntimeError):
-    """The database cannot be opened or used; the message says which file and why."""
+    """The database cannot be opened or used; the message says which and why (no password)."""
 
 
 class ConstraintError(StorageError):
     """A constraint (UNIQUE, CHECK, FOREIGN KEY, NOT NULL) refused the statement; nothing of
     that statement was written. Repositories turn the ones they expect into results."""
+
+
+class UniqueViolation(ConstraintError):
+    """A UNIQUE index or key refused the row (another writer got there first). Catch it
+    around a nested `transaction()`: on PostgreSQL a failed statement spoils the rest of its
+    transaction, and the savepoint keeps the rest."""
 
 
 class Rollback(Exception):
@@ -65,225 +71,148 @@ class Rollback(Exception):
     transaction had committed. Catch it around the block."""
 
 
-class _Transaction:
-    def __init__(self, db: Database) -> None:
+class Transaction:
+    """The transaction a task is inside: its database, and the engine's handle for it."""
+
+    def __init__(self, db: Database, handle: Any = None) -> None:
         self.db = db
+        self.handle = handle  # PostgreSQL: the connection it runs on
+        self.handle_lock = asyncio.Lock()  # one statement at a time on that connection
         self.active = True
         self.savepoints = 0
 
 
-def _error(path: str, e: sqlite3.Error) -> StorageError:
-    kind = ConstraintError if isinstance(e, sqlite3.IntegrityError) else StorageError
-    return kind(f"database {path!r}: {e}")
+# The transaction the current task (and the tasks it starts) is inside, if any.
+_current: contextvars.ContextVar[Transaction | None] = contextvars.ContextVar(
+    "sixshooter_storage_tx", default=None
+)
 
 
-def _probe(where: str) -> None:
-    sqlite3.connect(where).close()
+def is_postgres(where: str | PathLike[str]) -> bool:
+    return isinstance(where, str) and urlsplit(where).scheme in POSTGRES_SCHEMES
 
 
-async def _connect(where: str) -> aiosqlite.Connection:
-    # The file is tried first in a thread this coroutine waits for: when aiosqlite's own
-    # connect fails (a missing directory...), it stops its worker thread without waiting for
-    # it, and that thread may then report to an event loop that is already closed.
-    try:
-        await asyncio.to_thread(_probe, where)
-        conn = await aiosqlite.connect(where, isolation_level=None)
-    except sqlite3.Error as e:
-        raise StorageError(f"cannot open the database {where!r}: {e}") from e
-    conn.row_factory = sqlite3.Row
-    return conn
+def sqlite_path(where: str | PathLike[str]) -> str:
+    """The SQLite file of a path or a URL as SQLAlchemy writes it: `sqlite:///data/bot.db`
+    (relative), `sqlite:////srv/bot.db` (absolute), `sqlite:///:memory:`."""
+    text = fspath(where)
+    if text.startswith("sqlite:"):
+        if not text.startswith("sqlite:///") or text == "sqlite:///":
+            raise StorageError(f"{text!r}: a SQLite URL is sqlite:///path/to/file.db (three "
+                               "slashes, then the path; a fourth for an absolute path), "
+                               "or give the path alone")
+        return text.removeprefix("sqlite:///")
+    return text
 
 
-class Database:
-    """Open with `await Database.open(path)`; share one instance; `await close()` at exit."""
+def locate(where: str) -> tuple[str | None, str | None]:
+    """Where a database is, as (the SQLite file, None) or (None, the PostgreSQL URL);
+    StorageError saying what is wrong with it."""
+    scheme = urlsplit(where).scheme if "://" in where or where.startswith("sqlite:") else ""
+    if scheme in POSTGRES_SCHEMES:
+        try:
+            parts = urlsplit(where)
+            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+        except ValueError as e:
+            raise StorageError(f"not a usable PostgreSQL URL ({e}); expected "
+                               "postgresql://user:password@host:5432/database") from None
+        if not parts.path.strip("/") and not parts.hostname:
+            raise StorageError("the URL names no PostgreSQL server or database; expected "
+                               "postgresql://user:password@host:5432/database")
+        return None, where
+    if scheme == "sqlite":
+        return sqlite_path(where), None
+    if scheme:
+        raise StorageError(f"unknown database scheme {scheme!r}; give a SQLite file path "
+                           "(or sqlite:///path) or a postgresql:// URL")
+    return where, None
 
-    def __init__(self, writer: aiosqlite.Connection, path: str, *,
-                 busy_timeout: float = BUSY_TIMEOUT) -> None:
-        if busy_timeout <= 0:
-            raise ValueError("the busy timeout must be positive")
-        self._conn = writer
-        self.path = path
-        self.busy_timeout = busy_timeout
-        self._lock = asyncio.Lock()  # held by every write and transaction on the writer
-        self._readers: list[aiosqlite.Connection] = []
-        self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
-        self._closed = False
 
-    @classmethod
+def redact_url(url: str) -> str:
+    """A database URL as it may be shown: its password replaced."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
+
+
+def numbered(scripts: Sequence[str]) -> tuple[Migration, ...]:
+    """Scripts taking the schema from version i to i + 1, as (version, script) steps."""
+    return tuple((i + 1, s) for i, s in enumerate(scripts))
+
+
+def pending(migrations: Sequence[Migration], current: int, where: str) -> list[Migration]:
+    """The steps still to run from schema version `current`; StorageError if the database is
+    newer than these migrations know."""
+    latest = migrations[-1][0] if migrations else 0
+    if current > latest:
+        raise StorageError(
+            f"the database {where!r} has schema version {current}, newer than this bot knows "
+            f"({latest}): run a newer version of the bot, or restore a backup made for this one"
+        )
+    return [m for m in migrations if m[0] > current]
+
+
+class Database(ABC):
+    """One engine's database; open with `await Database.open(where)`, share one instance,
+    `await close()` at exit."""
+
+    engine: ClassVar[str]  # "sqlite" or "postgresql"
+    path: str  # where it is, as it may be shown (a file path, or a URL without its password)
+    busy_timeout: float
+
+    @staticmethod
     async def open(
-        cls,
-        path: str | PathLike[str],
+        where: str | PathLike[str],
         *,
-        migrations: Sequence[str] = MIGRATIONS,
+        migrations: Sequence[Migration] | None = None,
         busy_timeout: float = BUSY_TIMEOUT,
         readers: int = READERS,
     ) -> Database:
-        """Connect, set the pragmas and run pending migrations; StorageError if that fails.
+        """Connect and run the pending migrations (None: the engine's own); StorageError if
+        that fails. A `postgresql://` URL opens PostgreSQL; anything else is a SQLite file
+        (a path, or `sqlite:///path`)."""
+        if busy_timeout <= 0:
+            raise ValueError("the busy timeout must be positive")
+        if is_postgres(where):
+            from bot.storage.postgres import PostgresDatabase
 
-        `busy_timeout` (seconds) bounds how long a write waits; `readers` is the number of
-        reader connections (none for ":memory:" or a file not in WAL mode: reads then share
-        the writer).
-        """
-        where = str(path)
-        db = cls(await _connect(where), where, busy_timeout=busy_timeout)
-        try:
-            wal = await db._configure(db._conn)
-            await db._migrate(migrations)
-            for _ in range(readers if wal else 0):
-                conn = await _connect(where)
-                db._readers.append(conn)
-                await db._configure(conn, reader=True)
-                db._idle.put_nowait(conn)
-        except BaseException as e:
-            for conn in (db._conn, *db._readers):
-                await conn.close()
-            if isinstance(e, sqlite3.Error):
-                raise StorageError(f"cannot use the database {where!r}: {e}") from e
-            raise
-        return db
+            return await PostgresDatabase.connect(
+                str(where), migrations=migrations, busy_timeout=busy_timeout, readers=readers)
+        from bot.storage.sqlite import SqliteDatabase
 
+        return await SqliteDatabase.connect(
+            sqlite_path(where), migrations=migrations, busy_timeout=busy_timeout,
+            readers=readers)
+
+    @abstractmethod
     async def close(self) -> None:
-        """Wait for the statements in progress (a write ends within the busy timeout), then
-        close every connection. Statements after this raise StorageError."""
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            async with self._lock:
-                await self._conn.close()
-        finally:
-            for _ in self._readers:
-                conn = await self._idle.get()
-                await conn.close()
+        """Wait for the statements in progress, then close every connection. Statements after
+        this raise StorageError."""
 
-    async def _configure(self, conn: aiosqlite.Connection, *, reader: bool = False) -> bool:
-        """Set a connection's pragmas; True if the file is in WAL mode."""
-        busy_ms = max(1, round(self.busy_timeout * 1000))
-        for pragma in ("foreign_keys = ON", f"busy_timeout = {busy_ms:d}",
-                       "synchronous = NORMAL"):
-            await conn.execute(f"PRAGMA {pragma}")
-        if reader:
-            await conn.execute("PRAGMA query_only = ON")
-            return True
-        row = await self._one(conn, "PRAGMA journal_mode = WAL")
-        mode = str(row[0]) if row else "?"
-        if mode.lower() != "wal" and self.path != ":memory:":
-            log.warning("database %s: journal_mode is %s, not wal", self.path, mode)
-        return mode.lower() == "wal"
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """The latest migration this database has run."""
 
-    async def user_version(self) -> int:
-        row = await self.fetchone("PRAGMA user_version")
-        return int(row[0]) if row else 0
-
-    async def _migrate(self, migrations: Sequence[str]) -> None:
-        current = await self.user_version()
-        if current > len(migrations):
-            raise StorageError(
-                f"the database {self.path!r} has schema version {current}, newer than this "
-                f"bot knows ({len(migrations)}): run a newer version of the bot, or restore "
-                "a backup made for this one"
-            )
-        for version in range(current + 1, len(migrations) + 1):
-            script = migrations[version - 1]
-            log.info("database %s: migrating to schema version %d", self.path, version)
-            try:
-                # One script: BEGIN, the migration and its version bump commit or fail together.
-                # (executescript runs a script in autocommit mode, so the BEGIN is ours.)
-                await self._conn.executescript(
-                    f"BEGIN IMMEDIATE;\n{script}\n;PRAGMA user_version = {version:d};\nCOMMIT;"
-                )
-            except BaseException:
-                await self._rollback_quietly()
-                raise
-
-    # --- connections --------------------------------------------------------------------
-
-    @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[None]:
-        """Hold the writer, waiting for it at most the busy timeout."""
-        try:
-            async with asyncio.timeout(self.busy_timeout):
-                await self._lock.acquire()
-        except TimeoutError:
-            raise StorageError(
-                f"database {self.path!r}: busy: the writer stayed taken for "
-                f"{self.busy_timeout:g} s") from None
-        try:
-            if self._conn.in_transaction:  # left over by a cancelled BEGIN
-                await self._rollback_quietly()
-            yield
-        finally:
-            self._lock.release()
-
-    @asynccontextmanager
-    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        conn = await self._idle.get()
-        try:
-            yield conn
-        finally:
-            self._idle.put_nowait(conn)
-
-    # --- statements ---------------------------------------------------------------------
-
-    @asynccontextmanager
-    async def _statement(self, sql: str, params: Params,
-                         *, read: bool = False) -> AsyncIterator[aiosqlite.Cursor]:
-        """Run one statement: inside our transaction on the writer as it is; else a read on a
-        reader, a write on the writer once it is free."""
-        if self._closed:
-            raise StorageError(f"database {self.path!r}: closed")
-        async with AsyncExitStack() as stack:
-            conn = self._conn
-            if not self.in_transaction:
-                if read and self._readers:
-                    conn = await stack.enter_async_context(self._reading())
-                else:
-                    await stack.enter_async_context(self._writing())
-            try:
-                async with conn.execute(sql, params) as cursor:
-                    yield cursor
-            except sqlite3.Error as e:
-                raise _error(self.path, e) from e
-
-    @staticmethod
-    async def _one(conn: aiosqlite.Connection, sql: str) -> sqlite3.Row | None:
-        async with conn.execute(sql) as cursor:
-            row: sqlite3.Row | None = await cursor.fetchone()
-            return row
-
+    @abstractmethod
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
-        async with self._statement(sql, params) as cursor:
-            return int(cursor.rowcount)
 
+    @abstractmethod
     async def insert(self, sql: str, params: Params = ()) -> int:
-        """Run one INSERT; returns the new row's id."""
-        async with self._statement(sql, params) as cursor:
-            if cursor.lastrowid is None:
-                raise StorageError(f"database {self.path!r}: no row id after an insert")
-            return int(cursor.lastrowid)
+        """Run one INSERT into a table with an `id` key; returns the new row's id."""
 
-    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        """One row of a query (a read: outside a transaction it runs on a reader)."""
-        async with self._statement(sql, params, read=True) as cursor:
-            row: sqlite3.Row | None = await cursor.fetchone()
-            return row
+    @abstractmethod
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        """One row of a query (a read: outside a transaction it runs beside the writes)."""
 
-    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        """Every row of a query (a read: outside a transaction it runs on a reader)."""
-        async with self._statement(sql, params, read=True) as cursor:
-            return list(await cursor.fetchall())
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        """Every row of a query (a read: outside a transaction it runs beside the writes)."""
 
-    # --- transactions -------------------------------------------------------------------
-
-    @property
-    def in_transaction(self) -> bool:
-        """The current task is inside a transaction of this database."""
-        tx = _current.get()
-        return tx is not None and tx.active and tx.db is self
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[None]:
         """All statements in the block commit together or not at all.
 
         Any exception (`Rollback` to say it is on purpose) undoes the block and propagates.
@@ -292,51 +221,28 @@ class Database:
         inside the block join the transaction while it lasts. Other tasks' reads meanwhile
         see the state before it; their writes wait for it (at most the busy timeout).
         """
-        outer = _current.get()
-        if outer is not None and outer.active and outer.db is self:
-            async with self._savepoint(outer):
-                yield
-            return
-        if self._closed:
-            raise StorageError(f"database {self.path!r}: closed")
-        async with self._writing():
-            tx = _Transaction(self)
-            token = _current.set(tx)
-            try:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    yield
-                finally:
-                    tx.active = False
-                await self._conn.execute("COMMIT")
-            except BaseException as e:
-                await self._rollback_quietly(always=True)
-                if isinstance(e, sqlite3.Error):
-                    raise _error(self.path, e) from e
-                raise
-            finally:
-                _current.reset(token)
 
-    @asynccontextmanager
-    async def _savepoint(self, tx: _Transaction) -> AsyncIterator[None]:
-        tx.savepoints += 1
-        name = f"sp{tx.savepoints:d}"
-        await self._conn.execute(f"SAVEPOINT {name}")
-        try:
-            yield
-        except BaseException:
-            await self._conn.execute(f"ROLLBACK TO {name}")
-            await self._conn.execute(f"RELEASE {name}")
-            raise
-        await self._conn.execute(f"RELEASE {name}")
+    @abstractmethod
+    async def tables(self) -> list[str]:
+        """The schema's tables (not the engine's own bookkeeping), in no particular order."""
 
-    async def _rollback_quietly(self, *, always: bool = False) -> None:
-        """Undo an open transaction on the writer. `always`: even when none looks open yet (a
-        cancelled BEGIN still queued in the connection's thread runs before this ROLLBACK)."""
-        if not (always or self._conn.in_transaction):
-            return
-        try:
-            await self._conn.execute("ROLLBACK")
-        except sqlite3.Error as e:
-            if "no transaction is active" not in str(e):
-                log.exception("database %s: rollback failed", self.path)
+    # --- shared by the engines -----------------------------------------------------------
+
+    @property
+    def current(self) -> Transaction | None:
+        """The current task's transaction on this database, if it is inside one."""
+        tx = _current.get()
+        return tx if tx is not None and tx.active and tx.db is self else None
+
+    @property
+    def in_transaction(self) -> bool:
+        """The current task is inside a transaction of this database."""
+        return self.current is not None
+
+    @staticmethod
+    def _enter(tx: Transaction) -> contextvars.Token[Transaction | None]:
+        return _current.set(tx)
+
+    @staticmethod
+    def _leave(token: contextvars.Token[Transaction | None]) -> None:
+        _current.reset(token)

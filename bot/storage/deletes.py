@@ -19,8 +19,8 @@ class DeleteRepo:
                 await self.db.execute(sql, (chat_id, message_id))
 
     async def add(self, chat_id: int, message_ids: Sequence[int]) -> None:
-        await self._each("INSERT OR IGNORE INTO pending_deletes (chat_id, message_id)"
-                         " VALUES (?, ?)", chat_id, message_ids)
+        await self._each("INSERT INTO pending_deletes (chat_id, message_id)"
+                         " VALUES (?, ?) ON CONFLICT DO NOTHING", chat_id, message_ids)
 
     async def drop(self, chat_id: int, message_ids: Sequence[int]) -> None:
         await self._each("DELETE FROM pending_deletes WHERE chat_id = ? AND message_id = ?",

@@ -7,12 +7,11 @@ apply an action twice: the loser gets None and should reload (or answer "stale b
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.storage.db import Database
+from bot.storage.db import Database, Row
 from bot.storage.deals import Deal, record_deals
 from bot.storage.results import DuelResult, insert_result
 
@@ -57,7 +56,7 @@ class DuelRecord:
         return self.players.index(user_id) if user_id in self.players else None
 
 
-def _duel(row: sqlite3.Row) -> DuelRecord:
+def _duel(row: Row) -> DuelRecord:
     return DuelRecord(
         id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
         players=(row["player0_id"], row["player1_id"]), state_json=row["state"],

@@ -101,7 +101,8 @@ async def move_chat(db: Database, old_id: int, new_id: int, *, now: int) -> Chat
             "   WHEN n.last_rebuy_at IS NULL OR o.last_rebuy_at > n.last_rebuy_at"
             "   THEN o.last_rebuy_at ELSE n.last_rebuy_at END,"
             " games = n.games + o.games, net = n.net + o.net,"
-            " created_at = min(n.created_at, o.created_at), updated_at = ?"
+            " created_at = CASE WHEN o.created_at < n.created_at THEN o.created_at"
+            "   ELSE n.created_at END, updated_at = ?"
             " FROM balances AS o"
             " WHERE n.chat_id = ? AND o.chat_id = ? AND o.user_id = n.user_id",
             (now, new_id, old_id))

@@ -1,6 +1,8 @@
 """The schema, as numbered forward migrations.
 
-`MIGRATIONS[i]` takes the database from schema version i to i + 1 (`PRAGMA user_version`).
+`MIGRATIONS[i]` takes a SQLite database from schema version i to i + 1 (`PRAGMA user_version`);
+PostgreSQL's steps are in `migrations_pg` (its first builds V13 at once; from V14 on, a step is
+written for both engines, once where the SQL is portable).
 Each runs in one transaction with its version bump. Only ever append: a released migration is
 never edited, since databases in the field have already run it. A script must not contain
 BEGIN/COMMIT, nor PRAGMAs that cannot run inside a transaction (foreign_keys, journal_mode).
@@ -139,6 +141,14 @@ CREATE TABLE pending_deletes (
 );
 """
 
+# @username lookups case-insensitively by `lower(username)`, which both engines index (SQLite's
+# COLLATE NOCASE has no PostgreSQL twin); Telegram usernames are ASCII, where the two agree.
+V13_USERNAME_LOWER = """
+DROP INDEX users_username;
+CREATE INDEX users_username ON users (lower(username));
+"""
+
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
                                V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS,
-                               V10_RATINGS, V11_TOURNAMENTS, V12_PENDING_DELETES)
+                               V10_RATINGS, V11_TOURNAMENTS, V12_PENDING_DELETES,
+                               V13_USERNAME_LOWER)

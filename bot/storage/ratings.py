@@ -5,7 +5,8 @@ in the result's own transaction, so a rating never disagrees with the results it
     await RatingRepo(db).for_chat(chat_id)   # -> {user_id: Rating}
     await backfill(db)                       # once, after V10: every chat's ratings replayed
 
-The maths is `rules.rating`'s (Weng-Lin); here are only the rows. Practice duels against the
+The maths, and the replay of a chat's results in order, are `rules.rating`'s (Weng-Lin);
+here are only the rows. Practice duels against the
 bot write no result, so they never rate. A surrender or a timeout is a result with a winner:
 a loss for the rating like any other.
 """
@@ -13,13 +14,11 @@ a loss for the rating like any other.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from bot.storage.db import Database
 from rules import rating
-from rules.rating import Rating
+from rules.rating import Game, Rating, replay
 
 if TYPE_CHECKING:
     from bot.storage.results import DuelResult
@@ -27,30 +26,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BACKFILL = "ratings_backfill"  # the bot_meta key V10 leaves for the first open after it
-
-
-@dataclass(frozen=True, slots=True)
-class Game:
-    """What a rating needs of a result."""
-
-    chat_id: int
-    players: tuple[int, int]
-    winner_id: int | None  # None: a draw
-
-    def winner(self) -> Literal[0, 1] | None:
-        if self.winner_id is None:
-            return None
-        return 0 if self.winner_id == self.players[0] else 1
-
-
-def replay(games: Iterable[Game]) -> dict[tuple[int, int], Rating]:
-    """Every (chat, player)'s rating after `games`, taken in the order given (oldest first)."""
-    out: dict[tuple[int, int], Rating] = {}
-    for g in games:
-        a, b = ((g.chat_id, p) for p in g.players)
-        out[a], out[b] = rating.after_duel(out.get(a, rating.initial()),
-                                           out.get(b, rating.initial()), g.winner())
-    return out
 
 
 async def _get(db: Database, chat_id: int, user_id: int) -> Rating | None:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.storage.db import Database
+from bot.storage.db import Database, Row
 from bot.storage.ratings import rate_result
 
 
@@ -66,7 +65,7 @@ async def insert_result(db: Database, result: DuelResult) -> None:
         await rate_result(db, r)
 
 
-def _result(row: sqlite3.Row) -> DuelResult:
+def _result(row: Row) -> DuelResult:
     return DuelResult(
         duel_id=row["duel_id"], chat_id=row["chat_id"],
         players=(row["player0_id"], row["player1_id"]),

@@ -7,10 +7,9 @@ for the move at that version, and its counts include every move up to it.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
-from bot.storage.db import Database
+from bot.storage.db import Database, Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +27,7 @@ class TimerRecord:
         return self.deadline is not None
 
 
-def _timer(row: sqlite3.Row) -> TimerRecord:
+def _timer(row: Row) -> TimerRecord:
     return TimerRecord(
         duel_id=row["duel_id"], version=row["version"], seconds=row["seconds"],
         remind_at=row["remind_at"], deadline=row["deadline"], reminded=bool(row["reminded"]),

@@ -10,12 +10,11 @@ walkover; `MatchRecord.result()` feeds `rules.tournament.table`.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.storage.db import ConstraintError, Database
+from bot.storage.db import Database, Row, UniqueViolation
 from rules.tournament import MAX_PLAYERS, Pairing, Played, Result, Walkover
 
 _OPEN = "('signup', 'running')"
@@ -87,20 +86,21 @@ class MatchRecord:
                       self.start_stack)
 
 
-def _tournament(row: sqlite3.Row) -> TournamentRecord:
+def _tournament(row: Row) -> TournamentRecord:
     cols = dict(row)
     return TournamentRecord(**cols | {"status": TournamentStatus(cols["status"]),
                                       "double": bool(cols["double"])})
 
 
-def _match(row: sqlite3.Row) -> MatchRecord:
+def _match(row: Row) -> MatchRecord:
     cols = dict(row)
     return MatchRecord(**cols | {"duel_live": bool(cols["duel_live"])})
 
 
 # A match with its duel's status and result, the stacks in a/b order (not the duel's seats).
 _MATCHES = (
-    "SELECT m.*, COALESCE(d.status = 'live', 0) AS duel_live, r.winner_id, r.start_stack,"
+    "SELECT m.*, CASE WHEN d.status = 'live' THEN 1 ELSE 0 END AS duel_live, r.winner_id,"
+    " r.start_stack,"
     " CASE WHEN r.player0_id = m.player_a THEN r.stack0 ELSE r.stack1 END AS stack_a,"
     " CASE WHEN r.player0_id = m.player_a THEN r.stack1 ELSE r.stack0 END AS stack_b"
     " FROM tournament_matches AS m LEFT JOIN duels AS d ON d.id = m.duel_id"
@@ -127,13 +127,12 @@ class TournamentRepo:
         """A new tournament in sign-up, the opener in seat 0; None: the topic has one open."""
         async with self.db.transaction():
             try:
-                tid = await self.db.insert(
-                    "INSERT INTO tournaments (chat_id, thread_id, opener_id, double, stack,"
-                    " round_seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (chat_id, thread_id, opener_id, int(double), stack, round_seconds, now))
-            except ConstraintError as e:
-                if "UNIQUE" not in str(e):
-                    raise
+                async with self.db.transaction():  # a savepoint (see UniqueViolation)
+                    tid = await self.db.insert(
+                        "INSERT INTO tournaments (chat_id, thread_id, opener_id, double, stack,"
+                        " round_seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (chat_id, thread_id, opener_id, int(double), stack, round_seconds, now))
+            except UniqueViolation:
                 return None
             await self.db.execute(
                 "INSERT INTO tournament_players (tournament_id, user_id, seat) VALUES (?, ?, 0)",
@@ -173,7 +172,8 @@ class TournamentRepo:
             " SELECT t.id, ?, COALESCE(MAX(p.seat), -1) + 1 FROM tournaments AS t"
             " LEFT JOIN tournament_players AS p ON p.tournament_id = t.id"
             " WHERE t.id = ? AND t.status = 'signup' GROUP BY t.id"
-            " HAVING COUNT(p.user_id) < ? AND COALESCE(SUM(p.user_id = ?), 0) = 0",
+            " HAVING COUNT(p.user_id) < ?"
+            " AND COALESCE(SUM(CASE WHEN p.user_id = ? THEN 1 ELSE 0 END), 0) = 0",
             user_id, tournament_id, MAX_PLAYERS, user_id)
 
     async def leave(self, tournament_id: int, user_id: int) -> bool:

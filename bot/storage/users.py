@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
-from bot.storage.db import Database
+from bot.storage.db import Database, Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +30,7 @@ def normalize_username(username: str | None) -> str | None:
     return username or None
 
 
-def _user(row: sqlite3.Row) -> UserRecord:
+def _user(row: Row) -> UserRecord:
     return UserRecord(
         id=row["id"], first_name=row["first_name"], last_name=row["last_name"],
         username=row["username"], language_code=row["language_code"],
@@ -68,7 +67,7 @@ class UserRepo:
             if username is not None:
                 await self.db.execute(
                     "UPDATE users SET username = NULL"
-                    " WHERE username = ? COLLATE NOCASE AND id <> ?",
+                    " WHERE lower(username) = lower(?) AND id <> ?",
                     (username, user_id),
                 )
             await self.db.execute(
@@ -109,7 +108,7 @@ class UserRepo:
         if name is None:
             return None
         row = await self.db.fetchone(
-            "SELECT * FROM users WHERE username = ? COLLATE NOCASE"
+            "SELECT * FROM users WHERE lower(username) = lower(?)"
             " ORDER BY updated_at DESC LIMIT 1",
             (name,),
         )

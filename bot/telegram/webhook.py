@@ -29,7 +29,7 @@ async def secret(config: Config) -> str:
     """The webhook's secret, registered with bot.logs so no log line shows it."""
     value = config.webhook_secret
     if value is None:
-        storage = await Storage.open(config.db_path)  # runs the migrations: bot_meta exists
+        storage = await Storage.open(config.database)  # runs the migrations: bot_meta exists
         try:
             value = await storage.meta.get_or_create(SECRET_KEY, new_secret)
         finally:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database, Rollback, StorageError
+from bot.storage.db import numbered
 
 TIMEOUT = 0.6  # the busy timeout these tests open the database with, in seconds
 
@@ -22,7 +23,8 @@ TIMEOUT = 0.6  # the busy timeout these tests open the database with, in seconds
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
     database = await Database.open(
-        tmp_path / "c.db", migrations=("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT);",),
+        tmp_path / "c.db",
+        migrations=numbered(("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT);",)),
         busy_timeout=TIMEOUT)
     await database.execute("INSERT INTO t (k, v) VALUES (1, 'one')")
     yield database
@@ -217,7 +219,7 @@ async def test_reads_cannot_write(db: Database) -> None:
 
 
 async def test_close_waits_for_reads_and_then_refuses_statements(tmp_path: Path) -> None:
-    database = await Database.open(tmp_path / "x.db", migrations=("CREATE TABLE t (k);",))
+    database = await Database.open(tmp_path / "x.db", migrations=numbered(("CREATE TABLE t (k);",)))
     reads = [asyncio.create_task(database.fetchall("SELECT * FROM t")) for _ in range(6)]
     await asyncio.sleep(0)
     await database.close()
@@ -230,7 +232,7 @@ async def test_close_waits_for_reads_and_then_refuses_statements(tmp_path: Path)
 
 
 async def test_an_in_memory_database_reads_through_the_writer() -> None:
-    database = await Database.open(":memory:", migrations=("CREATE TABLE t (k);",))
+    database = await Database.open(":memory:", migrations=numbered(("CREATE TABLE t (k);",)))
     await database.execute("INSERT INTO t VALUES (1)")
     assert [tuple(r) for r in await database.fetchall("SELECT k FROM t")] == [(1,)]
     await database.close()

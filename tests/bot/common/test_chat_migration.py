@@ -4,9 +4,8 @@ the old group's message ids are forgotten, and a second signal moves nothing."""
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,17 +35,9 @@ TABLES = {"chats": "id", "chat_settings": "chat_id", "duels": "chat_id",
 SETTINGS = ChatSettings(language="ru", turn_timer=600, default_stack=100, show_cards_out=False)
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "move.db")
-    yield storage
-    await storage.close()
-
-
 async def rows(store: Storage, table: str, chat: int) -> list[dict[str, Any]]:
-    found = await store.db.fetchall(
-        f"SELECT * FROM {table} WHERE {TABLES[table]} = ? ORDER BY rowid", (chat,))
-    return [dict(r) for r in found]
+    found = await store.db.fetchall(f"SELECT * FROM {table} WHERE {TABLES[table]} = ?", (chat,))
+    return sorted((dict(r) for r in found), key=lambda d: json.dumps(d, sort_keys=True))
 
 
 async def everything(store: Storage, chat: int) -> dict[str, list[dict[str, Any]]]:

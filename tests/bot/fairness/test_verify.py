@@ -7,7 +7,6 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from functools import cache
 from pathlib import Path
 
@@ -141,13 +140,6 @@ def test_a_message_with_a_tampered_deck_is_refused(texts: Texts) -> None:
 
 
 # --- finding the round in the chat's duels --------------------------------------------------
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "s.db")
-    yield storage
-    await storage.close()
 
 
 async def test_the_round_is_found_by_salt_or_commitment_never_while_in_play(

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -152,13 +150,6 @@ def test_standings_add_up(games: list[tuple[int, int, int, bool]]) -> None:
 
 
 # --- storage: only finished duels have results ------------------------------------------
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(tmp_path / "s.db")
-    yield storage
-    await storage.close()
 
 
 async def test_an_abandoned_duel_never_counts(store: Storage) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import MIGRATIONS, Database, Deal, DuelStatus, Storage, deals_of
+from bot.storage.db import numbered
 from rules.duel import DuelState, TiebreakAnswer
 from tests.rules.duel.helpers import bets, deck_with
 
@@ -95,7 +96,7 @@ async def test_a_tiebreak_deal_is_found_by_its_salt(store: Storage) -> None:
 
 async def test_a_v5_database_gets_the_deals_of_its_saved_duels(tmp_path: Path) -> None:
     path = tmp_path / "v5.db"
-    old = await Database.open(path, migrations=MIGRATIONS[:5])
+    old = await Database.open(path, migrations=numbered(MIGRATIONS[:5]))
     states = {"tiebreak": tiebreak_played(), "offer": at_tiebreak_offer()}
     for n, state in enumerate(states.values()):
         await old.insert(
@@ -107,7 +108,7 @@ async def test_a_v5_database_gets_the_deals_of_its_saved_duels(tmp_path: Path) -
 
     store = await Storage.open(path)
     try:
-        assert await store.db.user_version() == len(MIGRATIONS) == 12
+        assert await store.db.schema_version() == len(MIGRATIONS) == 13
         rows = await store.db.fetchall(
             "SELECT duel_id, round, commitment, salt FROM deals ORDER BY duel_id, round")
         expected = [(duel_id, d.round, d.commitment, d.salt)
@@ -127,11 +128,13 @@ async def test_a_v5_database_gets_the_deals_of_its_saved_duels(tmp_path: Path) -
         await again.close()
 
 
-async def test_the_salt_lookup_uses_the_index(store: Storage) -> None:
+async def test_the_salt_lookup_uses_the_index(tmp_path: Path) -> None:
+    store = await Storage.open(tmp_path / "s.db")  # SQLite's plan (PostgreSQL's has its own)
     plan = await store.db.fetchall(
         "EXPLAIN QUERY PLAN SELECT duels.* FROM deals JOIN duels ON duels.id = deals.duel_id"
         " WHERE deals.salt = ? AND duels.chat_id = ? ORDER BY duels.id DESC LIMIT 1",
         ("ab", CHAT))
+    await store.close()
     assert any("deals_by_salt" in str(tuple(r)) for r in plan), [tuple(r) for r in plan]
 
 

@@ -1,0 +1,285 @@
+"""The PostgreSQL engine, through asyncpg's connection pool.
+
+* **Statements** are the repositories' portable SQL with `?` parameters, numbered `$1, $2, …`
+  once per statement text (`numbered_sql`) and prepared once per connection (asyncpg's cache).
+* **Transactions** run on one pooled connection, found again through the task's context, one
+  at a time in this process (an `asyncio.Lock`, as SQLite's single writer), so one process
+  behaves exactly as on SQLite; several processes are ordered by PostgreSQL's row locks and the
+  compare-and-swap on every game's version. A nested transaction is a savepoint.
+* **Reads** outside a transaction take any pooled connection and see the last committed state.
+* **Nothing waits forever.** A connection is waited for at most the busy timeout, a statement's
+  lock too (`lock_timeout`), and a statement runs at most a minute (`statement_timeout`);
+  past that, or while the server cannot be reached (a restart, a network cut), a statement
+  fails with `StorageError`, and the pool connects again for the next one: a short outage
+  stalls what needs the database and nothing else, and nothing is half-written.
+* **The schema version** is the one row of `schema_version`; migrations run in one
+  transaction each, under an advisory lock, so processes starting together migrate once.
+
+A new row's id comes back by `RETURNING id`. Telegram ids are BIGINT, times BIGINT unix
+seconds (DOUBLE PRECISION where fractional), flags 0/1 INTEGERs, as on SQLite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from typing import Any, ClassVar, cast
+
+import asyncpg
+
+from bot.storage.db import (
+    BUSY_TIMEOUT,
+    READERS,
+    ConstraintError,
+    Database,
+    Migration,
+    Params,
+    Row,
+    StorageError,
+    Transaction,
+    UniqueViolation,
+    pending,
+    redact_url,
+)
+from bot.storage.migrations_pg import PG_MIGRATIONS
+
+log = logging.getLogger(__name__)
+
+STATEMENT_TIMEOUT_MS = 60_000
+MIGRATION_LOCK = 0x5158_0001  # pg_advisory_xact_lock key: one process migrates at a time
+
+_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
+
+
+@lru_cache(maxsize=2048)
+def numbered_sql(sql: str) -> str:
+    """`?` parameters as PostgreSQL's `$1, $2, …` (a `?` inside a quoted string stays)."""
+    n = 0
+
+    def number(m: re.Match[str]) -> str:
+        nonlocal n
+        if m.group(0) != "?":
+            return m.group(0)
+        n += 1
+        return f"${n:d}"
+
+    return _PLACEHOLDER.sub(number, sql)
+
+
+def _changed(status: str) -> int:
+    """Rows a statement changed, from its command tag ('UPDATE 3', 'INSERT 0 1', ...)."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresDatabase(Database):
+    """A PostgreSQL database; opened through `Database.open` with a `postgresql://` URL."""
+
+    engine: ClassVar[str] = "postgresql"
+
+    def __init__(self, pool: Any, url: str, *, busy_timeout: float) -> None:
+        self._pool = pool
+        self.path = redact_url(url)
+        self.busy_timeout = busy_timeout
+        self._lock = asyncio.Lock()  # one transaction at a time in this process
+        self._closed = False
+
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        *,
+        migrations: Sequence[Migration] | None = None,
+        busy_timeout: float = BUSY_TIMEOUT,
+        readers: int = READERS,
+    ) -> PostgresDatabase:
+        shown = redact_url(url)
+        settings = {"lock_timeout": str(max(1, round(busy_timeout * 1000))),
+                    "statement_timeout": str(STATEMENT_TIMEOUT_MS),
+                    "application_name": "sixshooter"}
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=max(2, readers + 2), timeout=busy_timeout,
+                command_timeout=STATEMENT_TIMEOUT_MS / 1000 + 5, server_settings=settings,
+                statement_cache_size=1024)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            raise StorageError(f"cannot open the database {shown!r}: {_describe(e)}") from e
+        db = cls(pool, url, busy_timeout=busy_timeout)
+        try:
+            await db._migrate(PG_MIGRATIONS if migrations is None else migrations)
+        except BaseException:
+            await pool.close()
+            raise
+        return db
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        async with self._lock:
+            try:
+                async with asyncio.timeout(self.busy_timeout):
+                    await self._pool.close()
+            except TimeoutError:
+                self._pool.terminate()
+
+    # --- schema ----------------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        row = await self.fetchone("SELECT max(version) FROM schema_version")
+        return int(row[0]) if row and row[0] is not None else 0
+
+    async def tables(self) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+            " AND tablename <> 'schema_version' ORDER BY tablename")
+        return [str(r[0]) for r in rows]
+
+    async def _migrate(self, migrations: Sequence[Migration]) -> None:
+        async with self.transaction():
+            await self.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+            await self.execute("CREATE TABLE IF NOT EXISTS schema_version"
+                               " (version INTEGER NOT NULL)")
+            current = await self.schema_version()
+            tx = self.current
+            assert tx is not None
+            for version, script in pending(migrations, current, self.path):
+                log.info("database %s: migrating to schema version %d", self.path, version)
+                async with self._guard():
+                    await tx.handle.execute(script)  # a script: several statements, no params
+                await self.execute("DELETE FROM schema_version")
+                await self.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+
+    # --- statements ------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _guard(self) -> AsyncIterator[None]:
+        """asyncpg's and the network's errors as StorageError (a constraint: ConstraintError);
+        a parameter of the wrong type is a bug and propagates as it is."""
+        try:
+            yield
+        except asyncpg.DataError:
+            raise
+        except asyncpg.UniqueViolationError as e:
+            raise UniqueViolation(f"database {self.path!r}: {_describe(e)}") from e
+        except asyncpg.IntegrityConstraintViolationError as e:
+            raise ConstraintError(f"database {self.path!r}: {_describe(e)}") from e
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            raise StorageError(f"database {self.path!r}: {_describe(e)}") from e
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """The transaction's connection (one statement at a time: tasks started inside the
+        transaction share it), else a pooled one for this statement."""
+        if self._closed:
+            raise StorageError(f"database {self.path!r}: closed")
+        tx = self.current
+        if tx is not None:
+            async with tx.handle_lock:
+                yield tx.handle
+            return
+        async with self._guard():
+            conn = await self._pool.acquire(timeout=self.busy_timeout)
+        try:
+            yield conn
+        finally:
+            await self._release(conn)
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        async with self._connection() as conn, self._guard():
+            return _changed(await conn.execute(numbered_sql(sql), *params))
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        async with self._connection() as conn, self._guard():
+            new_id = await conn.fetchval(numbered_sql(f"{sql} RETURNING id"), *params)
+        if new_id is None:
+            raise StorageError(f"database {self.path!r}: no row id after an insert")
+        return int(new_id)
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        async with self._connection() as conn, self._guard():
+            return cast("Row | None", await conn.fetchrow(numbered_sql(sql), *params))
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        async with self._connection() as conn, self._guard():
+            return cast("list[Row]", await conn.fetch(numbered_sql(sql), *params))
+
+    # --- transactions ----------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        outer = self.current
+        if outer is not None:
+            async with self._savepoint(outer):
+                yield
+            return
+        if self._closed:
+            raise StorageError(f"database {self.path!r}: closed")
+        try:
+            async with asyncio.timeout(self.busy_timeout):
+                await self._lock.acquire()
+        except TimeoutError:
+            raise StorageError(
+                f"database {self.path!r}: busy: the writer stayed taken for "
+                f"{self.busy_timeout:g} s") from None
+        try:
+            async with self._guard():
+                conn = await self._pool.acquire(timeout=self.busy_timeout)
+            tx = Transaction(self, conn)
+            token = self._enter(tx)
+            pg_tx = conn.transaction()
+            try:
+                async with self._guard():
+                    await pg_tx.start()
+                try:
+                    yield
+                finally:
+                    tx.active = False
+                async with self._guard():
+                    await pg_tx.commit()
+            except BaseException:
+                await self._rollback_quietly(pg_tx)
+                raise
+            finally:
+                self._leave(token)
+                await self._release(conn)
+        finally:
+            self._lock.release()
+
+    @asynccontextmanager
+    async def _savepoint(self, tx: Transaction) -> AsyncIterator[None]:
+        async with tx.handle_lock, self._guard():
+            savepoint = tx.handle.transaction()  # inside a transaction: a savepoint
+            await savepoint.start()
+        try:
+            yield
+        except BaseException:
+            async with tx.handle_lock, self._guard():
+                await savepoint.rollback()
+            raise
+        async with tx.handle_lock, self._guard():
+            await savepoint.commit()
+
+    async def _rollback_quietly(self, pg_tx: Any) -> None:
+        """Undo a transaction; if it never started, or its connection is gone (the server
+        undoes it then), there is nothing to undo."""
+        try:
+            await pg_tx.rollback()
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            log.debug("database %s: rollback: %s", self.path, _describe(e))
+
+    async def _release(self, conn: Any) -> None:
+        try:
+            await self._pool.release(conn)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            log.debug("database %s: release: %s", self.path, _describe(e))
+
+
+def _describe(e: BaseException) -> str:
+    """An error in one line, without the URL (which may carry a password)."""
+    text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__

@@ -1,0 +1,299 @@
+"""The SQLite engine (the default): one file in WAL mode through several aiosqlite connections.
+
+* **One writer.** Every write and every transaction runs on it, one at a time (an
+  `asyncio.Lock`), so a compare-and-swap is atomic within the process and no coroutine ever
+  reads another's uncommitted writes. Other processes are kept out by SQLite's own locking
+  (`BEGIN IMMEDIATE`, busy_timeout) and by the bot's lock file (`bot.instance`).
+* **A few readers** (`PRAGMA query_only`). A read outside a transaction runs on one of them:
+  WAL lets it read the last committed state while a write waits for the file's write lock,
+  here or in another process, so a stalled write never stalls a read. Reads inside a
+  transaction run on the writer and see the transaction's own writes.
+* **Nothing waits forever.** A write waits at most the busy timeout for the writer (behind
+  this process's other writes), then at most the busy timeout in SQLite for a lock another
+  process holds; either way it fails with `StorageError` ("database is locked", "busy").
+
+The schema version is `PRAGMA user_version`; a new row's id is the cursor's `lastrowid`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import ClassVar
+
+import aiosqlite
+
+from bot.storage.db import (
+    BUSY_TIMEOUT,
+    READERS,
+    ConstraintError,
+    Database,
+    Migration,
+    Params,
+    Row,
+    StorageError,
+    Transaction,
+    UniqueViolation,
+    numbered,
+    pending,
+)
+from bot.storage.migrations import MIGRATIONS
+
+log = logging.getLogger(__name__)
+
+SQLITE_MIGRATIONS: tuple[Migration, ...] = numbered(MIGRATIONS)
+
+
+def _error(path: str, e: sqlite3.Error) -> StorageError:
+    kind = StorageError
+    if isinstance(e, sqlite3.IntegrityError):
+        kind = UniqueViolation if str(e).startswith("UNIQUE") else ConstraintError
+    return kind(f"database {path!r}: {e}")
+
+
+def _probe(where: str) -> None:
+    sqlite3.connect(where).close()
+
+
+async def _connect(where: str) -> aiosqlite.Connection:
+    # The file is tried first in a thread this coroutine waits for: when aiosqlite's own
+    # connect fails (a missing directory...), it stops its worker thread without waiting for
+    # it, and that thread may then report to an event loop that is already closed.
+    try:
+        await asyncio.to_thread(_probe, where)
+        conn = await aiosqlite.connect(where, isolation_level=None)
+    except sqlite3.Error as e:
+        raise StorageError(f"cannot open the database {where!r}: {e}") from e
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+class SqliteDatabase(Database):
+    """A SQLite file (or ":memory:"); opened through `Database.open`."""
+
+    engine: ClassVar[str] = "sqlite"
+
+    def __init__(self, writer: aiosqlite.Connection, path: str, *,
+                 busy_timeout: float = BUSY_TIMEOUT) -> None:
+        if busy_timeout <= 0:
+            raise ValueError("the busy timeout must be positive")
+        self._conn = writer
+        self.path = path
+        self.busy_timeout = busy_timeout
+        self._lock = asyncio.Lock()  # held by every write and transaction on the writer
+        self._readers: list[aiosqlite.Connection] = []
+        self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        self._closed = False
+
+    @classmethod
+    async def connect(
+        cls,
+        where: str,
+        *,
+        migrations: Sequence[Migration] | None = None,
+        busy_timeout: float = BUSY_TIMEOUT,
+        readers: int = READERS,
+    ) -> SqliteDatabase:
+        """Connect, set the pragmas and run pending migrations; StorageError if that fails.
+
+        `busy_timeout` (seconds) bounds how long a write waits; `readers` is the number of
+        reader connections (none for ":memory:" or a file not in WAL mode: reads then share
+        the writer).
+        """
+        db = cls(await _connect(where), where, busy_timeout=busy_timeout)
+        try:
+            wal = await db._configure(db._conn)
+            await db._migrate(SQLITE_MIGRATIONS if migrations is None else migrations)
+            for _ in range(readers if wal else 0):
+                conn = await _connect(where)
+                db._readers.append(conn)
+                await db._configure(conn, reader=True)
+                db._idle.put_nowait(conn)
+        except BaseException as e:
+            for conn in (db._conn, *db._readers):
+                await conn.close()
+            if isinstance(e, sqlite3.Error):
+                raise StorageError(f"cannot use the database {where!r}: {e}") from e
+            raise
+        return db
+
+    async def close(self) -> None:
+        """Wait for the statements in progress (a write ends within the busy timeout), then
+        close every connection. Statements after this raise StorageError."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            async with self._lock:
+                await self._conn.close()
+        finally:
+            for _ in self._readers:
+                conn = await self._idle.get()
+                await conn.close()
+
+    async def _configure(self, conn: aiosqlite.Connection, *, reader: bool = False) -> bool:
+        """Set a connection's pragmas; True if the file is in WAL mode."""
+        busy_ms = max(1, round(self.busy_timeout * 1000))
+        for pragma in ("foreign_keys = ON", f"busy_timeout = {busy_ms:d}",
+                       "synchronous = NORMAL"):
+            await conn.execute(f"PRAGMA {pragma}")
+        if reader:
+            await conn.execute("PRAGMA query_only = ON")
+            return True
+        row = await self._one(conn, "PRAGMA journal_mode = WAL")
+        mode = str(row[0]) if row else "?"
+        if mode.lower() != "wal" and self.path != ":memory:":
+            log.warning("database %s: journal_mode is %s, not wal", self.path, mode)
+        return mode.lower() == "wal"
+
+    async def schema_version(self) -> int:
+        row = await self.fetchone("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def tables(self) -> list[str]:
+        rows = await self.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                   " AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        return [str(r[0]) for r in rows]
+
+    async def _migrate(self, migrations: Sequence[Migration]) -> None:
+        for version, script in pending(migrations, await self.schema_version(), self.path):
+            log.info("database %s: migrating to schema version %d", self.path, version)
+            try:
+                # One script: BEGIN, the migration and its version bump commit or fail together.
+                # (executescript runs a script in autocommit mode, so the BEGIN is ours.)
+                await self._conn.executescript(
+                    f"BEGIN IMMEDIATE;\n{script}\n;PRAGMA user_version = {version:d};\nCOMMIT;"
+                )
+            except BaseException:
+                await self._rollback_quietly()
+                raise
+
+    # --- connections --------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[None]:
+        """Hold the writer, waiting for it at most the busy timeout."""
+        try:
+            async with asyncio.timeout(self.busy_timeout):
+                await self._lock.acquire()
+        except TimeoutError:
+            raise StorageError(
+                f"database {self.path!r}: busy: the writer stayed taken for "
+                f"{self.busy_timeout:g} s") from None
+        try:
+            if self._conn.in_transaction:  # left over by a cancelled BEGIN
+                await self._rollback_quietly()
+            yield
+        finally:
+            self._lock.release()
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        conn = await self._idle.get()
+        try:
+            yield conn
+        finally:
+            self._idle.put_nowait(conn)
+
+    # --- statements ---------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _statement(self, sql: str, params: Params,
+                         *, read: bool = False) -> AsyncIterator[aiosqlite.Cursor]:
+        """Run one statement: inside our transaction on the writer as it is; else a read on a
+        reader, a write on the writer once it is free."""
+        if self._closed:
+            raise StorageError(f"database {self.path!r}: closed")
+        async with AsyncExitStack() as stack:
+            conn = self._conn
+            if not self.in_transaction:
+                if read and self._readers:
+                    conn = await stack.enter_async_context(self._reading())
+                else:
+                    await stack.enter_async_context(self._writing())
+            try:
+                async with conn.execute(sql, params) as cursor:
+                    yield cursor
+            except sqlite3.Error as e:
+                raise _error(self.path, e) from e
+
+    @staticmethod
+    async def _one(conn: aiosqlite.Connection, sql: str) -> sqlite3.Row | None:
+        async with conn.execute(sql) as cursor:
+            row: sqlite3.Row | None = await cursor.fetchone()
+            return row
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        async with self._statement(sql, params) as cursor:
+            return int(cursor.rowcount)
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        async with self._statement(sql, params) as cursor:
+            if cursor.lastrowid is None:
+                raise StorageError(f"database {self.path!r}: no row id after an insert")
+            return int(cursor.lastrowid)
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        async with self._statement(sql, params, read=True) as cursor:
+            row: sqlite3.Row | None = await cursor.fetchone()
+            return row
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        async with self._statement(sql, params, read=True) as cursor:
+            return list(await cursor.fetchall())
+
+    # --- transactions -------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        outer = self.current
+        if outer is not None:
+            async with self._savepoint(outer):
+                yield
+            return
+        if self._closed:
+            raise StorageError(f"database {self.path!r}: closed")
+        async with self._writing():
+            tx = Transaction(self)
+            token = self._enter(tx)
+            try:
+                await self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield
+                finally:
+                    tx.active = False
+                await self._conn.execute("COMMIT")
+            except BaseException as e:
+                await self._rollback_quietly(always=True)
+                if isinstance(e, sqlite3.Error):
+                    raise _error(self.path, e) from e
+                raise
+            finally:
+                self._leave(token)
+
+    @asynccontextmanager
+    async def _savepoint(self, tx: Transaction) -> AsyncIterator[None]:
+        tx.savepoints += 1
+        name = f"sp{tx.savepoints:d}"
+        await self._conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            await self._conn.execute(f"ROLLBACK TO {name}")
+            await self._conn.execute(f"RELEASE {name}")
+            raise
+        await self._conn.execute(f"RELEASE {name}")
+
+    async def _rollback_quietly(self, *, always: bool = False) -> None:
+        """Undo an open transaction on the writer. `always`: even when none looks open yet (a
+        cancelled BEGIN still queued in the connection's thread runs before this ROLLBACK)."""
+        if not (always or self._conn.in_transaction):
+            return
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.Error as e:
+            if "no transaction is active" not in str(e):
+                log.exception("database %s: rollback failed", self.path)
