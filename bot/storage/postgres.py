@@ -103,7 +103,7 @@ class PostgresDatabase(Database):
                     "application_name": "sixshooter"}
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=max(2, readers + 2), timeout=busy_timeout,
+                url, min_size=0, max_size=max(2, readers + 2), timeout=busy_timeout,
                 command_timeout=STATEMENT_TIMEOUT_MS / 1000 + 5, server_settings=settings,
                 statement_cache_size=1024)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:

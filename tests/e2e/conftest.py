@@ -11,6 +11,11 @@
   is killed, and its database closed, at teardown. Tests using it are skipped while
   ``bot/__main__.py`` does not exist.
 
+A module marked ``pytestmark = pytest.mark.usefixtures("on_both_engines")`` runs each of its
+tests twice: on a SQLite file and on a PostgreSQL database of its own (skipped, with one line
+saying how to run it, when ``SIXSHOOTER_TEST_POSTGRES`` names no server); ``launch_bot`` then
+gives every bot that database unless told another.
+
 The duel tests (``test_duel_*.py``) each start one bot process (a restart keeps its database)
 and play people's parts through the fake Bot API; each also checks that Telegram (the fake
 validates like it) refused none of the bot's calls, so every HTML text the bot wrote was
@@ -25,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from tests.support import databases
 from tests.support.botprocess import REPO_ROOT, BotProcess, LaunchBot
 from tests.support.fakeapi import BOT_TOKEN, FakeTelegramAPI
 
@@ -61,6 +67,23 @@ async def fake_api(request: pytest.FixtureRequest) -> AsyncIterator[FakeTelegram
         assert not api.internal_errors, "fake API bugs:\n" + "\n".join(api.internal_errors)
 
 
+@pytest.fixture(params=databases.ENGINES)
+async def on_both_engines(request: pytest.FixtureRequest) -> AsyncIterator[str | None]:
+    """The database the module's bots use: None (each bot its own SQLite file), or a new
+    PostgreSQL database, dropped after the test."""
+    if request.param == "sqlite":
+        yield None
+        return
+    admin = databases.admin_url()
+    if admin is None:
+        pytest.skip(databases.HOW)
+    url = await databases.fresh_database(admin)
+    try:
+        yield url
+    finally:
+        await databases.drop_database(admin, url)
+
+
 @pytest.fixture
 async def launch_bot(
     fake_api: FakeTelegramAPI, tmp_path: Path, request: pytest.FixtureRequest
@@ -79,11 +102,13 @@ async def launch_bot(
         env: dict[str, str] | None = None,
         wait_polling: bool = True,
         timeout: float = 30.0,
-        db_path: Path | None = None,
+        db_path: Path | str | None = None,
     ) -> BotProcess:
         if command is None and not BOT_MAIN.exists():
             pytest.skip("bot/__main__.py does not exist yet")
         n = len(processes) + 1
+        if db_path is None and "on_both_engines" in request.fixturenames:
+            db_path = request.getfixturevalue("on_both_engines")
         proc = BotProcess(
             fake_api,
             db_path or tmp_path / f"sixshooter-{n}.db",

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from bot.storage import DuelStatus, ResultReason
 from tests.support import stored
 from tests.support.botprocess import BotProcess, LaunchBot
@@ -35,6 +37,9 @@ from tests.support.driver import (
 )
 from tests.support.fakeapi import FakeTelegramAPI
 from tests.support.fakeapi.model import FakeMessage
+
+# The state that matters survives on both engines: SQLite and PostgreSQL (tests/e2e/conftest.py).
+pytestmark = pytest.mark.usefixtures("on_both_engines")
 
 CARD_DISPLAY = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
 

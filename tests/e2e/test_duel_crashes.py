@@ -8,6 +8,8 @@ from __future__ import annotations
 import contextlib
 import random
 
+import pytest
+
 from bot.storage import DuelStatus
 from tests.support import stored
 from tests.support.botprocess import LaunchBot
@@ -31,6 +33,9 @@ from tests.support.driver import (
     version_of,
 )
 from tests.support.fakeapi import FakeTelegramAPI
+
+# The state that matters survives on both engines: SQLite and PostgreSQL (tests/e2e/conftest.py).
+pytestmark = pytest.mark.usefixtures("on_both_engines")
 
 
 async def test_kill_9_between_taps_and_mid_tap_then_restart_and_finish(

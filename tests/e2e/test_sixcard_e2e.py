@@ -5,12 +5,17 @@ A stranger's tap and a stale button change nothing."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.storage.casino import GameStatus
 from tests.support import stored
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import Held, command, eventually, press, reply_to, text_of
 from tests.support.fakeapi import FakeTelegramAPI
 from tests.support.sixcard import BOX_NET, NET, Hand, Player, chips, game_buttons
+
+# The state that matters survives on both engines: SQLite and PostgreSQL (tests/e2e/conftest.py).
+pytestmark = pytest.mark.usefixtures("on_both_engines")
 
 MAX_HANDS = 14
 PLANS = [

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import (
     Table,
@@ -15,6 +17,9 @@ from tests.support.driver import (
 )
 from tests.support.fakeapi import FakeTelegramAPI
 from tests.support.fakeapi.model import FakeMessage, FakeUser
+
+# The state that matters survives on both engines: SQLite and PostgreSQL (tests/e2e/conftest.py).
+pytestmark = pytest.mark.usefixtures("on_both_engines")
 
 FAST = {"SIXSHOOTER_TIME_SCALE": "0.01"}
 WAIT = 20.0

@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from bot.storage.tournaments import TournamentStatus
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import (
@@ -27,6 +29,9 @@ from tests.support.driver import (
 )
 from tests.support.fakeapi import FakeTelegramAPI
 from tests.support.fakeapi.model import FakeChat, FakeMessage
+
+# The state that matters survives on both engines: SQLite and PostgreSQL (tests/e2e/conftest.py).
+pytestmark = pytest.mark.usefixtures("on_both_engines")
 
 HEADING = re.compile(r"Tournament · round (\d) of 3 · (\d) of 3 played")
 

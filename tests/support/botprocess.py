@@ -63,7 +63,7 @@ class BotProcess:
     def __init__(
         self,
         api: FakeTelegramAPI,
-        db_path: Path,
+        db_path: Path | str,
         log_path: Path,
         *,
         command: Sequence[str] | None = None,

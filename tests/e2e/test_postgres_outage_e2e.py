@@ -1,0 +1,103 @@
+"""PostgreSQL gone in the middle of a duel, as a restart or a network cut makes it: every
+connection of the bot's database killed and new ones refused for a while. A press meanwhile
+gets the short apology and changes nothing; once the database is back the same duel goes on
+from where it was, and ends with one result, nothing lost or applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from urllib.parse import urlsplit
+
+import asyncpg
+import pytest
+
+from bot.storage import DuelStatus
+from tests.support import databases, stored
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import (
+    actor_user,
+    duel_id_of,
+    duel_keyboard,
+    finish,
+    gone,
+    live_duel,
+    move,
+    new_table,
+    open_duel,
+    refused_calls,
+    tap,
+    text_of,
+    version_of,
+)
+from tests.support.fakeapi import FakeTelegramAPI
+
+OUTAGE = 4.0  # seconds the database refuses every connection
+
+
+@asynccontextmanager
+async def outage(admin: str, url: str) -> AsyncIterator[None]:
+    """While the block runs: the database takes no connection, and every one it had is
+    killed (the test's own reads included); after it, connections are allowed again."""
+    name = urlsplit(url).path.lstrip("/")
+    conn = await asyncpg.connect(admin)
+    try:
+        await conn.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false')
+        await conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                           " WHERE datname = $1 AND pid <> pg_backend_pid()", name)
+        try:
+            yield
+        finally:
+            await conn.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS true')
+    finally:
+        await conn.close()
+
+
+async def test_the_duel_goes_on_after_the_database_comes_back(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    admin = databases.admin_url()
+    if admin is None:
+        pytest.skip(databases.HOW)
+    url = await databases.fresh_database(admin)
+    try:
+        bot = await launch_bot(db_path=url)
+        storage = await bot.storage()
+        table, _ = new_table(fake_api)
+        duel_id = duel_id_of(await open_duel(fake_api, table))
+        rng = random.Random(5)
+        taps = 0
+        for _ in range(2):
+            await move(fake_api, table, rng)
+            taps += 1
+        await stored.settled(storage, duel_id)
+
+        async with outage(admin, url):
+            live = live_duel(fake_api, table.chat)
+            data = rng.choice(duel_keyboard(live))
+            answer = await tap(fake_api, actor_user(table, live), live, data)
+            assert answer == "⚠️"  # the apology: it could not be saved, so nothing moved
+            await asyncio.sleep(OUTAGE)
+            assert version_of(live_duel(fake_api, table.chat)) == taps
+            assert bot.running, "the bot died with its database"
+
+        # Back: the same button now plays (the pool connects again on its own).
+        assert await tap(fake_api, actor_user(table, live), live, data) is None
+        taps += 1
+        taps += await finish(fake_api, table, rng)
+        row = await stored.settled(storage, duel_id)
+        assert (row.version, row.status, row.shown_version) == (taps, DuelStatus.FINISHED, taps)
+        assert stored.actions(row) == taps  # every press that was answered, once
+        assert len(await storage.results.for_chat(table.chat.id)) == 1
+        await gone(fake_api, *[x for x in fake_api.bot_messages(table.chat) if duel_keyboard(x)])
+        left = fake_api.bot_messages(table.chat)
+        assert len(left) == 2, [text_of(x)[:60] for x in left]
+        assert "wins the duel" in text_of(left[1]) or "draw" in text_of(left[1]).lower()
+        assert "storage error while handling an update" in bot.log()
+        assert not refused_calls(fake_api, allow=("message is not modified",))
+        await bot.kill()
+        await bot.close_storage()
+    finally:
+        await databases.drop_database(admin, url)
