@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -137,8 +136,8 @@ class Rig:
 
 
 @pytest.fixture
-async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
-    storage = await Storage.open(tmp_path / "t.db")
+async def rig(store: Storage) -> AsyncIterator[Rig]:
+    storage = store
     clock = Clock()
     for uid, name in ((ALICE, "Alice"), (BOB, "Bob")):
         await storage.users.upsert(uid, name, None, name.lower(), "en", now=T0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -56,8 +55,8 @@ class FakeBot:
 
 
 @pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[Services]:
-    storage = await Storage.open(tmp_path / "s.db")
+async def svc(store: Storage) -> AsyncIterator[Services]:
+    storage = store
     yield Services(storage=storage)
     await storage.close()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -52,8 +51,8 @@ async def duel(storage: Storage, p0: int, p1: int, winner: int, at: int,
 
 
 @pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[Services]:
-    storage = await Storage.open(tmp_path / "s.db")
+async def svc(store: Storage) -> AsyncIterator[Services]:
+    storage = store
     services = Services(storage=storage, drawer=Drawer())
     await storage.chats.upsert(CHAT, "group", "Saloon", False, now=NOV)
     for uid, name in ((ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")):

@@ -7,7 +7,6 @@ when it falls behind its results, and the final table once, with the winner."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -65,8 +64,8 @@ class Clock:
 
 
 @pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[Services]:
-    storage = await Storage.open(tmp_path / "t.db")
+async def svc(store: Storage) -> AsyncIterator[Services]:
+    storage = store
     services = Services(storage=storage, drawer=Drawer(), clock=Clock())
     await storage.chats.upsert(CHAT, "group", "Saloon", False, now=T0)
     for uid, name in ((ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")):
