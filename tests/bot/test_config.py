@@ -236,3 +236,31 @@ def test_a_webhook_secret_telegram_would_refuse_is_refused_without_showing_it(
     assert "A-Z, a-z, 0-9, _ and -" in message and "generated" in message
     assert secret not in message and secret[:10] not in message
     assert "\n" not in message
+
+
+def test_sixshooter_db_takes_a_path_a_sqlite_url_or_a_postgresql_url(tmp_path: Path) -> None:
+    sqlite = Config.from_env(env(tmp_path, SIXSHOOTER_DB=f"sqlite:///{tmp_path}/u.db"))
+    assert sqlite.db_path == tmp_path / "u.db" and sqlite.db_url is None
+    assert sqlite.database == tmp_path / "u.db"
+    relative = Config.from_env(env(tmp_path, SIXSHOOTER_DB="sqlite:///data.db"),
+                               check_paths=False)
+    assert relative.db_path == Path("data.db")
+    url = "postgresql://bot:s3cret-pass@db.example.org:5432/six"
+    pg = Config.from_env(env(tmp_path, SIXSHOOTER_DB=url))
+    assert pg.db_path is None and pg.database == url
+    # The password is a secret (masked in every log line) and out of the config's repr.
+    assert pg.secrets == [TOKEN, "s3cret-pass"] and "s3cret" not in repr(pg)
+    assert Config.from_env(env(tmp_path, SIXSHOOTER_DB="postgres://h/six")).db_url
+
+
+@pytest.mark.parametrize(("raw", "says"), [
+    ("mysql://h/db", "unknown database scheme 'mysql'"),
+    ("sqlite://data.db", "three slashes"),
+    ("postgresql://h:port/db", "not a usable PostgreSQL URL"),
+    ("postgresql://", "names no PostgreSQL server"),
+])
+def test_a_database_url_that_cannot_work_is_refused_with_one_line(
+        tmp_path: Path, raw: str, says: str) -> None:
+    with pytest.raises(ConfigError, match=says) as e:
+        Config.from_env(env(tmp_path, SIXSHOOTER_DB=raw))
+    assert str(e.value).startswith("SIXSHOOTER_DB: ") and "\n" not in str(e.value)
