@@ -111,8 +111,11 @@ class PostgresDatabase(Database):
         db = cls(pool, url, busy_timeout=busy_timeout)
         try:
             await db._migrate(PG_MIGRATIONS if migrations is None else migrations)
-        except BaseException:
-            await pool.close()
+        except BaseException as e:
+            pool.terminate()
+            if isinstance(e, StorageError) and e.__cause__ is not None:  # the first connection
+                raise StorageError(f"cannot open the database {shown!r}: "
+                                   f"{_describe(e.__cause__)}") from e
             raise
         return db
 

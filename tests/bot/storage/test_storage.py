@@ -573,3 +573,10 @@ async def test_settings_and_users_read_from_memory_match_the_database(tmp_path: 
     assert (await second.chats.get_settings(1)).language == "ru"
     assert (await second.users.get(ALICE)) == again
     await second.close()
+
+
+async def test_a_postgresql_server_that_does_not_answer_is_one_line_without_the_password() -> None:
+    with pytest.raises(StorageError, match="cannot open the database") as e:
+        await Database.open("postgresql://bot:hunter2-secret@127.0.0.1:9/six", busy_timeout=2)
+    assert "hunter2" not in str(e.value) and "\n" not in str(e.value)
+    assert "postgresql://bot:***@127.0.0.1:9/six" in str(e.value)
