@@ -1,6 +1,7 @@
 """`sixshooter [run]`: run the bot (long polling, or a webhook when configured);
 `sixshooter verify COMMITMENT SALT DECK`: check a round's deck offline (no configuration);
-`sixshooter demo [DIR]`: two AI players play a duel, its pictures and transcript into DIR.
+`sixshooter demo [DIR]`: two AI players play a duel, its pictures and transcript into DIR;
+`sixshooter db copy SRC DST [--force]`: copy a whole database, e.g. SQLite to PostgreSQL.
 
 `--help` and `--version` need no configuration either. `run` reads the environment (see
 `bot.config.ENVIRONMENT`), takes the database's single-instance lock, then reaches Telegram,
@@ -19,7 +20,7 @@ from importlib import metadata
 
 from telegram.error import InvalidToken, TelegramError
 
-from bot import instance, logs
+from bot import dbcopy, instance, logs
 from bot.config import ENVIRONMENT, Config, ConfigError
 from bot.storage import StorageError
 from bot.telegram import connect, webhook
@@ -82,6 +83,21 @@ def parser() -> argparse.ArgumentParser:
                       default=("easy", "hard"), help="the two players' levels: random, easy, "
                       "normal or hard (default: easy hard)")
     demo.add_argument("--seed", type=int, default=1, help="the deal's seed (default 1)")
+    db = commands.add_parser(
+        "db", help="database tools: db copy SRC DST (no token)",
+        description="Database tools; they need no token.")
+    tools = db.add_subparsers(dest="tool", title="tools", metavar="TOOL", required=True)
+    copy = tools.add_parser(
+        "copy", formatter_class=raw, epilog=dbcopy.EXIT_CODES,
+        help="copy a whole database into an empty one, e.g. SQLite to PostgreSQL",
+        description="Copy every row of SRC into DST (each a SQLite path, sqlite:///path or\n"
+                    "postgresql://user:password@host:5432/database), in one transaction on\n"
+                    "DST, keeping ids. Both are first migrated to the latest schema. Stop the\n"
+                    "bot first. Prints each table's rows and checks the counts after.")
+    copy.add_argument("source", metavar="SRC", help="the database to copy from")
+    copy.add_argument("target", metavar="DST", help="the database to copy into (empty)")
+    copy.add_argument("--force", action="store_true",
+                      help="replace DST's rows if it has any (all of its tables are emptied)")
     return top
 
 
@@ -93,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         return cli([args.commitment, args.salt, *args.deck])
     if args.command == "demo":
         return _demo(args)
+    if args.command == "db":
+        return dbcopy.cli(args.source, args.target, force=args.force)
     return run()
 
 

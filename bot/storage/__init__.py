@@ -23,7 +23,14 @@ from bot.storage import ratings
 from bot.storage.casino import CasinoRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
-from bot.storage.db import Database, Rollback, StorageError, UniqueViolation, locate
+from bot.storage.db import (
+    Database,
+    Rollback,
+    StorageError,
+    UniqueViolation,
+    locate,
+    redact_url,
+)
 from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
@@ -76,6 +83,7 @@ __all__ = [
     "UserRepo",
     "deals_of",
     "locate",
+    "redact_url",
 ]
 
 

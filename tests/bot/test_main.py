@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import re
 import subprocess
 import sys
 from importlib import metadata
@@ -13,7 +15,10 @@ import pytest
 
 from bot import __main__ as cli
 from bot.config import ENVIRONMENT
+from bot.storage import Storage
 from rules.fairness import commitment_of
+from tests.support import databases
+from tests.support.full_database import ROWS, SECRET, fill
 
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
@@ -40,7 +45,7 @@ def test_help_needs_no_token(capsys: pytest.CaptureFixture[str]) -> None:
     assert exits(["--help"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: sixshooter")
-    assert "run" in out and "verify" in out
+    assert "run" in out and "verify" in out and "db" in out
     assert ENVIRONMENT in out and "SIXSHOOTER_WEBHOOK_SECRET" in out
     assert "another sixshooter is already running" in out  # the exit codes
 
@@ -55,6 +60,8 @@ def test_each_command_has_its_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert "SIXSHOOTER_WEBHOOK_URL" in capsys.readouterr().out
     assert exits(["verify", "--help"]) == 0
     assert "COMMITMENT SALT DECK" in capsys.readouterr().out
+    assert exits(["db", "copy", "--help"]) == 0
+    assert "SRC DST" in (text := capsys.readouterr().out) and "--force" in text
 
 
 def test_run_is_the_default_and_a_missing_token_is_one_line(
@@ -117,3 +124,76 @@ def test_the_console_script_helps_without_a_token() -> None:
     assert "TELEGRAM_BOT_TOKEN is not set" not in done.stderr
     version = run_script("--version")
     assert version.returncode == 0 and version.stdout.startswith("sixshooter ")
+
+
+async def _full_sqlite(path: Path) -> None:
+    store = await Storage.open(path)
+    await fill(store.db)
+    await store.close()
+
+
+def test_db_copy_prints_each_table_refuses_a_full_target_and_forces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    source, target = tmp_path / "old.db", tmp_path / "new.db"
+    asyncio.run(_full_sqlite(source))
+    assert cli.main(["db", "copy", str(source), str(target)]) == 0
+    out, err = capsys.readouterr()
+    assert "sixshooter:" not in err  # no refusal, no mismatch
+    for table, rows in ROWS.items():
+        assert re.search(rf"^  {table} +{len(rows)}$", out, re.MULTILINE), table
+    total = sum(len(rows) for rows in ROWS.values())
+    assert re.search(rf"^  total +{total} rows in {len(ROWS)} tables$", out, re.MULTILINE)
+    assert "migrated to the latest schema" in out and "schema version 13" in out
+    assert SECRET not in out
+
+    assert cli.main(["db", "copy", str(source), str(target)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("sixshooter: the target") and "--force" in err
+    assert err.count("\n") == 1
+
+    assert cli.main(["db", "copy", "--force", str(source), str(target)]) == 0
+    assert re.search(rf"^  total +{total} rows", capsys.readouterr().out, re.MULTILINE)
+
+
+def test_db_copy_refuses_a_missing_source_the_same_file_and_a_running_bot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bot import instance
+
+    missing, there = tmp_path / "typo.db", tmp_path / "there.db"
+    assert cli.main(["db", "copy", str(missing), str(there)]) == 2
+    assert "no database at" in capsys.readouterr().err and not there.exists()
+    asyncio.run(_full_sqlite(there))
+    assert cli.main(["db", "copy", str(there), f"sqlite:///{there}"]) == 2
+    assert "the same database" in capsys.readouterr().err
+    with instance.hold(there):
+        assert cli.main(["db", "copy", str(there), str(tmp_path / "new.db")]) == 3
+    assert "is already running" in capsys.readouterr().err
+    assert exits(["db", "copy", str(there)]) == 2  # DST missing: a usage error
+    assert "usage: sixshooter db copy" in capsys.readouterr().err
+
+
+async def test_the_console_script_copies_into_postgresql_without_showing_the_password(
+    tmp_path: Path, postgres: str | None,
+) -> None:
+    if postgres is None:
+        pytest.skip(databases.HOW)
+    source = tmp_path / "old.db"
+    await _full_sqlite(source)
+    password = "hunter2-not-shown"
+    async with databases.fresh_schema(postgres) as url:
+        secret_url = url.replace("postgres@", f"postgres:{password}@", 1)
+        done = run_script("db", "copy", str(source), secret_url)
+        assert done.returncode == 0, done.stderr
+        assert password not in done.stdout + done.stderr and SECRET not in done.stdout
+        assert "postgres:***@" in done.stdout
+        assert "  bot_meta" in done.stdout and "total" in done.stdout
+        again = run_script("db", "copy", str(source), secret_url)
+        assert again.returncode == 2 and password not in again.stdout + again.stderr
+    unreachable = run_script("db", "copy", str(source),
+                             f"postgresql://postgres:{password}@127.0.0.1:1/none")
+    assert unreachable.returncode == 2 and password not in unreachable.stderr
+    assert unreachable.stderr.startswith("sixshooter: cannot open the database")
+    assert unreachable.stderr.count("\n") == 1
