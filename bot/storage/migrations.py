@@ -139,6 +139,9 @@ CREATE TABLE pending_deletes (
 );
 """
 
+# The hints a practice duel's player took (bot.duel.hints), named by its review.
+V13_HINTS = "ALTER TABLE duels ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;"
+
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
                                V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS,
-                               V10_RATINGS, V11_TOURNAMENTS, V12_PENDING_DELETES)
+                               V10_RATINGS, V11_TOURNAMENTS, V12_PENDING_DELETES, V13_HINTS)
