@@ -134,11 +134,12 @@ def main() -> None:
     found = positions(args.positions)
     tasks = [(k, view, player, args.error, args.max_samples)
              for k, (view, player) in enumerate(found)]
-    if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs) as pool:
-            judged = pool.map(judge_position, tasks, chunksize=4)
-    else:
-        judged = [judge_position(t) for t in tasks]
+    judged: list[Judged] = []
+    with multiprocessing.Pool(args.jobs) as pool:
+        for one in pool.imap(judge_position, tasks, chunksize=4):
+            judged.append(one)
+            if len(judged) % 200 == 0:
+                print(f"  {len(judged)} positions judged", file=sys.stderr, flush=True)
     kinds = {"bullet 2, first to act": 0, "bullet 2, dealer": 0, "bonus duel": 0}
     missed = dict.fromkeys(kinds, 0)
     losses = [loss for _, loss, _, _ in judged]
