@@ -22,7 +22,8 @@ log = logging.getLogger(__name__)
 
 P = TypeVar("P", callbacks.DuelPress, callbacks.ChallengePress, callbacks.SixCardPress,
             callbacks.ResultPress, callbacks.SettingsPress, callbacks.PracticePress,
-            callbacks.OddsPress, callbacks.BoardPress, callbacks.TournamentPress)
+            callbacks.OddsPress, callbacks.HintPress, callbacks.BoardPress,
+            callbacks.TournamentPress)
 
 
 async def user_translator(svc: Services, update: Update) -> Translator:

@@ -3,8 +3,9 @@
 `keyboards`), timed (`timers`) and kept up to date after a restart (`jobs`); `rounds` finds a
 round for /verify; `handlers` answers the commands and presses, `rematch` the result's
 buttons; `practice` starts a duel against the bot, whose moves `ai_turns` makes
-(`rules.duel.ai`); `reviews` reviews every finished duel; `demo` plays one offline. The
-rules are `rules.duel`'s; nothing here decides a hand."""
+(`rules.duel.ai`), `hints` shows its player the best moves; `reviews` reviews every
+finished duel; `demo` plays one offline. The rules are `rules.duel`'s; nothing here decides a
+hand."""
 
 from __future__ import annotations
 
@@ -12,7 +13,18 @@ from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from bot.common import chats, sync
 from bot.config import Config
-from bot.duel import ai_turns, handlers, jobs, practice, present, rematch, reviews, service, timers
+from bot.duel import (
+    ai_turns,
+    handlers,
+    hints,
+    jobs,
+    practice,
+    present,
+    rematch,
+    reviews,
+    service,
+    timers,
+)
 from bot.services import services
 from bot.telegram import App
 from bot.telegram.menu import Command
@@ -38,6 +50,7 @@ def register(app: App) -> None:
     app.add_handler(CommandHandler("practice", practice.practice))
     app.add_handler(CallbackQueryHandler(practice.on_level, pattern=r"^p:"))
     app.add_handler(CallbackQueryHandler(practice.on_odds, pattern=r"^o:"))
+    app.add_handler(CallbackQueryHandler(hints.on_hint, pattern=r"^h:"))
 
 
 async def start(app: App, config: Config) -> None:

@@ -25,7 +25,7 @@ def duel_bets(tr: Translator, duel_id: int, version: int, view: PublicView,
               actions: Sequence[Action], odds: bool = False) -> InlineKeyboardMarkup:
     """One row per hand the player may choose: `#3 A♠ · Pass 1` and `Play 2` (in a bonus
     duel only the play). Face-up cards only: the row shows what the table shows. `odds`: a
-    practice duel's Odds button below."""
+    practice duel's Odds and Hint buttons below (side by side)."""
     rows: list[list[InlineKeyboardButton]] = []
     by_hand: dict[int, list[Bet]] = {}
     for action in actions:
@@ -41,8 +41,11 @@ def duel_bets(tr: Translator, duel_id: int, version: int, view: PublicView,
             row.append(_duel_button(label, duel_id, version, bet))
         rows.append(row)
     if odds:
-        data = callbacks.encode(callbacks.OddsPress(duel_id))
-        rows.append([InlineKeyboardButton(tr.t("button.odds"), callback_data=data)])
+        rows.append([
+            InlineKeyboardButton(tr.t("button.odds"),
+                                 callback_data=callbacks.encode(callbacks.OddsPress(duel_id))),
+            InlineKeyboardButton(tr.t("button.hint"),
+                                 callback_data=callbacks.encode(callbacks.HintPress(duel_id)))])
     return InlineKeyboardMarkup(rows)
 
 

@@ -42,7 +42,8 @@ async def _show_review(context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery,
     names = (display_name(users[0]), display_name(users[1]))
     message = query.message
     await send.send_text(context.bot, record.chat_id, record.thread_id,
-                         review_text(tr, names, Review.from_json(kept)),
+                         review_text(tr, names, Review.from_json(kept),
+                                     record.hints if record.practice else None),
                          reply_to=message.message_id if isinstance(message, Message) else None)
 
 

@@ -89,10 +89,14 @@ def _player(tr: Translator, name: str, r: PlayerReview) -> list[Html]:
     return lines
 
 
-def review_text(tr: Translator, names: tuple[str, str], done: Review) -> Html:
+def review_text(tr: Translator, names: tuple[str, str], done: Review,
+                hints: int | None = None) -> Html:
+    """The review's text; `hints`: a practice duel's hints taken (`bot.duel.hints`)."""
     lines = [tr.t("review.title")]
     for p in (0, 1):
         lines += _player(tr, names[p], done.players[p])
+    if hints is not None:
+        lines.append(tr.t("review.hints", count=hints))
     lines.append(tr.t("review.legend"))
     return Html("\n".join(lines))
 

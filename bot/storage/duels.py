@@ -37,6 +37,7 @@ class DuelRecord:
     updated_at: int
     header_rounds: int = 0  # deals whose commitment the duel's header shows
     ai_level: str | None = None  # a practice duel: the bot plays seat 1 at this level
+    hints: int = 0  # the hints its player took (a practice duel)
 
     @property
     def practice(self) -> bool:
@@ -63,7 +64,7 @@ def _duel(row: Row) -> DuelRecord:
         version=row["version"], status=DuelStatus(row["status"]), message_id=row["message_id"],
         shown_version=row["shown_version"], created_at=row["created_at"],
         updated_at=row["updated_at"], header_rounds=row["header_rounds"],
-        ai_level=row["ai_level"],
+        ai_level=row["ai_level"], hints=row["hints"],
     )
 
 
@@ -220,6 +221,13 @@ class DuelRepo:
             " WHERE duel_messages.chat_id = ? AND duel_messages.message_id = ?",
             (chat_id, message_id))
         return _duel(row) if row else None
+
+    async def add_hint(self, duel_id: int) -> int:
+        """Count one more hint taken in the duel; the count now (0: no such duel)."""
+        async with self.db.transaction():
+            await self.db.execute("UPDATE duels SET hints = hints + 1 WHERE id = ?", (duel_id,))
+            row = await self.db.fetchone("SELECT hints FROM duels WHERE id = ?", (duel_id,))
+        return int(row["hints"]) if row else 0
 
     async def review_of(self, duel_id: int) -> str | None:
         """The duel's stored review (rules.duel.review's JSON), once computed."""

@@ -148,7 +148,11 @@ DROP INDEX users_username;
 CREATE INDEX users_username ON users (lower(username));
 """
 
+# The hints a practice duel's player took (bot.duel.hints), named by its review. Portable: the
+# same step for both engines (migrations_pg.PG_MIGRATIONS names it too).
+V14_HINTS = "ALTER TABLE duels ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;"
+
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
                                V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS,
                                V10_RATINGS, V11_TOURNAMENTS, V12_PENDING_DELETES,
-                               V13_USERNAME_LOWER)
+                               V13_USERNAME_LOWER, V14_HINTS)

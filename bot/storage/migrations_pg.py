@@ -12,6 +12,7 @@ Every later step is appended here and to `migrations.MIGRATIONS` with the same n
 from __future__ import annotations
 
 from bot.storage.db import Migration
+from bot.storage.migrations import V14_HINTS
 
 V13_BASELINE = """
 CREATE TABLE chats (
@@ -239,4 +240,4 @@ CREATE TABLE pending_deletes (
 );
 """
 
-PG_MIGRATIONS: tuple[Migration, ...] = ((13, V13_BASELINE),)
+PG_MIGRATIONS: tuple[Migration, ...] = ((13, V13_BASELINE), (14, V14_HINTS))

@@ -11,6 +11,7 @@
     r:<duel id>:m|s|v                     a finished duel's result: rematch, standings, review
     p:<user id>:e|n|h:<stack>             a practice duel against the bot: its level
     o:<duel id>                           a practice duel's odds
+    h:<duel id>                           a practice duel's hint (the best moves now)
     b:n|l|a                               the chat's standings: this season, the last, all time
     t:<tournament id>:j|l|s|x             a tournament's sign-up: join, leave, start, cancel
     t:<tournament id>:m<pairing>          play that pairing of the tournament's schedule
@@ -46,6 +47,7 @@ from bot.telegram.payloads import (
     ChallengePress,
     DuelAction,
     DuelPress,
+    HintPress,
     OddsPress,
     Payload,
     PracticePress,
@@ -63,7 +65,8 @@ from rules.sixcard import SixCardError, parse_action
 __all__ = [
     "HANDS", "LANGUAGE_CHOICES", "MAX_BYTES", "MAX_ID", "AiLevel", "BoardPress", "BoardScope",
     "CallbackDataError",
-    "ChallengeOp", "ChallengePress", "DuelAction", "DuelPress", "OddsPress", "Payload",
+    "ChallengeOp", "ChallengePress", "DuelAction", "DuelPress", "HintPress", "OddsPress",
+    "Payload",
     "PracticePress", "ResultOp", "ResultPress", "Setting", "SettingsPress", "SixCardPress",
     "TournamentOp", "TournamentPress", "decode", "encode",
 ]
@@ -93,6 +96,8 @@ def encode(payload: Payload) -> str:
         data = f"p:{payload.user_id}:{payload.level.value}:{payload.stack}"
     elif isinstance(payload, OddsPress):
         data = f"o:{payload.duel_id}"
+    elif isinstance(payload, HintPress):
+        data = f"h:{payload.duel_id}"
     elif isinstance(payload, BoardPress):
         data = f"b:{payload.scope.value}"
     elif isinstance(payload, TournamentPress):
@@ -173,6 +178,12 @@ def _decode_odds(fields: list[str]) -> Payload:
     return OddsPress(_number(fields[0]))
 
 
+def _decode_hint(fields: list[str]) -> Payload:
+    if len(fields) != 1:
+        raise CallbackDataError("a hint press has a duel id")
+    return HintPress(_number(fields[0]))
+
+
 def _decode_board(fields: list[str]) -> Payload:
     if len(fields) != 1 or fields[0] not in {s.value for s in BoardScope}:
         raise CallbackDataError("a standings press has a scope")
@@ -209,6 +220,7 @@ _DECODERS: dict[str, Callable[[list[str]], Payload]] = {
     "r": _decode_result,
     "p": _decode_practice,
     "o": _decode_odds,
+    "h": _decode_hint,
     "b": _decode_board,
     "t": _decode_tournament,
 }

@@ -199,6 +199,16 @@ class OddsPress:
 
 
 @dataclass(frozen=True, slots=True)
+class HintPress:
+    """Show the best moves for the player to act in a practice duel now."""
+
+    duel_id: int
+
+    def __post_init__(self) -> None:
+        _check_number("duel_id", self.duel_id)
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentPress:
     """A tournament's sign-up button, or a scheduled pairing's "play" (with its index)."""
 
@@ -240,4 +250,4 @@ class SixCardPress:
 
 
 Payload = (DuelPress | ChallengePress | SixCardPress | SettingsPress | ResultPress
-           | PracticePress | OddsPress | BoardPress | TournamentPress)
+           | PracticePress | OddsPress | HintPress | BoardPress | TournamentPress)

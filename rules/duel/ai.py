@@ -9,10 +9,11 @@ Levels:
   pass and play included: the opponent assumes the dealer's best answer to each of its moves;
   the dealer knows the opponent's hand and bet. A bonus duel counts the bonus table
   (`rules.duel.search`, one bullet deep).
-- `hard`: rollouts (`rules.duel.rollout`): each legal bet is played out to the end of the deal
-  on `SAMPLES["hard"]` joint completions of the remaining hands (the same ones for every bet),
-  and the bet with the best mean P(win the duel) is taken (after round 1, round 2 is the
-  chance node `ROUND_NET`; chips as the tie-break). Inside a rollout the cards decide only
+- `hard`: the judge (`rules.duel.judge`, the review's and the hint's too): each legal bet is
+  played out to the end of the deal by rollouts (`rules.duel.rollout`) on `SAMPLES["hard"]`
+  joint completions of the remaining hands (the same ones for every bet), and the bet with
+  the best mean P(win the duel) is taken (after round 1, round 2 is the chance node
+  `ROUND_NET`; chips as the tie-break). Inside a rollout the cards decide only
   outcomes: `hard`'s own later choices are the best on average over the samples that share
   what is public then (the hands left, the stacks), the other player's are a 50/50 mixture of
   the `easy` rule and the `normal` rule (on today's odds); stakes are capped as the rules cap
@@ -30,8 +31,8 @@ from typing import Literal
 
 from rules.duel import moves
 from rules.duel.actions import Action, Bet, TiebreakAnswer
+from rules.duel.judge import JUDGE_SAMPLES, best_index, judge
 from rules.duel.odds import Rng
-from rules.duel.rollout import Rollout
 from rules.duel.search import CHIP_WEIGHT, ROUND_NET, TIEBREAK_EDGE, Search, leaf_after, odds_of
 from rules.duel.view import HandState, Phase, PublicView
 
@@ -42,7 +43,7 @@ __all__ = [
 
 Level = Literal["random", "easy", "normal", "hard"]
 LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "hard")
-SAMPLES = {"normal": 2000, "hard": 12000}  # joint completions behind each decision
+SAMPLES = {"normal": 2000, "hard": JUDGE_SAMPLES}  # joint completions behind each decision
 
 
 def parse_level(text: str) -> Level:
@@ -104,8 +105,7 @@ def _easy(view: PublicView, player: int, bets: list[Bet]) -> Bet:
 
 def _search(view: PublicView, player: int, bets: list[Bet], level: Level, rng: Rng) -> Bet:
     if level == "hard":
-        values = Rollout(view, player, SAMPLES["hard"], rng).values(bets)
-        return bets[max(range(len(bets)), key=lambda k: (values[k], -k))]
+        return bets[best_index(judge(view, player, bets, rng, samples=SAMPLES["hard"]))]
     before = view.stacks[player]
     search = Search(view, player, odds_of(view, SAMPLES["normal"], rng), 1,
                      lambda s, _over: float(s[player] - before))

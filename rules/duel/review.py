@@ -3,13 +3,13 @@
     result = review(state, random.Random(seed))     # a Review; pure, deterministic per seed
     result.players[0].accuracy, .luck, .worst        # figures of player 0
 
-**A move's value** is its probability of winning the duel for the player who makes it, as the
-expectimax of `rules.duel.search` estimates it (over the rest of the deal on one joint
-sample of the remaining hands' completions, round 2 as the `ROUND_NET` chance node after
-round 1; the `hard` AI itself now decides by rollouts, `rules.duel.rollout`), with a leaf
-worth P(win): 1 for a won duel, 0 for a lost one, and a level finish (a tiebreak)
-``0.5 +/- TIEBREAK_EDGE / 2`` (the player who did not deal round 1 picks first in it).
-No chip tie-break, so values of both players add up to 1. `move_values(view, player, rng)`
+**A move's value** is its worth to the player who makes it as `rules.duel.judge` gives it,
+the one judge `hard` plays by: P(win the duel) over the rest of the deal played out by
+rollouts on one joint sample of the remaining hands' completions (round 2 as the `ROUND_NET`
+chance node after round 1; a level finish ``0.5 +/- TIEBREAK_EDGE / 2``), plus a chip's
+`CHIP_WEIGHT` as the tie-break; the two players' values add up to 1. So `hard`'s own moves
+score as best up to sampling noise (the review's sample is not the one it decided on), and
+the review's better move is the move `hard` would make. `move_values(view, player, rng)`
 gives every legal bet's value from the public view the player had
 (`state.at(v).public_view()`), never the deck: the review cannot read a hidden card.
 The same sample serves all the moves of a decision, so their differences carry little noise.
@@ -21,23 +21,27 @@ a tiebreak answer, a surrender or a timeout are not decisions). Its *loss* is
 **Accuracy** (0..100) maps the player's mean loss over their decisions:
 ``accuracy = 100 * exp(-ACCURACY_K * mean_loss)`` with ``ACCURACY_K = 16``, chosen on seeded
 duels (`bench/review.py`) so that a uniformly random player (mean loss ~0.043 P(win) a decision)
-scores about 50, `easy` (~0.009) about 86, `normal` (~0.0045) about 93 and the expectimax
-itself (~0.0004, not 0: the review's sample is not the one it decided on) 99. No decision:
-accuracy 100.
+scores about 50 and `easy` (~0.009) about 86 (measured on the expectimax judge before this
+one; `python bench/review.py --calibrate K` prints today's figures). No decision: accuracy 100.
 
 **Luck** (P(win) points, -1..1): the sum over the duel's bullets that were turned over of
 ``after - before`` from the player's side, where ``before`` is the value of the bet that
 completed the bullet (the expectation over the cards still hidden, both bets known) and
 ``after`` is the value once the hands are turned over: the next position's value (the best
-move of the player to act, from this player's side) inside a deal, or the search's own leaf at
-the new stacks when the bullet ended the deal (a won/lost duel, a tiebreak, or round 2 as the
-`ROUND_NET` chance node, so a new deal's face-up cards are not counted as luck). The two
-players' lucks are opposite. Clamped to -1..1 (sampling noise aside, it stays there).
+move of the player to act, from this player's side) inside a deal, or the judge's own deal
+end (`rules.duel.rollout.utility`) at the new stacks when the bullet ended the deal (a
+won/lost duel, a tiebreak, or round 2 as the `ROUND_NET` chance node, so a new deal's
+face-up cards are not counted as luck). The two players' lucks are opposite.
+Clamped to -1..1 (sampling noise aside, it stays there).
 
 **The worst mistake** is the decision with the largest loss (the earliest of equal ones), or
 None when no decision lost anything.
 
-Cost: about one expectimax search (`REVIEW_SAMPLES` joint samples) per bet of the log, each
+Reviews kept before the judge changed (JSON `"v":1`) stay as they were: they were right by
+the judge of their day, and recomputing them would change figures players have seen. New
+ones are `"v":2`.
+
+Cost: about one judgement (`REVIEW_SAMPLES` joint samples) per bet of the log, each
 position evaluated once (a decision's next position is also the previous bullet's "after").
 """
 
@@ -52,10 +56,11 @@ from typing import Any
 
 from rules.duel.actions import Bet, parse_action
 from rules.duel.ai import SAMPLES, legal_moves
+from rules.duel.judge import judge
 from rules.duel.odds import Rng
-from rules.duel.search import Search, leaf_after, odds_of, win_chances
+from rules.duel.rollout import utility
 from rules.duel.state import DuelState
-from rules.duel.view import HandState, Phase, PublicView
+from rules.duel.view import Phase, PublicView
 
 __all__ = [
     "ACCURACY_K", "REVIEW_SAMPLES", "Mistake", "PlayerReview", "Review", "accuracy_of",
@@ -64,9 +69,7 @@ __all__ = [
 
 ACCURACY_K = 16.0
 REVIEW_SAMPLES = SAMPLES["hard"]  # joint completions behind each position's values
-_DEPTH = 3  # the rest of the deal: three bullets at most
-
-Stacks = tuple[int, int]
+FORMAT = 2  # the JSON's "v": 1 judged by the expectimax, 2 by `rules.duel.judge`
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +93,7 @@ class Review:
     players: tuple[PlayerReview, PlayerReview]
 
     def to_json(self) -> str:
-        return json.dumps({"v": 1, "players": [_player_json(p) for p in self.players]},
+        return json.dumps({"v": FORMAT, "players": [_player_json(p) for p in self.players]},
                           separators=(",", ":"))
 
     @classmethod
@@ -125,35 +128,14 @@ def _player_of(data: dict[str, Any]) -> PlayerReview:
 # --- values ------------------------------------------------------------------------------
 
 
-def _win_leaf(view: PublicView, me: int) -> Callable[[Stacks, bool], float]:
-    """The search's leaf as P(`me` wins the duel): won 1, lost 0,
-    level 0.5 +/- TIEBREAK_EDGE / 2; after round 1 (not a bust) round 2 is ROUND_NET."""
-    return leaf_after(view, me, win_chances(view, me))
-
-
 def move_values(view: PublicView, player: int, rng: Rng, *,
                 samples: int = REVIEW_SAMPLES) -> dict[Bet, float]:
-    """P(`player` wins the duel) after each of their legal bets, as the hard search sees it
-    from `view` (public only). Empty when `player` has no bet to make now."""
+    """The worth to `player` of each of their legal bets (`rules.duel.judge`), from `view`
+    (public only). Empty when `player` has no bet to make now."""
     bets = [a for a in legal_moves(view, player) if isinstance(a, Bet)]
     if view.phase is not Phase.BULLET or not bets:
         return {}
-    odds = odds_of(view, samples, rng)
-    search = Search(view, player, odds, _DEPTH, _win_leaf(view, player))
-    stacks, b = view.stacks, view.bullet_in_round
-    index = {pos: k for k, pos in enumerate(odds.positions)}
-    avail = (1 << len(odds.positions)) - 1
-    chosen = [h for h in view.hands if h.state is HandState.CHOSEN]
-    values: dict[Bet, float] = {}
-    for bet in bets:
-        k = index[bet.position]
-        if player == view.opponent:
-            values[bet] = search.opp_move(avail, stacks, b, 0, k, bet.chips)
-        else:
-            i, c = index[chosen[0].position], chosen[0].chips
-            rest = avail & ~(1 << i) & ~(1 << k)
-            values[bet] = search.outcome(rest, stacks, b, 0, i, c, k, bet.chips)
-    return values
+    return dict(zip(bets, judge(view, player, bets, rng, samples=samples), strict=True))
 
 
 def accuracy_of(mean_loss: float) -> float:
@@ -228,7 +210,7 @@ def _after_value(after: PublicView, before: PublicView, player: int,
     stacks = after.results[-1].stacks_after
     round_over = before.is_tiebreak or before.bullet_in_round >= 3 or 0 in stacks
     if round_over or after.phase is not Phase.BULLET or after.round != before.round:
-        return _win_leaf(before, player)(stacks, True)
+        return float(utility(before, player)[stacks[player]])
     actor = after.to_act[0]
     best = max(values(v, actor).values())
     return best if actor == player else 1.0 - best

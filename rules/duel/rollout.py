@@ -215,6 +215,11 @@ class Rollout:
 
     def values(self, bets: Sequence[Bet]) -> list[float]:
         """The mean worth to `me` of each of `me`'s legal bets now."""
+        return [float(v.mean()) for v in self.value_arrays(bets)]
+
+    def value_arrays(self, bets: Sequence[Bet]) -> list[Floats]:
+        """The worth to `me` of each of `me`'s legal bets now, sample by sample (so a caller
+        can say how far off a mean may be)."""
         view = self.view
         index = {pos: k for k, pos in enumerate(self.positions)}
         hands = list(range(len(self.positions)))
@@ -232,7 +237,7 @@ class Rollout:
                 v = self.play(hands, mine, rows, b, k, 2, _other(hands, k), 2)
             else:
                 v = self.reply(hands, mine, rows, b, k, bet.chips, view.stacks[self.dealer] >= 2)
-            out.append(float(v.mean()))
+            out.append(np.broadcast_to(v, (self.n,)).astype(np.float64))
         return out
 
 

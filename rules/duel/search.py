@@ -1,5 +1,5 @@
 """The expectimax over the rest of a deal, from the public view only: the `normal` AI's
-one-bullet search (`rules.duel.ai`) and the post-duel review's values (`rules.duel.review`).
+one-bullet search (`rules.duel.ai`); the review and `hard` judge by `rules.duel.judge`.
 
 `Search(view, me, odds_of(view, samples, rng), depth, leaf)` values each of `me`'s bets: both
 players' later choices are a max/min over what is public then (the stacks after each bullet;

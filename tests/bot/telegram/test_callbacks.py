@@ -15,6 +15,8 @@ from bot.telegram.callbacks import (
     ChallengeOp,
     ChallengePress,
     DuelPress,
+    HintPress,
+    OddsPress,
     Payload,
     Setting,
     SettingsPress,
@@ -46,6 +48,8 @@ payloads: st.SearchStrategy[Payload] = st.one_of(
     st.builds(DuelPress, ids, ids, actions),
     st.builds(ChallengePress, ids, ids, st.sampled_from(ChallengeOp)),
     st.builds(BoardPress, st.sampled_from(BoardScope)),
+    st.builds(OddsPress, ids),
+    st.builds(HintPress, ids),
     settings_presses,
     st.builds(TournamentPress, ids, st.sampled_from([o for o in TournamentOp
                                                       if o is not TournamentOp.MATCH])),
@@ -58,6 +62,8 @@ def test_examples() -> None:
     assert encode(DuelPress(1, 0, TiebreakAnswer(True))) == "d:1:0:ty"
     assert encode(DuelPress(1, 0, TiebreakAnswer(False))) == "d:1:0:tn"
     assert encode(DuelPress(1, 9, Surrender())) == "d:1:9:sr"
+    assert encode(OddsPress(7)) == "o:7" and decode("o:7") == OddsPress(7)
+    assert encode(HintPress(7)) == "h:7" and decode("h:7") == HintPress(7)
     assert encode(ChallengePress(7, 0, ChallengeOp.ACCEPT)) == "c:7:0:a"
     assert decode("c:7:1:w") == ChallengePress(7, 1, ChallengeOp.WITHDRAW)
     assert decode("d:12:3:b01") == DuelPress(12, 3, Bet(0, 1))
@@ -262,3 +268,9 @@ def test_tournament_press_checks() -> None:
         TournamentPress(1, TournamentOp.MATCH)
     with pytest.raises(CallbackDataError):
         TournamentPress(1, TournamentOp.JOIN, 2)
+
+
+@pytest.mark.parametrize("data", ["h:", "h:01", "h:-1", "h:1:2", "h:x", "h"])
+def test_hint_rejects(data: str) -> None:
+    with pytest.raises(CallbackDataError):
+        decode(data)

@@ -1,0 +1,82 @@
+"""The Hint button of a practice duel (issue 22): the best three moves for its player now
+(hand and stake), each with its chance to win the duel, judged as the `hard` level plays
+(`rules.duel.judge`, through the review's `move_values`) from the public view only. Computed
+in a worker thread, as the Odds and the bot's moves are, so no chat waits on it. Each hint
+shown is counted on the duel (`DuelRepo.add_hint`), and the duel's review says how many were
+taken. A duel between people has no Hint button, and a press on one is refused."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from functools import partial
+
+from telegram import Message, Update
+from telegram.ext import ContextTypes
+
+from bot.common.errors import answer_quietly
+from bot.common.handlers import pressed, toast
+from bot.i18n import Html, Translator
+from bot.telegram import callbacks, send
+from rules.duel import Bet, DuelState, Phase, PublicView
+from rules.duel.judge import best_moves
+from rules.duel.review import move_values
+
+log = logging.getLogger(__name__)
+
+SHOWN = 3  # the moves a hint lists
+
+
+def hint_of(view: PublicView, player: int, rng: random.Random) -> list[tuple[Bet, float]]:
+    """The best `SHOWN` bets of `player` now with their chance to win the duel (0..1), best
+    first; empty when `player` has no choice to make (not their turn, or a single bet)."""
+    values = move_values(view, player, rng)
+    if len(values) < 2:
+        return []
+    bets = list(values)
+    chances = [min(1.0, max(0.0, values[b])) for b in bets]  # the chip tie-break aside
+    return best_moves(bets, chances, SHOWN)
+
+
+def hint_text(tr: Translator, view: PublicView, moves: list[tuple[Bet, float]]) -> Html:
+    lines = [tr.t("hint.title", bullet=view.bullet)]
+    for place, (bet, chance) in enumerate(moves, start=1):
+        word = "button.pass" if bet.chips == 1 and not view.bonus_duel else "button.play"
+        lines.append(tr.t("hint.move", place=place, hand=bet.position + 1,
+                          card=view.hands[bet.position].face_up.display,
+                          bet=tr.t(word, chips=bet.chips), chance=f"{chance * 100:.0f}"))
+    lines.append(tr.t("hint.note"))
+    return Html("\n".join(lines))
+
+
+async def on_hint(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    p = await pressed(update, context, callbacks.HintPress)
+    if p is None:
+        return
+    query, user, svc, tr = p.query, p.user, p.svc, p.tr
+    record = await svc.storage.duels.get(p.payload.duel_id)
+    seat = None if record is None else record.player_index(user.id)
+    if record is None or not record.practice or seat is None:
+        await toast(query, tr.t("hint.players_only"))
+        return
+    state = DuelState.from_json(record.state_json)
+    view = state.public_view()
+    if not record.is_live or view.phase is Phase.OVER:
+        await toast(query, tr.t("toast.over"))
+        return
+    if view.phase is not Phase.BULLET or seat not in view.to_act:
+        await toast(query, tr.t("hint.not_your_move"))
+        return
+    moves = await asyncio.get_running_loop().run_in_executor(
+        None, partial(hint_of, view, seat, random.Random(svc.rng.random())))
+    if not moves:
+        await toast(query, tr.t("hint.one_move"))
+        return
+    await answer_quietly(query)
+    hints = await svc.storage.duels.add_hint(record.id)
+    log.info("practice duel %d: hint %d at version %d", record.id, hints, record.version)
+    message = query.message
+    reply_to = message.message_id if isinstance(message, Message) else None
+    await send.send_text(context.bot, record.chat_id, record.thread_id,
+                         hint_text(tr, view, moves), reply_to=reply_to)
