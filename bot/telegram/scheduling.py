@@ -23,6 +23,8 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
+from bot.telegram import presses
+
 TOTAL = 32  # updates handled at once over all chats
 PER_CHAT = 4  # ... and at once within one chat (several duels may share a chat)
 PER_MEMBER = 2  # ... and at once from one member within a chat
@@ -91,6 +93,7 @@ class FairUpdateProcessor(BaseUpdateProcessor):
         started = False
         try:
             async with contextlib.AsyncExitStack() as slots:
+                await slots.enter_async_context(presses.watch(update))  # a press: answered
                 if member is not None:
                     await slots.enter_async_context(member.slots)
                 await slots.enter_async_context(lane.slots)
