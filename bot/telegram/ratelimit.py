@@ -6,7 +6,10 @@ counts live in a `bot.telegram.flood.Window` (in memory now; shared by every wor
 is kept in the database). Here:
 
 * a request that carries a `chat_id` waits in its chat's queue until the chat (a group: 20
-  in any 60 s) and the bot (30 in any second) both have room and neither is held, then goes;
+  in any 60 s) and the bot (30 in any second) both have room, neither is held, and the
+  chat's previous request has its answer (one at a time per chat, so that once a 429 comes
+  nothing else is on its way there; a request that takes over `IN_FLIGHT_MOST` seconds
+  stops holding its chat's line), then goes;
 * the queue is by priority, then arrival: what a game needs (`Priority.GAME`, the default)
   goes before replies to commands that only show something (`Priority.CHATTER`, set for the
   handler's context by `bot.telegram.chatter`), and a retried request keeps its place;
@@ -25,6 +28,7 @@ import contextlib
 import heapq
 import itertools
 import logging
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
 from enum import IntEnum
@@ -44,6 +48,7 @@ GROUP_PER_MINUTE = 20
 # travels faster than the one a window ago would land inside Telegram's window.
 MARGIN = 0.15  # seconds added to each span
 MAX_RETRIES = 3
+IN_FLIGHT_MOST = 5.0  # seconds a chat's request in flight holds back the chat's next one
 RECHECK = 1.0  # seconds at most between looks at a waiting chat's window (it may be shared)
 BOT = "bot"  # the window key of the bot as a whole
 
@@ -76,7 +81,8 @@ def window_key(key: Key) -> str:
     return f"chat:{key}"
 
 
-_Waiter = tuple[int, int, "asyncio.Future[None]"]  # priority, arrival, its turn
+# priority, arrival (unique: the tuple never compares further), its turn, its call's end
+_Waiter = tuple[int, int, "asyncio.Future[None]", asyncio.Event]
 
 
 class ChatRateLimiter(BaseRateLimiter[int]):
@@ -90,6 +96,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._queues: dict[Key, list[_Waiter]] = {}
         self._pumps: dict[Key, asyncio.Task[None]] = {}
         self._arrivals = itertools.count()
+        self._flying: Counter[Key] = Counter()  # each chat's requests waiting for their answer
 
     async def initialize(self) -> None:
         pass
@@ -102,7 +109,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         """Could a call for this chat go now, nothing of its own waiting, and still leave
         `spare` more for it (nothing held)? A call that can wait (deleting old messages) asks
         first, so it never delays one that cannot."""
-        if self._queues.get(chat_id):
+        if self._queues.get(chat_id) or self._flying[chat_id]:
             return False
         if await self.window.held(BOT) > 0 or await self.window.held(window_key(chat_id)) > 0:
             return False
@@ -111,13 +118,20 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             return False
         return await self.window.free(BOT, self._overall, 1 + MARGIN) >= 1
 
-    async def _turn(self, key: Key, priority: int, arrival: int) -> None:
-        """Wait until this request's chat and the bot have room for it, in queue order."""
+    async def _turn(self, key: Key, priority: int, arrival: int) -> asyncio.Event:
+        """Wait until this request's chat and the bot have room for it, in queue order; the
+        caller sets the event it returns once its call has its answer."""
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._queues.setdefault(key, []), (priority, arrival, turn))
+        done = asyncio.Event()
+        heapq.heappush(self._queues.setdefault(key, []), (priority, arrival, turn, done))
         if key not in self._pumps:
             self._pumps[key] = asyncio.ensure_future(self._pump(key))
-        await turn
+        try:
+            await turn
+        except asyncio.CancelledError:
+            done.set()  # cancelled, its turn given or not: it holds nothing
+            raise
+        return done
 
     async def _pump(self, key: Key) -> None:
         """Hand out the chat's turns, best first, as the window allows."""
@@ -131,7 +145,10 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 if wait > 0:
                     await asyncio.sleep(min(wait, RECHECK))
                     continue
-                heapq.heappop(queue)[2].set_result(None)
+                _, _, turn, done = heapq.heappop(queue)
+                turn.set_result(None)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(done.wait(), IN_FLIGHT_MOST)
         finally:
             del self._pumps[key]
             if not queue:
@@ -169,10 +186,12 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         retries = self._max_retries if rate_limit_args is None else rate_limit_args
         priority, arrival = PRIORITY.get(), next(self._arrivals)  # kept across retries
         for attempt in range(retries + 1):
+            done = None
             if key is None:
                 await self._bot_hold()
             else:
-                await self._turn(key, priority, arrival)
+                done = await self._turn(key, priority, arrival)
+                self._flying[key] += 1
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as e:
@@ -182,4 +201,10 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 await self.window.hold(BOT if key is None else window_key(key), delay)
                 log.info("%s: flood limit in %s, holding it %.1f s", endpoint,
                          "the bot" if key is None else f"chat {key}", delay)
+            finally:
+                if done is not None and key is not None:
+                    self._flying[key] -= 1
+                    if not self._flying[key]:
+                        del self._flying[key]
+                    done.set()  # held first, then the line moves: the hold applies to it
         raise AssertionError("unreachable")  # pragma: no cover

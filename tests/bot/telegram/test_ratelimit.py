@@ -177,3 +177,31 @@ async def test_the_bot_is_paced_to_its_overall_limit_in_any_second(clock: Clock)
     clock.now += 1.2
     await asyncio.wait_for(asyncio.gather(*tasks), 1)
     assert len(calls.done) == 8
+
+
+async def test_a_chat_has_one_request_on_its_way_at_a_time() -> None:
+    limiter = ChatRateLimiter()
+    answer = asyncio.Event()
+    started: list[str] = []
+
+    def call(label: str, wait: bool) -> Any:
+        async def run() -> bool:
+            started.append(label)
+            if wait:
+                await answer.wait()
+            return True
+        return run
+
+    async def go(label: str, chat: int, wait: bool = False) -> object:
+        return await limiter.process_request(call(label, wait), (), {}, "sendMessage",
+                                             {"chat_id": chat}, None)
+
+    slow = asyncio.create_task(go("slow", -1, wait=True))
+    await asyncio.sleep(0.02)
+    second = asyncio.create_task(go("second", -1))
+    await asyncio.wait_for(go("elsewhere", -2), 0.5)
+    await asyncio.sleep(0.05)
+    assert started == ["slow", "elsewhere"]  # -1's next waits for the answer to its first
+    answer.set()
+    await asyncio.wait_for(asyncio.gather(slow, second), 0.5)
+    assert started == ["slow", "elsewhere", "second"]
