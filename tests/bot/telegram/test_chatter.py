@@ -36,6 +36,7 @@ def test_a_repeat_is_one_within_the_window_per_chat_and_member() -> None:
     assert repeats.first(-1, 7)
     assert not repeats.first(-1, 7)
     assert repeats.first(-1, 8) and repeats.first(-2, 7)  # others, elsewhere: not repeats
+    assert repeats.first(-1, 7, "/stats @bob") and not repeats.first(-1, 7, "/stats  @bob")
     clock.now += REPEAT_WITHIN - 0.1
     assert not repeats.first(-1, 7)
     clock.now += 0.2  # a while after the answered one: answered again
