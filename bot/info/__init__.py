@@ -6,6 +6,7 @@ from telegram.ext import CommandHandler
 
 from bot.info import handlers
 from bot.telegram import App
+from bot.telegram.chatter import shows
 from bot.telegram.menu import Command
 
 COMMANDS = (
@@ -17,5 +18,5 @@ COMMANDS = (
 
 def register(app: App) -> None:
     app.add_handler(CommandHandler("start", handlers.start))
-    app.add_handler(CommandHandler("help", handlers.help_command))
-    app.add_handler(CommandHandler("rules", handlers.rules))
+    app.add_handler(CommandHandler("help", shows(handlers.help_command)))
+    app.add_handler(CommandHandler("rules", shows(handlers.rules)))

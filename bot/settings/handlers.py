@@ -17,6 +17,7 @@ from telegram import Bot, Chat, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
+from bot.common.errors import answer_quietly
 from bot.common.handlers import asked, chat_language, is_admin, pressed, toast
 from bot.settings.keyboards import settings_keyboard, settings_text
 from bot.storage import ChatSettings
@@ -77,7 +78,7 @@ async def on_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await toast(query, tr.t("settings.admins_only"))
         return
     if press.setting is Setting.CLOSE:
-        await query.answer()
+        await answer_quietly(query)
         await send.drop_keyboard(context.bot, chat.id, message.message_id)
         return
     async with svc.lock(f"settings:{chat.id}"):

@@ -11,6 +11,7 @@ from bot.common import chats, sync
 from bot.config import Config
 from bot.sixcard import handlers, present, service
 from bot.telegram import App
+from bot.telegram.chatter import shows
 from bot.telegram.menu import Command
 
 COMMANDS = (
@@ -26,7 +27,7 @@ chats.closes(chats.ChatGames("six-card", forget=service.forget_chat,
 
 def register(app: App) -> None:
     app.add_handler(CommandHandler("sixcard", handlers.sixcard_command))
-    app.add_handler(CommandHandler("balance", handlers.balance_command))
+    app.add_handler(CommandHandler("balance", shows(handlers.balance_command)))
     app.add_handler(CommandHandler("rebuy", handlers.rebuy_command))
     app.add_handler(CallbackQueryHandler(handlers.on_press, pattern=r"^x:"))
 

@@ -7,6 +7,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from bot.stats import handlers, season_end
 from bot.telegram import App
+from bot.telegram.chatter import shows
 from bot.telegram.menu import Command
 
 COMMANDS = (
@@ -16,7 +17,7 @@ COMMANDS = (
 
 
 def register(app: App) -> None:
-    app.add_handler(CommandHandler("stats", handlers.stats))
-    app.add_handler(CommandHandler("history", handlers.history))
+    app.add_handler(CommandHandler("stats", shows(handlers.stats)))
+    app.add_handler(CommandHandler("history", shows(handlers.history)))
     app.add_handler(CallbackQueryHandler(handlers.on_board, pattern=r"^b:"))
     season_end.arm(app)

@@ -1,7 +1,8 @@
 """Everything that speaks to Telegram and nothing about a game: sending and editing (send),
 the callback data of every button (callbacks), the HTML the bot writes (html), the command
-menu (menu), the one drawing thread (drawing), the per-chat rate limiter (ratelimit), the
-fair update processor (scheduling), the webhook (webhook) and the first connection (connect).
+menu (menu), the one drawing thread (drawing), the per-chat rate limiter (ratelimit) and the
+flood window it counts in (flood), the commands that only show something (chatter), the fair
+update processor (scheduling), the webhook (webhook) and the first connection (connect).
 
 `App` is the Application every feature package registers its handlers with."""
 

@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from telegram import Bot
@@ -33,7 +33,7 @@ POLL = 0.5  # seconds between looks at the budget
 BATCH = 100  # Telegram's limit for deleteMessages
 REMEMBER = 4096  # deleted messages remembered, so a press on one does not delete it again
 
-Room = Callable[[int], bool]  # may a call that can wait be made in this chat now?
+Room = Callable[[int], Awaitable[bool]]  # may a call that can wait be made in this chat now?
 
 
 class Journal(Protocol):
@@ -46,7 +46,7 @@ class Journal(Protocol):
     async def pending(self) -> dict[int, list[int]]: ...
 
 
-def always(chat_id: int) -> bool:
+async def always(chat_id: int) -> bool:
     return True
 
 
@@ -101,7 +101,7 @@ class Janitor:
             while self._pending.get(chat_id):
                 await self._write(chat_id)
                 waited = 0.0
-                while not self.room(chat_id) and waited < MAX_WAIT:
+                while not await self.room(chat_id) and waited < MAX_WAIT:
                     await asyncio.sleep(POLL)
                     waited += POLL
                     await self._write(chat_id)

@@ -1,44 +1,70 @@
-"""Pacing requests to Telegram's flood limits, with a 429 pausing only the chat it was for.
+"""Pacing requests to Telegram's flood limits, with a 429 holding only the chat it was for.
 
-Telegram asks bots to stay under about 30 messages a second overall and 20 a minute per group
-(edits and deletes count). python-telegram-bot's `AIORateLimiter` paces both, but a 429
-(RetryAfter) for any one chat pauses *every* request of the bot, button answers included, so
-one busy group freezes all the others for the length of its penalty. Here:
+Telegram allows a bot about 30 messages a second overall and 20 a minute per group (edits and
+deletes count), each a sliding window: at most that many in ANY second, in ANY minute. The
+counts live in a `bot.telegram.flood.Window` (in memory now; shared by every worker once it
+is kept in the database). Here:
 
-* requests that carry a `chat_id` pass the overall limit, and a group's also its own limit;
-* a RetryAfter pauses the chat it came for (a request without a chat, the whole bot: that
-  is the only penalty Telegram gives to the bot as a whole), and the request is tried again up
-  to `max_retries` times, then the RetryAfter reaches the caller;
-* requests without a chat (answering a button press, getUpdates) are never paced and wait
-  only for a bot-wide penalty.
+* a request that carries a `chat_id` waits in its chat's queue until the chat (a group: 20
+  in any 60 s) and the bot (30 in any second) both have room, neither is held, and the
+  chat's previous request has its answer (one at a time per chat, so that once a 429 comes
+  nothing else is on its way there; a request that takes over `IN_FLIGHT_MOST` seconds
+  stops holding its chat's line), then goes;
+* the queue is by priority, then arrival: what a game needs (`Priority.GAME`, the default)
+  goes before replies to commands that only show something (`Priority.CHATTER`, set for the
+  handler's context by `bot.telegram.chatter`), and a retried request keeps its place;
+* a RetryAfter holds the chat it came for (a request without a chat, the whole bot: the only
+  penalty Telegram gives the bot as a whole) for its `retry_after`, so nothing goes to that
+  chat before it ends, and the request is tried again up to `max_retries` times, then the
+  RetryAfter reaches the caller;
+* requests without a chat (answering a button press, getUpdates) are never paced nor
+  counted, and wait only for a bot-wide hold.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
+from collections import Counter
 from collections.abc import Callable, Coroutine
+from contextvars import ContextVar
+from enum import IntEnum
 from typing import Any
 
-from aiolimiter import AsyncLimiter
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
+from bot.telegram.flood import MemoryWindow, Window
 from bot.telegram.send import retry_after_seconds
 
 log = logging.getLogger(__name__)
 
 OVERALL_PER_SECOND = 30
 GROUP_PER_MINUTE = 20
+# Our clock starts a call's count when it leaves, Telegram's when it arrives: a call that
+# travels faster than the one a window ago would land inside Telegram's window.
+MARGIN = 0.15  # seconds added to each span
 MAX_RETRIES = 3
-KEEP_LIMITERS = 1024  # groups whose limiter is kept while idle; beyond it, drained ones go
-_BOT = "bot"  # the key of a bot-wide pause
+IN_FLIGHT_MOST = 5.0  # seconds a chat's request in flight holds back the chat's next one
+RECHECK = 1.0  # seconds at most between looks at a waiting chat's window (it may be shared)
+BOT = "bot"  # the window key of the bot as a whole
 
 Result = bool | dict[str, Any] | list[dict[str, Any]]
+Key = int | str
 
 
-def chat_key(data: dict[str, Any]) -> int | str | None:
+class Priority(IntEnum):
+    GAME = 0  # a table, a result: what a game needs to go on
+    CHATTER = 1  # a reply to a command that only shows something
+
+
+PRIORITY: ContextVar[Priority] = ContextVar("sixshooter_priority", default=Priority.GAME)
+
+
+def chat_key(data: dict[str, Any]) -> Key | None:
     chat_id = data.get("chat_id")
     if chat_id is None:
         return None
@@ -47,58 +73,105 @@ def chat_key(data: dict[str, Any]) -> int | str | None:
     return str(chat_id)  # @channelusername
 
 
-def is_group(key: int | str | None) -> bool:
+def is_group(key: Key | None) -> bool:
     return isinstance(key, str) or (isinstance(key, int) and key < 0)
 
 
+def window_key(key: Key) -> str:
+    return f"chat:{key}"
+
+
+# priority, arrival (unique: the tuple never compares further), its turn, its call's end
+_Waiter = tuple[int, int, "asyncio.Future[None]", asyncio.Event]
+
+
 class ChatRateLimiter(BaseRateLimiter[int]):
-    def __init__(self, overall_per_second: float = OVERALL_PER_SECOND,
-                 group_per_minute: float = GROUP_PER_MINUTE,
-                 max_retries: int = MAX_RETRIES) -> None:
-        self._overall = AsyncLimiter(overall_per_second, 1)
-        self._group_rate = group_per_minute
-        self._groups: dict[int | str, AsyncLimiter] = {}
+    def __init__(self, overall_per_second: int = OVERALL_PER_SECOND,
+                 group_per_minute: int = GROUP_PER_MINUTE,
+                 max_retries: int = MAX_RETRIES, window: Window | None = None) -> None:
+        self.window: Window = window if window is not None else MemoryWindow()
+        self._overall = overall_per_second
+        self._group = group_per_minute
         self._max_retries = max_retries
-        self._paused_until: dict[int | str, float] = {}  # loop time; _BOT for the whole bot
+        self._queues: dict[Key, list[_Waiter]] = {}
+        self._pumps: dict[Key, asyncio.Task[None]] = {}
+        self._arrivals = itertools.count()
+        self._flying: Counter[Key] = Counter()  # each chat's requests waiting for their answer
 
     async def initialize(self) -> None:
         pass
 
     async def shutdown(self) -> None:
-        pass
+        for task in list(self._pumps.values()):
+            task.cancel()
 
-    def _group(self, key: int | str) -> AsyncLimiter:
-        limiter = self._groups.get(key)
-        if limiter is None:
-            if len(self._groups) >= KEEP_LIMITERS:
-                drained = [k for k, v in self._groups.items() if v.has_capacity(v.max_rate)]
-                for k in drained:
-                    del self._groups[k]
-            limiter = self._groups[key] = AsyncLimiter(self._group_rate, 60)
-        return limiter
-
-    def room(self, chat_id: int, spare: int = 3) -> bool:
-        """Could a call for this chat go now and still leave `spare` more for it (nothing
-        paused)? A call that can wait (deleting old messages) asks first, so it never
-        delays one that cannot."""
-        loop = asyncio.get_running_loop()
-        if any(self._paused_until.get(k, 0.0) > loop.time() for k in (_BOT, chat_id)):
+    async def room(self, chat_id: int, spare: int = 3) -> bool:
+        """Could a call for this chat go now, nothing of its own waiting, and still leave
+        `spare` more for it (nothing held)? A call that can wait (deleting old messages) asks
+        first, so it never delays one that cannot."""
+        if self._queues.get(chat_id) or self._flying[chat_id]:
             return False
-        if is_group(chat_id) and not self._group(chat_id).has_capacity(spare + 1):
+        if await self.window.held(BOT) > 0 or await self.window.held(window_key(chat_id)) > 0:
             return False
-        return self._overall.has_capacity(1)
+        if is_group(chat_id) and await self.window.free(
+                window_key(chat_id), self._group, 60 + MARGIN) < spare + 1:
+            return False
+        return await self.window.free(BOT, self._overall, 1 + MARGIN) >= 1
 
-    async def _wait_out(self, key: int | str | None) -> None:
-        """Sleep through any pause that applies to `key` (the bot's, then the chat's)."""
-        loop = asyncio.get_running_loop()
-        for k in (_BOT, key):
-            if k is None:
-                continue
-            until = self._paused_until.get(k)
-            while until is not None and until > loop.time():
-                await asyncio.sleep(until - loop.time())
-                until = self._paused_until.get(k)
-            self._paused_until.pop(k, None)
+    async def _turn(self, key: Key, priority: int, arrival: int) -> asyncio.Event:
+        """Wait until this request's chat and the bot have room for it, in queue order; the
+        caller sets the event it returns once its call has its answer."""
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done = asyncio.Event()
+        heapq.heappush(self._queues.setdefault(key, []), (priority, arrival, turn, done))
+        if key not in self._pumps:
+            self._pumps[key] = asyncio.ensure_future(self._pump(key))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            done.set()  # cancelled, its turn given or not: it holds nothing
+            raise
+        return done
+
+    async def _pump(self, key: Key) -> None:
+        """Hand out the chat's turns, best first, as the window allows."""
+        queue = self._queues[key]
+        try:
+            while queue:
+                if queue[0][2].done():  # its caller was cancelled
+                    heapq.heappop(queue)
+                    continue
+                wait = await self._wait_for(key)
+                if wait > 0:
+                    await asyncio.sleep(min(wait, RECHECK))
+                    continue
+                _, _, turn, done = heapq.heappop(queue)
+                turn.set_result(None)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(done.wait(), IN_FLIGHT_MOST)
+        finally:
+            del self._pumps[key]
+            if not queue:
+                self._queues.pop(key, None)
+
+    async def _wait_for(self, key: Key) -> float:
+        """0.0 having counted a call for `key` (and the bot), else the seconds to wait."""
+        wkey = window_key(key)
+        wait = max(await self.window.held(BOT), await self.window.held(wkey))
+        if wait > 0:
+            return wait
+        if is_group(key) and await self.window.free(wkey, self._group, 60 + MARGIN) < 1:
+            return await self.window.take(wkey, self._group, 60 + MARGIN) or 1e-3
+        wait = await self.window.take(BOT, self._overall, 1 + MARGIN)
+        if wait > 0:
+            return wait
+        if is_group(key):
+            return await self.window.take(wkey, self._group, 60 + MARGIN)
+        return 0.0
+
+    async def _bot_hold(self) -> None:
+        while (wait := await self.window.held(BOT)) > 0:
+            await asyncio.sleep(min(wait, RECHECK))
 
     async def process_request(
         self,
@@ -111,23 +184,27 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     ) -> Result:
         key = chat_key(data)
         retries = self._max_retries if rate_limit_args is None else rate_limit_args
+        priority, arrival = PRIORITY.get(), next(self._arrivals)  # kept across retries
         for attempt in range(retries + 1):
-            await self._wait_out(key)
+            done = None
+            if key is None:
+                await self._bot_hold()
+            else:
+                done = await self._turn(key, priority, arrival)
+                self._flying[key] += 1
             try:
-                if key is None:
-                    return await callback(*args, **kwargs)
-                if is_group(key):
-                    await self._group(key).acquire()
-                await self._overall.acquire()
                 return await callback(*args, **kwargs)
             except RetryAfter as e:
                 if attempt == retries:
                     raise
                 delay = retry_after_seconds(e) + 0.1
-                paused = _BOT if key is None else key
-                loop = asyncio.get_running_loop()
-                self._paused_until[paused] = max(self._paused_until.get(paused, 0.0),
-                                                 loop.time() + delay)
-                log.info("%s: flood limit in %s, pausing it %.1f s", endpoint,
+                await self.window.hold(BOT if key is None else window_key(key), delay)
+                log.info("%s: flood limit in %s, holding it %.1f s", endpoint,
                          "the bot" if key is None else f"chat {key}", delay)
+            finally:
+                if done is not None and key is not None:
+                    self._flying[key] -= 1
+                    if not self._flying[key]:
+                        del self._flying[key]
+                    done.set()  # held first, then the line moves: the hold applies to it
         raise AssertionError("unreachable")  # pragma: no cover

@@ -5,9 +5,12 @@ A stranger's tap and a stale button change nothing."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.storage.casino import GameStatus
+from bot.telegram.chatter import REPEAT_WITHIN
 from tests.support import stored
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import Held, command, eventually, press, reply_to, text_of
@@ -110,6 +113,7 @@ async def test_several_hands_settle_to_the_stored_balance(fake_api: FakeTelegram
     assert "b" in moves and "r0" in moves and "f" in moves and "p" in moves
     assert not any(game_buttons(m) for m in fake_api.bot_messages(group))
 
+    await asyncio.sleep(REPEAT_WITHIN)  # asked again sooner, /balance is a repeat: no reply
     shown = await reply_to(fake_api, alice, group, "balance")
     assert f"{balance} chips" in text_of(shown), text_of(shown)
     refused = await reply_to(fake_api, alice, group, "rebuy")

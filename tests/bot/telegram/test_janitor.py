@@ -5,7 +5,7 @@ budget; never twice; what is pending at shutdown is deleted then."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -28,6 +28,13 @@ class FakeBot:
     async def delete_messages(self, chat_id: int, message_ids: list[int], **kw: Any) -> bool:
         self.calls.append(("deleteMessages", chat_id, tuple(message_ids)))
         return True
+
+
+def room_when(has_room: Callable[[int], bool]) -> janitor.Room:
+    """The rate limiter's question, answered by `has_room`."""
+    async def room(chat: int) -> bool:
+        return has_room(chat)
+    return room
 
 
 @pytest.fixture(autouse=True)
@@ -55,7 +62,7 @@ async def test_a_quiet_chat_deletes_at_once_one_by_one() -> None:
 
 async def test_a_busy_chat_waits_for_room_then_deletes_everything_in_one_call() -> None:
     fake, busy = FakeBot(), {-5}
-    j = Janitor(room=lambda chat: chat not in busy)
+    j = Janitor(room=room_when(lambda chat: chat not in busy))
     for message_id in (10, 11, 12):
         j.delete_later(cast(Bot, fake), -5, message_id)
     j.delete_later(cast(Bot, fake), -7, 3)  # another chat is not held back
@@ -70,7 +77,7 @@ async def test_a_busy_chat_waits_for_room_then_deletes_everything_in_one_call() 
 
 async def test_after_max_wait_it_deletes_whatever_the_budget() -> None:
     fake = FakeBot()
-    j = Janitor(room=lambda chat: False)
+    j = Janitor(room=room_when(lambda chat: False))
     j.delete_later(cast(Bot, fake), -5, 10)
     j.delete_later(cast(Bot, fake), -5, 10)  # the same message twice: deleted once
     await asyncio.sleep(0.1)
@@ -81,7 +88,7 @@ async def test_after_max_wait_it_deletes_whatever_the_budget() -> None:
 
 async def test_what_is_pending_at_shutdown_is_deleted_then() -> None:
     fake = FakeBot()
-    j = Janitor(room=lambda chat: False)
+    j = Janitor(room=room_when(lambda chat: False))
     j.delete_later(cast(Bot, fake), -5, 10)
     j.delete_later(cast(Bot, fake), -5, 11)
     await j.close(cast(Bot, fake))
@@ -96,7 +103,7 @@ async def test_what_waits_is_written_down_first_and_crossed_off_once_deleted(
     storage = await Storage.open(tmp_path / "j.db")
     try:
         fake, busy = FakeBot(), {-5}
-        j = Janitor(room=lambda chat: chat not in busy, journal=storage.deletes)
+        j = Janitor(room=room_when(lambda chat: chat not in busy), journal=storage.deletes)
         for message_id in (10, 11):
             j.delete_later(cast(Bot, fake), -5, message_id)
         await asyncio.sleep(0.05)
@@ -117,7 +124,7 @@ async def test_after_a_kill_the_journal_deletes_what_was_left(tmp_path: Path) ->
     the next one, over the same database, deletes what was written down, once."""
     storage = await Storage.open(tmp_path / "j.db")
     try:
-        killed = Janitor(room=lambda chat: False, journal=storage.deletes)
+        killed = Janitor(room=room_when(lambda chat: False), journal=storage.deletes)
         killed.delete_later(cast(Bot, FakeBot()), -5, 10)
         killed.delete_later(cast(Bot, FakeBot()), -8, 4)
         await asyncio.sleep(0.05)

@@ -1,4 +1,5 @@
-"""The rate limiter: a 429 pauses the chat it was for, not the bot."""
+"""The rate limiter: a 429 holds the chat it was for (not the bot) until it ends; a group's
+budget is a window of 20 calls in any minute; a game's calls go before chatter's."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 import pytest
 from telegram.error import RetryAfter
 
-from bot.telegram.ratelimit import ChatRateLimiter, chat_key, is_group
+from bot.telegram import ratelimit
+from bot.telegram.flood import MemoryWindow
+from bot.telegram.ratelimit import PRIORITY, ChatRateLimiter, Priority, chat_key, is_group
 
 # RetryAfter's own constructor reads its int form (PTB 22 moving to timedelta).
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
@@ -78,11 +81,11 @@ async def test_retry_after_reaches_the_caller_after_max_retries() -> None:
 async def test_a_group_is_paced_to_its_limit_and_others_are_not() -> None:
     limiter = ChatRateLimiter(group_per_minute=3)
     calls = Calls({})
-    for _ in range(3):  # the burst a group is allowed
+    for _ in range(3):  # what a group may have in any minute
         await asyncio.wait_for(send(limiter, calls, -1, "sendMessage"), 0.5)
     paced = asyncio.create_task(send(limiter, calls, -1, "sendMessage"))
     await asyncio.sleep(0.1)
-    assert not paced.done()  # the fourth waits for the bucket to drain (20 s at 3/min)
+    assert not paced.done()  # the fourth waits for the first's minute to end
     for _ in range(5):  # a private chat and another group are not held up
         await asyncio.wait_for(send(limiter, calls, 42, "sendMessage"), 0.5)
     await asyncio.wait_for(send(limiter, calls, -2, "sendMessage"), 0.5)
@@ -92,15 +95,113 @@ async def test_a_group_is_paced_to_its_limit_and_others_are_not() -> None:
 async def test_room_keeps_a_groups_last_calls_for_sends_and_says_no_while_paused() -> None:
     limiter = ChatRateLimiter(group_per_minute=6)
     calls = Calls({-3: 1})
-    assert limiter.room(-1) and limiter.room(5)
+    assert await limiter.room(-1) and await limiter.room(5)
     for _ in range(2):
         await send(limiter, calls, -1, "sendPhoto")
-    assert limiter.room(-1)  # 2 of 6 used: one more still leaves 3 spare
+    assert await limiter.room(-1)  # 2 of 6 used: one more still leaves 3 spare
     await send(limiter, calls, -1, "sendPhoto")
-    assert not limiter.room(-1)  # a cleanup now would eat into the last 3
-    assert limiter.room(-2) and limiter.room(5)  # other chats, private chats: untouched
+    assert not await limiter.room(-1)  # a cleanup now would eat into the last 3
+    assert await limiter.room(-2) and await limiter.room(5)  # other chats: untouched
     paused = asyncio.create_task(send(limiter, calls, -3, "sendMessage"))
-    await asyncio.sleep(0.05)  # -3 got a 429: paused for a second
-    assert not limiter.room(-3)
+    await asyncio.sleep(0.05)  # -3 got a 429: held for a second
+    assert not await limiter.room(-3)
     await paused
-    assert limiter.room(-3)
+    assert await limiter.room(-3)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    monkeypatch.setattr(ratelimit, "RECHECK", 0.01)  # the window's clock is the test's
+    return Clock()
+
+
+async def chatter(limiter: ChatRateLimiter, calls: Calls, chat: object) -> object:
+    PRIORITY.set(Priority.CHATTER)  # this task's own context
+    return await send(limiter, calls, chat, "sendMessage")
+
+
+async def test_when_the_budget_is_short_a_game_goes_before_chatter(clock: Clock) -> None:
+    limiter = ChatRateLimiter(group_per_minute=1, window=MemoryWindow(clock))
+    calls = Calls({})
+    order: list[str] = []
+
+    async def labelled(label: str, call: Any) -> None:
+        await call
+        order.append(label)
+
+    await send(limiter, calls, -1, "sendMessage")  # the minute's one call
+    waiting = [asyncio.create_task(labelled(f"stats {n}", chatter(limiter, calls, -1)))
+               for n in range(3)]
+    await asyncio.sleep(0.05)
+    table = asyncio.create_task(labelled("table", send(limiter, calls, -1, "sendPhoto")))
+    await asyncio.sleep(0.05)
+    assert order == [] and not await limiter.room(-1)
+    for _ in range(4):
+        clock.now += 61
+        await asyncio.sleep(0.05)
+    await asyncio.gather(*waiting, table)
+    assert order == ["table", "stats 0", "stats 1", "stats 2"]  # then chatter, in order
+
+
+async def test_a_429_holds_its_chat_for_its_retry_after_and_keeps_the_order(
+        clock: Clock) -> None:
+    limiter = ChatRateLimiter(window=MemoryWindow(clock))
+    calls = Calls({-1: 1}, retry_after=30)
+    first = asyncio.create_task(send(limiter, calls, -1, "sendMessage"))
+    await asyncio.sleep(0.05)  # refused: -1 is held 30 s
+    later = [asyncio.create_task(send(limiter, calls, -1, "editMessageText")) for _ in range(3)]
+    await asyncio.wait_for(send(limiter, calls, -2, "sendMessage"), 0.5)  # others go on
+    clock.now += 29.9
+    await asyncio.sleep(0.05)
+    assert calls.done == [-2]  # nothing went to -1 before the 30 s ended
+    clock.now += 0.3
+    await asyncio.wait_for(asyncio.gather(first, *later), 1)
+    assert calls.done == [-2, -1, -1, -1, -1]
+
+
+async def test_the_bot_is_paced_to_its_overall_limit_in_any_second(clock: Clock) -> None:
+    limiter = ChatRateLimiter(overall_per_second=5, window=MemoryWindow(clock))
+    calls = Calls({})
+    tasks = [asyncio.create_task(send(limiter, calls, n, "sendMessage")) for n in range(1, 8)]
+    await asyncio.sleep(0.05)
+    assert len(calls.done) == 5
+    await asyncio.wait_for(send(limiter, calls, None, "answerCallbackQuery"), 0.5)  # unpaced
+    clock.now += 1.2
+    await asyncio.wait_for(asyncio.gather(*tasks), 1)
+    assert len(calls.done) == 8
+
+
+async def test_a_chat_has_one_request_on_its_way_at_a_time() -> None:
+    limiter = ChatRateLimiter()
+    answer = asyncio.Event()
+    started: list[str] = []
+
+    def call(label: str, wait: bool) -> Any:
+        async def run() -> bool:
+            started.append(label)
+            if wait:
+                await answer.wait()
+            return True
+        return run
+
+    async def go(label: str, chat: int, wait: bool = False) -> object:
+        return await limiter.process_request(call(label, wait), (), {}, "sendMessage",
+                                             {"chat_id": chat}, None)
+
+    slow = asyncio.create_task(go("slow", -1, wait=True))
+    await asyncio.sleep(0.02)
+    second = asyncio.create_task(go("second", -1))
+    await asyncio.wait_for(go("elsewhere", -2), 0.5)
+    await asyncio.sleep(0.05)
+    assert started == ["slow", "elsewhere"]  # -1's next waits for the answer to its first
+    answer.set()
+    await asyncio.wait_for(asyncio.gather(slow, second), 0.5)
+    assert started == ["slow", "elsewhere", "second"]

@@ -79,3 +79,36 @@ async def test_the_total_bounds_all_chats_together() -> None:
 def test_per_chat_must_fit_in_the_total() -> None:
     with pytest.raises(ValueError):
         FairUpdateProcessor(total=2, per_chat=3)
+
+
+def update_from(chat_id: int, user_id: int, n: int) -> Update:
+    chat = Chat(chat_id, Chat.GROUP)
+    user = User(user_id, f"user {user_id}", is_bot=False)
+    return Update(n, message=Message(n, WHEN, chat, from_user=user, text="/stats"))
+
+
+async def test_one_member_holds_at_most_their_share_of_their_chats_slots() -> None:
+    processor = FairUpdateProcessor(total=8, per_chat=4, per_member=2)
+    release = asyncio.Event()
+    running: list[int] = []
+
+    async def handler(user: int) -> None:
+        running.append(user)
+        await release.wait()
+
+    spam = [asyncio.create_task(processor.process_update(update_from(-1, 7, i), handler(7)))
+            for i in range(30)]
+    await asyncio.sleep(0.01)
+    assert running == [7, 7]  # the other 28 wait in the member's own line
+    player = asyncio.create_task(processor.process_update(update_from(-1, 8, 99), handler(8)))
+    await asyncio.sleep(0.01)
+    assert running[-1] == 8  # another member of the same chat starts at once
+    release.set()
+    await asyncio.gather(*spam, player)
+    assert running.count(7) == 30 and processor.waiting_lanes == 0
+
+
+def test_a_member_s_share_must_fit_in_the_chat_s() -> None:
+    with pytest.raises(ValueError):
+        FairUpdateProcessor(total=8, per_chat=2, per_member=3)
+    assert FairUpdateProcessor(total=8, per_chat=1).per_member == 1

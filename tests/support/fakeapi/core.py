@@ -63,12 +63,14 @@ class Injection:
 class FloodLimits:
     """Opt-in automatic 429s, roughly Telegram's documented pacing for bots.
 
-    Counts successful sends (and edits, with ``count_edits``) per chat in sliding windows.
+    Counts successful sends (and edits, with ``count_edits``) per chat, and over every chat
+    for ``per_bot_per_second``, in sliding windows.
     """
 
     per_group_per_minute: int | None = 20
     per_chat_per_second: int | None = None
     count_edits: bool = True
+    per_bot_per_second: int | None = None
 
 
 def member_dict(user: JSON, status: str) -> JSON:
@@ -132,6 +134,7 @@ class FakeState:
         self.delays: dict[str, float] = {}  # method -> seconds its answer comes late
         self.flood_limits: FloodLimits | None = None
         self._chat_sends: dict[int, deque[float]] = {}
+        self._bot_sends: deque[float] = deque()  # every chat's, for the per-bot limit
         self._waiters: list[asyncio.Future[None]] = []
         self._user_ids = itertools.count(1001)
         self._group_ids = itertools.count(4_000_000_001)
@@ -718,11 +721,15 @@ class FakeState:
         per_chat_per_second: int | None = None,
         *,
         count_edits: bool = True,
+        per_bot_per_second: int | None = None,
     ) -> None:
         """Answer 429 (retry_after = seconds until the window frees) when the bot sends or
-        edits faster than the limits in one chat. Off by default."""
-        self.flood_limits = FloodLimits(per_group_per_minute, per_chat_per_second, count_edits)
+        edits faster than the limits in one chat, or (``per_bot_per_second``) over all chats.
+        Off by default."""
+        self.flood_limits = FloodLimits(per_group_per_minute, per_chat_per_second, count_edits,
+                                        per_bot_per_second)
         self._chat_sends.clear()
+        self._bot_sends.clear()
 
     def disable_flood_control(self) -> None:
         self.flood_limits = None
@@ -748,8 +755,11 @@ class FakeState:
         if limits.per_group_per_minute and chat.type != "private":
             windows.append((limits.per_group_per_minute, 60.0))
         wait = 0.0
-        for limit, span in windows:
-            recent = [t for t in sent if now - t < span]
+        checks = [(sent, limit, span) for limit, span in windows]
+        if limits.per_bot_per_second:
+            checks.append((self._bot_sends, limits.per_bot_per_second, 1.0))
+        for times, limit, span in checks:
+            recent = [t for t in times if now - t < span]
             if len(recent) >= limit:
                 wait = max(wait, recent[-limit] + span - now)
         return max(1, math.ceil(wait)) if wait > 0 else None
@@ -760,6 +770,9 @@ class FakeState:
             sent.append(time.monotonic())
             while sent and time.monotonic() - sent[0] > 60:
                 sent.popleft()
+            self._bot_sends.append(time.monotonic())
+            while self._bot_sends and time.monotonic() - self._bot_sends[0] > 1:
+                self._bot_sends.popleft()
 
     def _take_injection(self, method: str) -> Injection | None:
         for key in (method, "*"):

@@ -1,0 +1,78 @@
+"""A button press is answered within a second, whatever waits in its chat.
+
+Telegram shows a spinner on the pressed button until the bot answers the callback query, and
+refuses an answer that comes too late. A press's handler answers it (a toast, or quietly) as
+soon as it knows what the press did, but that may wait: for a place in its chat's line, for
+its game's lock while the previous move's table waits for the group's flood budget. So the
+update processor `watch`es every press: if its handler has not answered within
+`ACK_WITHIN` seconds, the press is acknowledged quietly then, and the handler's own answer
+(`claim` says no) is skipped: its toast is lost, the press itself is handled all the same.
+Answering a press carries no chat id, so it is never paced nor counted against a budget
+(bot.telegram.ratelimit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from telegram import CallbackQuery, Update
+from telegram.error import TelegramError
+
+log = logging.getLogger(__name__)
+
+ACK_WITHIN = 0.8  # seconds a press may go unanswered before it is acknowledged quietly
+
+
+@dataclass
+class _Press:
+    answered: bool = False
+
+
+_PRESS: ContextVar[_Press | None] = ContextVar("sixshooter_press", default=None)
+
+
+def claim() -> bool:
+    """May the handler answer the press it handles (nobody answered it yet)? Only one may: a
+    True is the answer's to give."""
+    press = _PRESS.get()
+    if press is None:
+        return True  # not within a watched press (a test calling a handler directly)
+    if press.answered:
+        return False
+    press.answered = True
+    return True
+
+
+async def _acknowledge(query: CallbackQuery, press: _Press, after: float) -> None:
+    await asyncio.sleep(after)
+    if press.answered:
+        return
+    press.answered = True
+    log.info("a press not answered within %.1f s: acknowledged quietly", after)
+    try:
+        await query.answer()
+    except TelegramError as e:
+        log.warning("could not acknowledge a button press: %s", e)
+
+
+@contextlib.asynccontextmanager
+async def watch(update: object, after: float = ACK_WITHIN) -> AsyncIterator[None]:
+    """Within this block (an update's whole handling, its wait for a place included), a press
+    not answered after `after` seconds is acknowledged quietly."""
+    query = update.callback_query if isinstance(update, Update) else None
+    if query is None:
+        yield
+        return
+    press = _Press()
+    token = _PRESS.set(press)
+    watchdog = asyncio.ensure_future(_acknowledge(query, press, after))
+    try:
+        yield
+    finally:
+        _PRESS.reset(token)
+        watchdog.cancel()
