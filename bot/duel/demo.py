@@ -28,7 +28,8 @@ from rules.duel.ai import Level, choose
 from rules.duel.review import review
 from rules.fairness import new_salt
 
-NAMES = {"en": ("Alice", "Bob"), "ru": ("Анна", "Дмитрий")}
+NAMES = {"en": ("Alice", "Bob"), "ru": ("Анна", "Дмитрий"), "uk": ("Оксана", "Тарас"),
+         "de": ("Anna", "Jonas"), "es": ("Lucía", "Mateo"), "pt_BR": ("Ana", "João")}
 
 
 def plain(caption: str) -> str:

@@ -209,16 +209,39 @@ def test_a_translator_is_the_labels_a_picture_takes() -> None:
 
 @pytest.mark.parametrize(("override", "code", "lang"), [
     (None, "ru", "ru"), (None, "ru-RU", "ru"), (None, "RU", "ru"), (None, "en", "en"),
-    (None, "uk", "en"), (None, "de", "en"), (None, None, "en"), (None, "", "en"),
+    (None, "en-GB", "en"), (None, "fr", "en"), (None, "zh-hans", "en"), (None, None, "en"),
+    (None, "", "en"), (None, "  ", "en"),
     ("en", "ru", "en"), ("ru", "en", "ru"), ("ru", None, "ru"), ("xx", "ru", "ru"),
+    ("auto", "ru", "ru"),
 ])
 def test_pick_language(override: str | None, code: str | None, lang: str) -> None:
     assert pick_language(override, code) == lang
 
 
+SHIPPED_CODES = [  # each new language from the Telegram codes its users have
+    ("uk", "uk"), ("uk-UA", "uk"), ("de", "de"), ("de-AT", "de"), ("de-ch", "de"),
+    ("es", "es"), ("es-419", "es"), ("es-MX", "es"), ("pt", "pt_BR"), ("pt-br", "pt_BR"),
+    ("pt-BR", "pt_BR"), ("pt-PT", "pt_BR"),
+]
+
+
+@pytest.mark.parametrize(("code", "lang"), SHIPPED_CODES)
+def test_pick_language_finds_each_shipped_language(code: str, lang: str) -> None:
+    if lang not in LANGUAGES:
+        pytest.skip(f"{lang} is not shipped")
+    assert pick_language(None, code) == lang
+    assert pick_language("en", code) == "en"  # the chat's choice wins
+    assert pick_language(lang, "ru") == lang
+
+
+def test_pick_language_only_returns_shipped_languages() -> None:
+    for code in ("ru", "uk", "de", "es", "pt", "pt-br", "fr", "it", "", None, "x"):
+        assert pick_language(None, code) in LANGUAGES
+
+
 def test_shared_translator_falls_back_to_english_for_unknown_languages() -> None:
     assert translator("ru").lang == "ru"
-    assert translator("de").lang == "en"
+    assert translator("fr").lang == "en"
     assert translator(None) is translator("en")
 
 
