@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import gettext
 import logging
-import string
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -37,7 +36,7 @@ from bot.telegram.html import Html, html_escape, mention_html
 
 __all__ = [
     "CLOCK", "LANGUAGES", "WAIT", "Html", "Language", "MissingText", "Texts", "Translator",
-    "Units", "catalog_problems", "duration", "html_escape", "language_name", "load_catalog",
+    "Units", "duration", "html_escape", "language_name", "load_catalog",
     "mention_html",
     "pick_language", "telegram_code", "translator",
 ]
@@ -48,6 +47,10 @@ Language = str  # a code of LANGUAGES: "en", "pt_BR" (the catalog's directory na
 LANGUAGES: tuple[Language, ...] = (
     "en",
     "ru",
+    "uk",
+    "de",
+    "es",
+    "pt_BR",
 )
 FALLBACK: Language = "en"
 DOMAIN = "messages"
@@ -229,57 +232,6 @@ def translator(lang: str | None) -> Translator:
 def language_name(lang: Language) -> Html:
     """How a shipped language calls itself ("Deutsch"): its own catalog's `language.name`."""
     return translator(lang).t("language.name")
-
-
-def placeholders(template: str) -> frozenset[str]:
-    """The argument names a str.format template uses ('{name.attr}' -> 'name')."""
-    names = set()
-    for _, field, _, _ in string.Formatter().parse(template):
-        if field is not None:
-            names.add(field.split(".")[0].split("[")[0])
-    return frozenset(names)
-
-
-def catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
-    """Everything that keeps the catalogs from matching: missing or extra keys, empty texts,
-    plural forms missing, placeholders that differ or do not parse. Empty when all is well."""
-    problems: list[str] = []
-    shapes: dict[str, dict[str, tuple[bool, frozenset[str]]]] = {}
-    for lang, catalog in catalogs.items():
-        shape: dict[str, tuple[bool, frozenset[str]]] = {}
-        for message in catalog:
-            if not message.id:
-                continue
-            is_plural = isinstance(message.id, tuple | list)
-            key = str(message.id[0] if is_plural else message.id)
-            raw = message.string
-            forms = [str(f) for f in raw] if isinstance(raw, tuple | list) else [raw or ""]
-            if is_plural and len(forms) != catalog.num_plurals:
-                problems.append(f"{lang}: {key} has {len(forms)} forms, "
-                                f"the language has {catalog.num_plurals}")
-            if message.fuzzy or not all(forms):
-                problems.append(f"{lang}: {key} has an empty or fuzzy text")
-            try:
-                names = [placeholders(str(f)) for f in forms]
-            except ValueError as e:
-                problems.append(f"{lang}: {key} is not a valid format string: {e}")
-                shape[key] = (is_plural, frozenset())
-                continue
-            used = frozenset().union(*names) - ({"n"} if is_plural else set())
-            for form, form_names in enumerate(names):
-                if used - form_names:
-                    problems.append(f"{lang}: {key} form {form} lacks {sorted(used - form_names)}")
-            shape[key] = (is_plural, used)
-        shapes[lang] = shape
-    all_keys = set().union(*(s.keys() for s in shapes.values()))
-    for key in sorted(all_keys):
-        seen = {lang: shape[key] for lang, shape in shapes.items() if key in shape}
-        for lang in shapes:
-            if lang not in seen:
-                problems.append(f"{lang}: {key} is missing")
-        if len(set(seen.values())) > 1:
-            problems.append(f"{key} differs between languages: {seen}")
-    return problems
 
 
 # --- durations ---------------------------------------------------------------------------
