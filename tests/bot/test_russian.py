@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.duel.captions import Seat, bullet_caption, reveal_caption
-from bot.i18n import Texts, Translator, load_catalog, mention_html
+from bot.i18n import LANGUAGES, Texts, Translator, load_catalog, mention_html
 from bot.settings.keyboards import settings_text
 from bot.storage import ChatSettings
 from rules.cards import shuffled_deck
@@ -264,9 +264,9 @@ NAME_FIELDS = {"name", "mention", "p0", "p1", "challenger", "target", "loser", "
                "opponent", "dealer"}
 
 
-def ru_texts() -> dict[str, list[str]]:
+def ru_texts(lang: str = "ru") -> dict[str, list[str]]:
     texts: dict[str, list[str]] = {}
-    for m in load_catalog("ru"):
+    for m in load_catalog(lang):
         if not m.id:
             continue
         key = str(m.id[0] if isinstance(m.id, tuple | list) else m.id)
@@ -298,22 +298,32 @@ def test_hand_names_have_a_lower_case_form_for_inside_a_sentence() -> None:
         assert texts[f"hand_lc.{k}"] == [texts[f"hand.{k}"][0].lower()], k
 
 
-def test_no_template_declines_a_name_or_makes_a_verb_agree_with_it() -> None:
+# Words a name may follow and stay in the nominative: "and", and a present tense before its
+# subject («Ти і {name}», «виграє {name}»).
+KEEP_NOMINATIVE = {"і", "й", "та", "и", "виграє"}
+
+
+@pytest.mark.parametrize("lang", [lang for lang in ("ru", "uk") if lang in LANGUAGES])
+def test_no_template_declines_a_name_or_makes_a_verb_agree_with_it(lang: str) -> None:
     """Before a name: the start, an emoji or punctuation (a colon, a dash, an arrow, «·»), never
     a word that would govern a case («от», «против», «Время»). After it: punctuation or a
-    present-tense verb, never a past tense or a participle that has a gender."""
+    present-tense verb, never a past tense or a participle that has a gender. Ukrainian
+    declines names and makes a past tense agree as Russian does: the same rule holds."""
     problems = []
-    for key, forms in ru_texts().items():
+    for key, forms in ru_texts(lang).items():
         for form in forms:
             for m in re.finditer(r"\{(\w+)\}", form):
                 if m.group(1) not in NAME_FIELDS or (
                         m.group(1) == "dealer" and key.startswith("sixcard.")):
                     continue  # sixcard's {dealer} is the dealer's hand, not a person
                 before = re.sub(r"<[^>]*>", "", form[:m.start()]).rstrip()
-                if before and re.match(r"[А-Яа-яЁё]", before[-1]):
+                last = re.search(r"[\w']+$", before)
+                if last and last.group() not in KEEP_NOMINATIVE and re.match(
+                        r"[А-Яа-яЁёІіЇїЄєҐґ']", before[-1]):
                     problems.append((key, form))
                 after = re.sub(r"<[^>]*>", "", form[m.end():])
-                word = re.match(r" ([А-Яа-яЁё]+)", after)
-                if word and re.search(r"(л|ла|ло|лся|лась|ший|шая|щий|щая)$", word.group(1)):
+                word = re.match(r" ([А-Яа-яЁёІіЇїЄєҐґ']+)", after)
+                if word and re.search(r"(л|ла|ло|лся|лась|ший|шая|щий|щая|\w\wв|вся|лася)$",
+                                      word.group(1)):
                     problems.append((key, form))
     assert not problems, problems
