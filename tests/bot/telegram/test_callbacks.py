@@ -67,6 +67,9 @@ def test_examples() -> None:
 def test_settings_examples() -> None:
     assert encode(SettingsPress(Setting.LANGUAGE, "ru")) == "s:l:ru"
     assert encode(SettingsPress(Setting.LANGUAGE, "auto")) == "s:l:auto"
+    if "pt_BR" in LANGUAGE_CHOICES:  # a region's language in the payloads' alphabet
+        assert encode(SettingsPress(Setting.LANGUAGE, "pt_BR")) == "s:l:ptbr"
+        assert decode("s:l:ptbr") == SettingsPress(Setting.LANGUAGE, "pt_BR")
     assert encode(SettingsPress(Setting.TIMER, 300)) == "s:t:300"
     assert encode(SettingsPress(Setting.TIMER, 0)) == "s:t:0"
     assert encode(SettingsPress(Setting.STACK, 50)) == "s:k:50"
