@@ -22,6 +22,7 @@ from telegram.error import InvalidToken, TelegramError
 
 from bot import dbcopy, instance, logs
 from bot.config import ENVIRONMENT, Config, ConfigError
+from bot.i18n import LANGUAGES
 from bot.storage import StorageError
 from bot.telegram import connect, webhook
 
@@ -78,7 +79,7 @@ def parser() -> argparse.ArgumentParser:
                     "the transcript of the captions are written to DIR.")
     demo.add_argument("dir", metavar="DIR", nargs="?", default="sixshooter-demo",
                       help="where to write (default: ./sixshooter-demo)")
-    demo.add_argument("--lang", choices=("en", "ru"), default="en")
+    demo.add_argument("--lang", choices=LANGUAGES, default="en")
     demo.add_argument("--levels", nargs=2, metavar=("FIRST", "SECOND"),
                       default=("easy", "hard"), help="the two players' levels: random, easy, "
                       "normal or hard (default: easy hard)")

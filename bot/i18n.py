@@ -1,7 +1,10 @@
-"""Texts in Russian and English: gettext catalogs keyed by message keys.
+"""The bot's texts in every shipped language: gettext catalogs keyed by message keys.
 
 The catalogs are `bot/locales/<lang>/LC_MESSAGES/messages.po` (their header comment explains the
 format). They are read with Babel and compiled in memory at start, so there is no build step.
+The languages shipped are `LANGUAGES`, here and nowhere else: a new language is its catalog
+and one line there. Each catalog's Plural-Forms header gives the language's plural rule, and
+its `language.name` is how the language calls itself (the /settings button).
 
     tr = translator(pick_language(settings.language, user.language_code))
     tr.t("error.not_your_turn")
@@ -20,12 +23,10 @@ from __future__ import annotations
 
 import gettext
 import logging
-import string
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from io import BytesIO
-from typing import Literal
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -35,14 +36,22 @@ from bot.telegram.html import Html, html_escape, mention_html
 
 __all__ = [
     "CLOCK", "LANGUAGES", "WAIT", "Html", "Language", "MissingText", "Texts", "Translator",
-    "Units", "catalog_problems", "duration", "html_escape", "load_catalog", "mention_html",
-    "pick_language", "translator",
+    "Units", "duration", "html_escape", "language_name", "load_catalog",
+    "mention_html",
+    "pick_language", "telegram_code", "translator",
 ]
 
 log = logging.getLogger(__name__)
 
-Language = Literal["en", "ru"]
-LANGUAGES: tuple[Language, ...] = ("en", "ru")
+Language = str  # a code of LANGUAGES: "en", "pt_BR" (the catalog's directory name)
+LANGUAGES: tuple[Language, ...] = (
+    "en",
+    "ru",
+    "uk",
+    "de",
+    "es",
+    "pt_BR",
+)
 FALLBACK: Language = "en"
 DOMAIN = "messages"
 
@@ -51,14 +60,33 @@ class MissingText(KeyError):
     """A key that the catalogs do not hold (or hold in the wrong form)."""
 
 
+def telegram_code(lang: Language) -> str:
+    """The language's code as Telegram writes a user's language_code and takes it in
+    setMyCommands (ISO 639-1, two letters): "pt_BR" -> "pt"."""
+    return lang.split("_")[0].lower()
+
+
+def _match(code: str) -> Language | None:
+    """The shipped language an IETF tag ("pt-br", "de-AT", "uk") names: the same language and
+    region first, else the first shipped one of the same language."""
+    wanted = code.strip().replace("-", "_").lower()
+    if not wanted:
+        return None
+    for lang in LANGUAGES:
+        if lang.lower() == wanted:
+            return lang
+    for lang in LANGUAGES:
+        if telegram_code(lang) == wanted.split("_")[0]:
+            return lang
+    return None
+
+
 def pick_language(chat_override: str | None, user_language_code: str | None) -> Language:
-    """The chat's setting if it names a language we have; else Russian for a Russian-speaking
-    user ('ru', 'ru-RU'...); else English."""
+    """The chat's setting if it names a shipped language; else the user's Telegram language if
+    it is one ("de-AT" -> de, "pt" or "pt-br" -> pt_BR); else English."""
     if chat_override in LANGUAGES:
-        return "ru" if chat_override == "ru" else "en"
-    if user_language_code and user_language_code.strip().lower()[:2] == "ru":
-        return "ru"
-    return "en"
+        return chat_override
+    return _match(user_language_code or "") or FALLBACK
 
 
 def load_catalog(lang: str) -> Catalog:
@@ -201,55 +229,9 @@ def translator(lang: str | None) -> Translator:
     return _default_texts().for_language(lang)
 
 
-def placeholders(template: str) -> frozenset[str]:
-    """The argument names a str.format template uses ('{name.attr}' -> 'name')."""
-    names = set()
-    for _, field, _, _ in string.Formatter().parse(template):
-        if field is not None:
-            names.add(field.split(".")[0].split("[")[0])
-    return frozenset(names)
-
-
-def catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
-    """Everything that keeps the catalogs from matching: missing or extra keys, empty texts,
-    plural forms missing, placeholders that differ or do not parse. Empty when all is well."""
-    problems: list[str] = []
-    shapes: dict[str, dict[str, tuple[bool, frozenset[str]]]] = {}
-    for lang, catalog in catalogs.items():
-        shape: dict[str, tuple[bool, frozenset[str]]] = {}
-        for message in catalog:
-            if not message.id:
-                continue
-            is_plural = isinstance(message.id, tuple | list)
-            key = str(message.id[0] if is_plural else message.id)
-            raw = message.string
-            forms = [str(f) for f in raw] if isinstance(raw, tuple | list) else [raw or ""]
-            if is_plural and len(forms) != catalog.num_plurals:
-                problems.append(f"{lang}: {key} has {len(forms)} forms, "
-                                f"the language has {catalog.num_plurals}")
-            if message.fuzzy or not all(forms):
-                problems.append(f"{lang}: {key} has an empty or fuzzy text")
-            try:
-                names = [placeholders(str(f)) for f in forms]
-            except ValueError as e:
-                problems.append(f"{lang}: {key} is not a valid format string: {e}")
-                shape[key] = (is_plural, frozenset())
-                continue
-            used = frozenset().union(*names) - ({"n"} if is_plural else set())
-            for form, form_names in enumerate(names):
-                if used - form_names:
-                    problems.append(f"{lang}: {key} form {form} lacks {sorted(used - form_names)}")
-            shape[key] = (is_plural, used)
-        shapes[lang] = shape
-    all_keys = set().union(*(s.keys() for s in shapes.values()))
-    for key in sorted(all_keys):
-        seen = {lang: shape[key] for lang, shape in shapes.items() if key in shape}
-        for lang in shapes:
-            if lang not in seen:
-                problems.append(f"{lang}: {key} is missing")
-        if len(set(seen.values())) > 1:
-            problems.append(f"{key} differs between languages: {seen}")
-    return problems
+def language_name(lang: Language) -> Html:
+    """How a shipped language calls itself ("Deutsch"): its own catalog's `language.name`."""
+    return translator(lang).t("language.name")
 
 
 # --- durations ---------------------------------------------------------------------------

@@ -86,26 +86,47 @@ def folded(view: PublicView) -> BulletResult | None:
 
 
 def _folded_lines(tr: Translator, view: PublicView, seats: tuple[Seat, Seat]) -> list[str]:
+    """The bullet just finished in one line: who took what, and a bonus paid (the picture
+    shows its hands and what decided it)."""
     last = folded(view)
     if last is None:
         return []
-    return [f"<i>{tr.t('duel.last_bullet', bullet=last.number)}</i>",
-            *_reveal_body(tr, last, seats)]
+    bonus = _bonus(tr, last, "duel.last_bonus", seats)
+    took = " ".join([_took(tr, last, seats), *([bonus] if bonus else [])])
+    return [f"<i>{tr.t('duel.last_bullet', bullet=last.number)}</i> {took}"]
+
+
+def _took(tr: Translator, result: BulletResult, seats: tuple[Seat, Seat]) -> str:
+    """Who took what in a bullet, the bonus aside: both passed, a split, or the winner's."""
+    if result.outcome is Outcome.BOTH_PASS:
+        return tr.t("reveal.both_pass")
+    if result.outcome is Outcome.SPLIT:
+        return tr.t("reveal.split", hand=_named(tr, result.values[0], "hand"))
+    assert result.winner is not None
+    gain = abs(result.deltas[result.winner]) - result.bonus
+    key = "reveal.uncontested" if result.outcome is Outcome.UNCONTESTED else "reveal.showdown"
+    return tr.tn(key, gain, name=seats[result.winner].plain)
+
+
+def _bonus(tr: Translator, result: BulletResult, key: str,
+           seats: tuple[Seat, Seat]) -> str | None:
+    """The bonus a bullet paid, said by `key` (plural in the bonus); None for none or zero
+    (a zero bonus is no news)."""
+    if result.winner is None or result.bonus_category is None or result.bonus <= 0:
+        return None
+    return tr.tn(key, result.bonus, name=seats[result.winner].plain,
+                 category=_category(tr, result, result.winner))
 
 
 def bullet_caption(tr: Translator, view: PublicView, seats: tuple[Seat, Seat],
                    commitment: bool = False) -> str:
-    """The live bullet: the bullet just finished, what is on the table, whose move. The
-    deck's commitment is in the duel's header; with `commitment` (a duel without a header
-    in its chat: it moved to a supergroup) a deal's first bullet shows it too."""
-    lines = [f"<b>{_heading(tr, view)}</b>", _stacks(tr, view, seats),
-             *_folded_lines(tr, view, seats)]
-    if view.bonus_duel:
-        lines.append(tr.t("duel.bonus_rule"))
-    for hand in view.hands:
-        if hand.owner is not None and hand.chips and hand.cards is None:
-            lines.append(tr.tn("duel.bet_placed", hand.chips, name=seats[hand.owner].plain,
-                               hand=hand.position + 1))
+    """The live bullet in four short lines: which bullet, what the one just finished did,
+    the stacks, whose move. The picture shows the rest better (the hands, the chips placed,
+    the bonus duel's rule). The deck's commitment is in the duel's header; with `commitment`
+    (a duel without a header in its chat: it moved to a supergroup) a deal's first bullet
+    shows it too, on a fifth line."""
+    lines = [f"<b>{_heading(tr, view)}</b>", *_folded_lines(tr, view, seats),
+             _stacks(tr, view, seats)]
     if view.to_act:
         actor = view.to_act[0]
         key = "duel.turn_bonus" if view.bonus_duel else (
@@ -141,22 +162,11 @@ def _reveal_body(tr: Translator, result: BulletResult, seats: tuple[Seat, Seat])
     for p in (0, 1):
         lines.append(tr.tn("reveal.hand", result.stakes[p], name=seats[p].plain,
                            hand=result.positions[p] + 1, category=_category(tr, result, p)))
-    if result.outcome is Outcome.BOTH_PASS:
-        lines.append(tr.t("reveal.both_pass"))
-    elif result.outcome is Outcome.SPLIT:
-        lines.append(tr.t("reveal.split", hand=_named(tr, result.values[0], "hand")))
-    else:
-        assert result.winner is not None
-        winner = seats[result.winner].plain
-        gain = abs(result.deltas[result.winner]) - result.bonus
-        if result.outcome is Outcome.SHOWDOWN:
-            lines.append(_decided(tr, result, seats))
-        key = "reveal.uncontested" if result.outcome is Outcome.UNCONTESTED else "reveal.showdown"
-        lines.append(tr.tn(key, gain, name=winner))
-        if result.bonus_category is not None and result.bonus > 0:  # a zero bonus is no news
-            lines.append(tr.tn("reveal.bonus", result.bonus, name=winner,
-                               category=_category(tr, result, result.winner)))
-    return lines
+    if result.outcome is Outcome.SHOWDOWN:
+        lines.append(_decided(tr, result, seats))
+    lines.append(_took(tr, result, seats))
+    bonus = _bonus(tr, result, "reveal.bonus", seats)
+    return [*lines, bonus] if bonus else lines
 
 
 def _proof(tr: Translator, proof: DealProof) -> str:

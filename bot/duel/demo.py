@@ -20,6 +20,7 @@ from bot.duel.captions import (
     offer_caption,
     result_caption,
 )
+from bot.duel.keyboards import bet_word
 from bot.duel.reviews import review_text
 from bot.i18n import Translator, translator
 from rules.cards import shuffled_deck
@@ -28,7 +29,8 @@ from rules.duel.ai import Level, choose
 from rules.duel.review import review
 from rules.fairness import new_salt
 
-NAMES = {"en": ("Alice", "Bob"), "ru": ("Анна", "Дмитрий")}
+NAMES = {"en": ("Alice", "Bob"), "ru": ("Анна", "Дмитрий"), "uk": ("Оксана", "Тарас"),
+         "de": ("Anna", "Jonas"), "es": ("Lucía", "Mateo"), "pt_BR": ("Ana", "João")}
 
 
 def plain(caption: str) -> str:
@@ -39,10 +41,9 @@ def plain(caption: str) -> str:
 def _move(tr: Translator, state: DuelState, action: Bet | TiebreakAnswer) -> str:
     if isinstance(action, TiebreakAnswer):
         return tr.t("button.tiebreak_yes" if action.accept else "button.tiebreak_no")
-    word = tr.t("button.pass" if action.chips == 1 and not state.bonus_duel else "button.play",
-                chips=action.chips)
-    return f"#{action.position + 1} {state.public_view().hands[action.position].face_up.display}" \
-           f" · {word}"
+    face = state.public_view().hands[action.position].face_up.display
+    return tr.t("button.hand", hand=action.position + 1, card=face,
+                bet=bet_word(tr, action, state.bonus_duel))
 
 
 def play(out: Path, *, lang: str = "en", levels: tuple[Level, Level] = ("easy", "hard"),

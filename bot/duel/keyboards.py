@@ -21,11 +21,19 @@ def _duel_button(text: str, duel_id: int, version: int, action: Action) -> Inlin
     return InlineKeyboardButton(text, callback_data=data)
 
 
+def bet_word(tr: Translator, bet: Bet, bonus_duel: bool) -> str:
+    """A bet as its button says it: `Pass 1`, `Play 2`, or in a bonus duel `Stake 2`."""
+    if bonus_duel:
+        return tr.t("button.stake", chips=bet.chips)
+    return tr.t("button.pass" if bet.chips == 1 else "button.play", chips=bet.chips)
+
+
 def duel_bets(tr: Translator, duel_id: int, version: int, view: PublicView,
               actions: Sequence[Action], odds: bool = False) -> InlineKeyboardMarkup:
     """One row per hand the player may choose: `#3 A♠ · Pass 1` and `Play 2` (in a bonus
-    duel only the play). Face-up cards only: the row shows what the table shows. `odds`: a
-    practice duel's Odds and Hint buttons below (side by side)."""
+    duel only the stake, `#3 A♠ · Stake 2`, the picture's word). Face-up cards only: the row
+    shows what the table shows. `odds`: a practice duel's Odds and Hint buttons below (side by
+    side)."""
     rows: list[list[InlineKeyboardButton]] = []
     by_hand: dict[int, list[Bet]] = {}
     for action in actions:
@@ -35,9 +43,9 @@ def duel_bets(tr: Translator, duel_id: int, version: int, view: PublicView,
         face = view.hands[position].face_up.display
         row = []
         for i, bet in enumerate(sorted(by_hand[position], key=lambda b: b.chips)):
-            word = tr.t("button.pass" if bet.chips == 1 and not view.bonus_duel else
-                        "button.play", chips=bet.chips)
-            label = f"#{position + 1} {face} · {word}" if i == 0 else word
+            word = bet_word(tr, bet, view.bonus_duel)
+            label = tr.t("button.hand", hand=position + 1, card=face, bet=word) if i == 0 \
+                else word
             row.append(_duel_button(label, duel_id, version, bet))
         rows.append(row)
     if odds:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import Html, Translator, duration
+from bot.i18n import LANGUAGES, Html, Translator, duration, language_name
 from bot.storage import ChatSettings
 from bot.telegram import callbacks
 from bot.telegram.callbacks import Setting, SettingsPress
@@ -19,12 +19,13 @@ from bot.telegram.callbacks import Setting, SettingsPress
 TIMER_CHOICES = (0, 60, 120, 300, 600, 1800)  # seconds; 0 = off
 STACK_CHOICES = (20, 30, 50, 100, 200)
 TICK = "✅ "
+LANGUAGES_PER_ROW = 4  # auto and the six languages: two rows a phone shows whole
 
 
 def _language(tr: Translator, language: str | None, *, private: bool) -> Html:
     if language is None and private:  # alone with the bot, "auto" is the user's own language
         return tr.t("settings.lang_auto_private")
-    return tr.t(f"settings.lang_{language or 'auto'}")
+    return language_name(language) if language else tr.t("settings.lang_auto")
 
 
 def _timer(tr: Translator, seconds: int) -> Html:
@@ -66,9 +67,10 @@ def _row(setting: Setting, current: object,
 
 def settings_keyboard(tr: Translator, s: ChatSettings, *, private: bool) -> InlineKeyboardMarkup:
     languages: list[tuple[str, str | int | bool]] = [
-        (tr.t("settings.button_auto"), "auto"), (tr.t("settings.lang_en"), "en"),
-        (tr.t("settings.lang_ru"), "ru")]
-    rows = [_row(Setting.LANGUAGE, s.language or "auto", languages)]
+        (tr.t("settings.button_auto"), "auto"),
+        *((language_name(lang), lang) for lang in LANGUAGES)]
+    rows = [_row(Setting.LANGUAGE, s.language or "auto", languages[i:i + LANGUAGES_PER_ROW])
+            for i in range(0, len(languages), LANGUAGES_PER_ROW)]
     if not private:
         timers: list[tuple[str, str | int | bool]] = [
             (tr.t("settings.button_off") if t == 0 else duration(tr, t), t)

@@ -8,7 +8,8 @@ midnight UTC on the 1st).
 
 A chat's setting `season` is one of KINDS: "none" (all time only, no seasons), "month"
 (the default) or "quarter". A season runs from `start` (included) to `end` (excluded), Unix
-seconds. Russian month names are in the nominative, lower case (they sit inside a sentence);
+seconds. The names are the catalogs' (`season.month.<1-12>`, `season.quarter`); a month is
+written as it sits inside a sentence (Russian: nominative, lower case), and
 `label(..., line_start=True)` capitalises one that opens a line.
 """
 
@@ -18,16 +19,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
+from bot.i18n import translator
+
 KINDS = ("none", "month", "quarter")
 DEFAULT = "month"
 
 SeasonKind = Literal["month", "quarter"]
-
-_EN_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-              "September", "October", "November", "December")
-_RU_MONTHS = ("январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август",
-              "сентябрь", "октябрь", "ноябрь", "декабрь")
-
 
 @dataclass(frozen=True, slots=True, order=True)
 class Season:
@@ -101,13 +98,10 @@ def following(season: Season) -> Season:
 
 
 def label(season: Season, language: str, *, line_start: bool = False) -> str:
-    """The season's name: "December 2026", "Q4 2026" in English; «декабрь 2026»,
-    «4-й квартал 2026» in Russian (lower case inside a sentence; capitalised with
-    `line_start`). Any other language reads as English."""
-    if language == "ru":
-        text = (f"{_RU_MONTHS[season.number - 1]} {season.year}" if season.kind == "month"
-                else f"{season.number}-й квартал {season.year}")
-        return text[:1].upper() + text[1:] if line_start else text
-    if season.kind == "month":
-        return f"{_EN_MONTHS[season.number - 1]} {season.year}"
-    return f"Q{season.number} {season.year}"
+    """The season's name in `language`: "December 2026", "Q4 2026"; «декабрь 2026»,
+    «4-й квартал 2026» (as inside a sentence; capitalised with `line_start`)."""
+    tr = translator(language)
+    text = (tr.text(f"season.month.{season.number}", year=season.year)
+            if season.kind == "month" else
+            tr.text("season.quarter", number=season.number, year=season.year))
+    return text[:1].upper() + text[1:] if line_start else text

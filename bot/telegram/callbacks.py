@@ -16,7 +16,8 @@
     t:<tournament id>:j|l|s|x             a tournament's sign-up: join, leave, start, cancel
     t:<tournament id>:m<pairing>          play that pairing of the tournament's schedule
     s:<setting>:<value> | s:x             a chat setting, or close the settings message
-        l:auto|en|ru  language    t:<seconds> turn timer (0 = off)
+        l:auto|en|ru|ptbr...  language (its code in lower case, no "_")
+        t:<seconds>   turn timer (0 = off)
         k:<chips>     default stack    c:1|0 show the cards out    v:1|0 keep every reveal
         n:0|m|q       the standings' season: none, month, quarter (no word: "month" holds "th")
         r:1|0         a new season's ratings: reset to a newcomer's (1) or carried on (0)
@@ -87,6 +88,8 @@ def encode(payload: Payload) -> str:
             value = payload.value
             if payload.setting is Setting.SEASON:
                 value = _SEASON_CODES[str(value)]
+            if payload.setting is Setting.LANGUAGE:
+                value = _language_code(str(value))
             data += f":{int(value)}" if isinstance(value, bool) else f":{value}"
     elif isinstance(payload, SixCardPress):
         data = f"x:{payload.game_id}:{payload.version}:{payload.action}"
@@ -140,6 +143,11 @@ def _decode_challenge(fields: list[str]) -> Payload:
     return ChallengePress(_number(challenge_id), _number(version), ChallengeOp(op))
 
 
+def _language_code(choice: str) -> str:
+    """A language choice in the payloads' alphabet: "pt_BR" -> "ptbr"."""
+    return choice.replace("_", "").lower()
+
+
 def _decode_settings(fields: list[str]) -> Payload:
     if fields == [Setting.CLOSE.value]:
         return SettingsPress(Setting.CLOSE)
@@ -147,7 +155,10 @@ def _decode_settings(fields: list[str]) -> Payload:
         raise CallbackDataError("a settings press names a setting and a value")
     setting, text = Setting(fields[0]), fields[1]
     if setting is Setting.LANGUAGE:
-        return SettingsPress(setting, text)
+        choice = next((c for c in LANGUAGE_CHOICES if _language_code(c) == text), None)
+        if choice is None:
+            raise CallbackDataError(f"no language {text!r}")
+        return SettingsPress(setting, choice)
     if setting is Setting.SEASON:
         kind = next((k for k, code in _SEASON_CODES.items() if code == text), None)
         if kind is None:

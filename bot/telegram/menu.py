@@ -1,4 +1,4 @@
-"""The command menu, registered with Telegram for groups and private chats in both languages.
+"""The command menu, registered with Telegram for groups and private chats in every language.
 
 Each feature package contributes its `COMMANDS` (a tuple of `Command`, in menu order); the
 menu lists them in the order given, a command in the group menu if `groups`, in the private
@@ -21,7 +21,7 @@ from telegram import (
 )
 from telegram.error import TelegramError
 
-from bot.i18n import LANGUAGES, translator
+from bot.i18n import LANGUAGES, telegram_code, translator
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,8 @@ def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
 
 
 async def register(bot: Bot, menu: Sequence[Command]) -> None:
-    """setMyCommands for each scope and language (English is also the default)."""
+    """setMyCommands for each scope and shipped language, under the language's Telegram code
+    ("pt" for pt_BR); English is also the default, for every other language."""
     groups, private = group_names(menu), private_names(menu)
     scopes = (
         (BotCommandScopeDefault(), groups),
@@ -62,6 +63,7 @@ async def register(bot: Bot, menu: Sequence[Command]) -> None:
         for scope, names in scopes:
             await bot.set_my_commands(commands("en", names), scope=scope)
             for lang in LANGUAGES:
-                await bot.set_my_commands(commands(lang, names), scope=scope, language_code=lang)
+                await bot.set_my_commands(commands(lang, names), scope=scope,
+                                          language_code=telegram_code(lang))
     except TelegramError as e:
         log.warning("could not register the command menu: %s", e)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gettext
 import logging
 import re
 from html.parser import HTMLParser
@@ -11,6 +12,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 import render
+from bot.catalogs import catalog_problems, placeholders
 from bot.i18n import (
     LANGUAGES,
     Html,
@@ -18,12 +20,10 @@ from bot.i18n import (
     MissingText,
     Texts,
     Translator,
-    catalog_problems,
     html_escape,
     load_catalog,
     mention_html,
     pick_language,
-    placeholders,
     translator,
 )
 from bot.telegram.html import MAX_NAME, clean_name
@@ -103,14 +103,106 @@ def test_catalog_texts_are_telegram_html() -> None:
                 assert not errors, f"{lang} {message.id}: {errors}"
 
 
-def test_plural_entries_have_every_form() -> None:
-    for lang, forms in (("en", 2), ("ru", 3)):
-        catalog = load_catalog(lang)
-        assert catalog.num_plurals == forms
-        plurals = [m for m in catalog if m.id and isinstance(m.id, tuple)]
-        assert plurals
-        for message in plurals:
-            assert len(message.string) == forms and all(message.string), message.id
+# What a language's plural forms are, as gettext counts them (its Plural-Forms header).
+NPLURALS = {"en": 2, "ru": 3, "uk": 3, "de": 2, "es": 2, "pt_BR": 2}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_entries_have_every_form(lang: str) -> None:
+    """Each catalog says its plural rule in its Plural-Forms header, the rule picks every form
+    it counts (and no other) for some number, and every plural entry has all of them."""
+    catalog = load_catalog(lang)
+    header = dict(catalog.mime_headers).get("Plural-Forms", "")
+    assert f"nplurals={NPLURALS[lang]};" in header.replace(" ", ""), (lang, header)
+    assert catalog.num_plurals == NPLURALS[lang]
+    rule = gettext.c2py(catalog.plural_expr)
+    assert {rule(n) for n in range(1000)} == set(range(NPLURALS[lang])), lang
+    plurals = [m for m in catalog if m.id and isinstance(m.id, tuple)]
+    assert plurals
+    for message in plurals:
+        assert len(message.string) == NPLURALS[lang] and all(message.string), message.id
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_translator_picks_the_form_its_catalogs_header_says(texts: Texts, lang: str) -> None:
+    """`tn` takes the form of the catalog's own rule (compiled into the translations from the
+    header), for the numbers that pick each form."""
+    catalog = load_catalog(lang)
+    rule = gettext.c2py(catalog.plural_expr)
+    forms = {str(m.id[0]): m.string for m in catalog if m.id and isinstance(m.id, tuple)}
+    for n in (*range(30), 101, 111, 121, 1000, 1001):
+        assert texts[lang].tn("chips", n) == forms["chips"][rule(n)].format(n=n), (lang, n)
+
+
+def test_each_language_calls_itself_by_its_own_name() -> None:
+    names = [translator(lang).t("language.name") for lang in LANGUAGES]
+    assert len(set(names)) == len(LANGUAGES) and "English" in names
+    assert all(name and name[0].isupper() for name in names), names
+
+
+# Latin words a translated catalog may keep: the game's and the poker table's words that the
+# languages borrow, the names of things, and what the bot's commands and proofs are written in.
+BORROWED = {
+    "six", "shooter", "poker", "telegram", "sha", "utc", "bot", "bonus", "showdown", "dealer",
+    "flush", "full", "house", "straight", "royal", "stack", "stacks", "chip", "chips", "pot",
+    "tiebreak", "tie", "break", "ok", "auto", "username", "alice", "html", "cdhs", "tjqka",
+    "askd", "double", "cancel", "sixcard", "verify", "duel", "rules", "stats", "history",
+    "settings", "tournament", "practice", "surrender", "balance", "rebuy", "start", "help",
+    "all", "in", "kicker", "ante", "english", "deutsch", "español", "português", "brasil",
+    "round", "robin", "rating", "pts", "box",
+}
+ENGLISH = {  # English words no translation keeps: if one is left, a line was not translated
+    "the", "and", "your", "you", "with", "this", "that", "from", "have", "not", "wins",
+    "takes", "choose", "reply", "send", "each", "hand", "hands", "bullet", "player", "players",
+    "winner", "again", "only", "here", "there", "what", "which", "when", "then", "they",
+}
+
+
+# Words that are English and the language's own as well ("Hand", "April" in German).
+ALSO_NATIVE = {
+    "de": {"hand", "april", "august", "september", "november", "normal", "blind", "pass",
+           "split", "bet"},  # Bet: six-card poker's bet, the casino word the glossary chose
+    "es": {"no", "normal"},
+    "pt_BR": {"normal"},
+    "ru": set(),
+    "uk": set(),
+}
+
+
+def _words(text: str) -> list[str]:
+    """The Latin words of a text as people read it: no tags, placeholders, commands,
+    @usernames, code or card codes."""
+    text = re.sub(r"<code>.*?</code>|<[^>]+>|\{[^}]*\}|/\w+|@\w+|&\w+;", " ", text)
+    return re.findall(r"[A-Za-z][A-Za-z']+", text)
+
+
+def test_no_english_is_left_in_a_translated_catalog() -> None:
+    """A translated text keeps no English: no common English word in it, no Latin word at all
+    in a Cyrillic language but the borrowed ones, and nothing left as the English text is
+    unless all its words are borrowed (card ranks and hand names are the catalog's own)."""
+    english = {str(m.id): m.string for m in load_catalog("en") if m.id
+               and not isinstance(m.id, tuple)}
+    problems = []
+    for lang in LANGUAGES:
+        if lang == "en":
+            continue
+        cyrillic = lang in ("ru", "uk")
+        for message in load_catalog(lang):
+            if not message.id:
+                continue
+            key = str(message.id[0] if isinstance(message.id, tuple) else message.id)
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            for form in forms:
+                words = [w.lower() for w in _words(str(form))
+                         if w.lower() not in ALSO_NATIVE[lang]]
+                left = [w for w in words if w in ENGLISH]
+                if cyrillic:
+                    left += [w for w in words if w not in BORROWED]
+                elif form == english.get(key) and any(w not in BORROWED for w in words):
+                    left.append("(the English text)")
+                if left:
+                    problems.append(f"{lang} {key}: {sorted(set(left))} in {form!r}")
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("key", GENERIC_ERRORS)
@@ -209,16 +301,39 @@ def test_a_translator_is_the_labels_a_picture_takes() -> None:
 
 @pytest.mark.parametrize(("override", "code", "lang"), [
     (None, "ru", "ru"), (None, "ru-RU", "ru"), (None, "RU", "ru"), (None, "en", "en"),
-    (None, "uk", "en"), (None, "de", "en"), (None, None, "en"), (None, "", "en"),
+    (None, "en-GB", "en"), (None, "fr", "en"), (None, "zh-hans", "en"), (None, None, "en"),
+    (None, "", "en"), (None, "  ", "en"),
     ("en", "ru", "en"), ("ru", "en", "ru"), ("ru", None, "ru"), ("xx", "ru", "ru"),
+    ("auto", "ru", "ru"),
 ])
 def test_pick_language(override: str | None, code: str | None, lang: str) -> None:
     assert pick_language(override, code) == lang
 
 
+SHIPPED_CODES = [  # each new language from the Telegram codes its users have
+    ("uk", "uk"), ("uk-UA", "uk"), ("de", "de"), ("de-AT", "de"), ("de-ch", "de"),
+    ("es", "es"), ("es-419", "es"), ("es-MX", "es"), ("pt", "pt_BR"), ("pt-br", "pt_BR"),
+    ("pt-BR", "pt_BR"), ("pt-PT", "pt_BR"),
+]
+
+
+@pytest.mark.parametrize(("code", "lang"), SHIPPED_CODES)
+def test_pick_language_finds_each_shipped_language(code: str, lang: str) -> None:
+    if lang not in LANGUAGES:
+        pytest.skip(f"{lang} is not shipped")
+    assert pick_language(None, code) == lang
+    assert pick_language("en", code) == "en"  # the chat's choice wins
+    assert pick_language(lang, "ru") == lang
+
+
+def test_pick_language_only_returns_shipped_languages() -> None:
+    for code in ("ru", "uk", "de", "es", "pt", "pt-br", "fr", "it", "", None, "x"):
+        assert pick_language(None, code) in LANGUAGES
+
+
 def test_shared_translator_falls_back_to_english_for_unknown_languages() -> None:
     assert translator("ru").lang == "ru"
-    assert translator("de").lang == "en"
+    assert translator("fr").lang == "en"
     assert translator(None) is translator("en")
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.duel.captions import Seat, bullet_caption, reveal_caption
-from bot.i18n import Texts, Translator, load_catalog, mention_html
+from bot.i18n import LANGUAGES, Texts, Translator, load_catalog, mention_html
 from bot.settings.keyboards import settings_text
 from bot.storage import ChatSettings
 from rules.cards import shuffled_deck
@@ -41,7 +41,6 @@ NOMINATIVE = ("фишка", "фишки", "фишек")
 PLURALS: dict[str, tuple[dict[str, str], tuple[str, str, str]]] = {
     "challenge.open": ({"challenger": "a"}, DATIVE),
     "challenge.targeted": ({"challenger": "a", "target": "b"}, DATIVE),
-    "duel.bet_placed": ({"name": "a", "hand": "3"}, ACCUSATIVE),
     "reveal.bonus": ({"name": "a", "category": "фулл-хаус"}, NOMINATIVE),
     "reveal.hand": ({"name": "a", "hand": "3", "category": "пара"}, NOMINATIVE),
     "reveal.showdown": ({"name": "a"}, ACCUSATIVE),  # «забирает 1 фишку»
@@ -137,7 +136,7 @@ def test_the_texts_the_issue_quotes_read_as_the_native_speaker_asked(ru: Transla
     assert plain(ru.t("tiebreak.agreed", name=anna)) == "✅ Анна: за тай-брейк."
     assert plain(ru.t("tiebreak.waiting", name=dmitry)) == "⏳ Ждём ответа: Дмитрий."
     assert plain(ru.t("result.behind", name=anna)) == (
-        "Анна: фишек было больше, но сдача или просроченный ход — это поражение.")
+        "Анна: фишек было больше, но кто сдаётся или не успевает сходить, тот проигрывает.")
     assert plain(ru.tn("timer.auto_pass", 1, mention=dmitry, hand=4)) == (
         "⌛ Дмитрий, время вышло: я спасовал за вас — 1 фишка на руку №4. "
         "Два тайм-аута подряд — поражение.")
@@ -146,8 +145,14 @@ def test_the_texts_the_issue_quotes_read_as_the_native_speaker_asked(ru: Transla
         "картой. Два тайм-аута подряд — поражение.")
     assert plain(ru.t("duel.turn_dealer", mention=anna)).startswith("👉 Анна (сдаёт), ваш ход")
     assert plain(ru.t("history.won_surrender", name=dmitry, loser=anna)) == (
-        "🏆 победа: Дмитрий · Анна: сдача")
-    assert plain(ru.t("result.surrender", name=anna)) == "🏳️ Анна: сдача."
+        "🏆 победа: Дмитрий · Анна сдаётся")
+    assert plain(ru.t("result.surrender", name=anna)) == "🏳️ Анна сдаётся."
+    assert plain(ru.tn("stats.board_title", 21)) == "🏆 Таблица чата после 21 дуэли"
+    assert plain(ru.tn("stats.board_title", 5)) == "🏆 Таблица чата после 5 дуэлей"
+    assert plain(ru.t("error.target_busy")) == "У этого игрока здесь уже идёт дуэль."
+    for n, chips in ((1, "фишка"), (2, "фишки"), (5, "фишек"), (21, "фишка")):
+        assert ru.tn("duel.last_bonus", n, category="две пары") == (
+            f"🎁 Бонус за комбинацию «две пары»: +{n} {chips}.")
     assert plain(ru.t("duel.header_round", round=1, commitment="ab12")) == (
         "🔒 Хеш колоды раунда 1: ab12")
     assert plain(ru.t("showdown.beats", name=anna, hand=ru.t("showdown.hand.one_pair",
@@ -247,17 +252,21 @@ def test_settings_in_a_private_chat_are_not_the_chats_settings(ru: Translator) -
 
 BANNED = (
     "вызывает", "вызов от {", "против {", "Время {", "(сдающий)", "сдающий)", "получает ещё",
-    "сдаётся", "Хэш", "хэш", "обязательств", "нажмите карту", "Вышедшие карты",
+    "Хэш", "хэш", "обязательств", "нажмите карту", "Вышедшие карты",
     "у каждого свой", "Админы чата меняют", "Поровну", "50–50", "только два дуэлянта",
     "Дуэли играются", "Как писать", "фолд", "Фолд", "сбор", "Сбор", "ответил(а)", "(а)",
+    # issue 20: «сдача» is the deal, never a surrender; and what a native speaker flagged
+    ": сдача", "сдача или", "в столе", "под столом",
+    "играет дуэль здесь", "играет другую дуэль здесь", "сыгравший забирает",
+    "нужно хотя бы 3", "бонус по своей", "круговой турнир для",
 )
 NAME_FIELDS = {"name", "mention", "p0", "p1", "challenger", "target", "loser", "w", "l",
                "opponent", "dealer"}
 
 
-def ru_texts() -> dict[str, list[str]]:
+def ru_texts(lang: str = "ru") -> dict[str, list[str]]:
     texts: dict[str, list[str]] = {}
-    for m in load_catalog("ru"):
+    for m in load_catalog(lang):
         if not m.id:
             continue
         key = str(m.id[0] if isinstance(m.id, tuple | list) else m.id)
@@ -289,22 +298,32 @@ def test_hand_names_have_a_lower_case_form_for_inside_a_sentence() -> None:
         assert texts[f"hand_lc.{k}"] == [texts[f"hand.{k}"][0].lower()], k
 
 
-def test_no_template_declines_a_name_or_makes_a_verb_agree_with_it() -> None:
+# Words a name may follow and stay in the nominative: "and", and a present tense before its
+# subject («Ти і {name}», «виграє {name}»).
+KEEP_NOMINATIVE = {"і", "й", "та", "и", "виграє"}
+
+
+@pytest.mark.parametrize("lang", [lang for lang in ("ru", "uk") if lang in LANGUAGES])
+def test_no_template_declines_a_name_or_makes_a_verb_agree_with_it(lang: str) -> None:
     """Before a name: the start, an emoji or punctuation (a colon, a dash, an arrow, «·»), never
     a word that would govern a case («от», «против», «Время»). After it: punctuation or a
-    present-tense verb, never a past tense or a participle that has a gender."""
+    present-tense verb, never a past tense or a participle that has a gender. Ukrainian
+    declines names and makes a past tense agree as Russian does: the same rule holds."""
     problems = []
-    for key, forms in ru_texts().items():
+    for key, forms in ru_texts(lang).items():
         for form in forms:
             for m in re.finditer(r"\{(\w+)\}", form):
                 if m.group(1) not in NAME_FIELDS or (
                         m.group(1) == "dealer" and key.startswith("sixcard.")):
                     continue  # sixcard's {dealer} is the dealer's hand, not a person
                 before = re.sub(r"<[^>]*>", "", form[:m.start()]).rstrip()
-                if before and re.match(r"[А-Яа-яЁё]", before[-1]):
+                last = re.search(r"[\w']+$", before)
+                if last and last.group() not in KEEP_NOMINATIVE and re.match(
+                        r"[А-Яа-яЁёІіЇїЄєҐґ']", before[-1]):
                     problems.append((key, form))
                 after = re.sub(r"<[^>]*>", "", form[m.end():])
-                word = re.match(r" ([А-Яа-яЁё]+)", after)
-                if word and re.search(r"(л|ла|ло|лся|лась|ший|шая|щий|щая)$", word.group(1)):
+                word = re.match(r" ([А-Яа-яЁёІіЇїЄєҐґ']+)", after)
+                if word and re.search(r"(л|ла|ло|лся|лась|ший|шая|щий|щая|\w\wв|вся|лася)$",
+                                      word.group(1)):
                     problems.append((key, form))
     assert not problems, problems

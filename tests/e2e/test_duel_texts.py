@@ -96,19 +96,20 @@ async def test_russian_players_get_russian_texts_with_plural_forms(
     assert await press(fake_api, waiting, m, duel_keyboard(m)[0]) == "Сейчас не ваш ход."
     one = next(d for d in duel_keyboard(m) if d.endswith("1"))
     assert await tap(fake_api, actor_user(table, m), m, one) is None
-    # The turn passed: the dealer's move is a fresh message, which tells of the bet.
+    # The turn passed: the dealer's move is a fresh message (its picture shows the bet).
     dealer = live_duel(fake_api, chat)
     assert dealer is not m
     await deleted(fake_api, m)
-    assert "ставит 1 фишку на руку" in text_of(dealer)
+    assert "(сдаёт), ваш ход" in text_of(dealer) and len(text_of(dealer).splitlines()) <= 4
     assert all("Пас 1" in t or "Игра 2" in t for t in dealer.button_texts()), (
         dealer.button_texts())
+    assert any(t.startswith("№") for t in dealer.button_texts()), dealer.button_texts()
     two = next(d for d in duel_keyboard(dealer) if d.endswith("2"))
     assert await tap(fake_api, actor_user(table, dealer), dealer, two) is None  # bullet ends
     # The next bullet's message folds in the one just finished.
     nxt = live_duel(fake_api, chat)
     await deleted(fake_api, dealer)
     assert "Раунд 1 · пуля 2 из 6" in text_of(nxt)
-    assert "(1 фишка)" in text_of(nxt) and "(2 фишки)" in text_of(nxt)
+    assert "Пуля 1: " in text_of(nxt) and "(1 фишка)" not in text_of(nxt)
     assert "играет против паса и выигрывает 1 фишку." in text_of(nxt)
     assert not refused_calls(fake_api)

@@ -315,7 +315,7 @@ async def test_stats_history_and_verify_after_real_duels(
     assert "won the tiebreak" in rows[1] and "a draw" in rows[2]
     assert "Bob won, Carol surrendered" in rows[3]
     ru = (await answer(api, carol, chat, "history")).content_text or ""
-    assert "ничья" in ru and "Carol: сдача" in ru
+    assert "ничья" in ru and "Carol сдаётся" in ru
 
     # /verify: the last bullet of a round shows its salt and deck order; in reply to it,
     # every finished deal of its duel checks out

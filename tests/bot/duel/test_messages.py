@@ -6,6 +6,7 @@ In English and Russian, with Анна and Дмитрий."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -22,6 +23,7 @@ from bot.duel.captions import (
 from bot.i18n import Texts
 from bot.telegram import callbacks
 from rules import fairness
+from rules.cards import shuffled_deck
 from rules.duel import Bet, DuelState, Phase, Surrender, TiebreakAnswer
 from tests.rules.duel.helpers import SALT, bets, deck_with
 
@@ -79,19 +81,44 @@ def test_the_live_caption_mentions_only_the_player_to_act_and_folds_the_last_bul
     state.apply(Bet(0, 2), 1)
     caption = bullet_caption(texts["ru"], state.public_view(), SEATS)
     assert mentions(caption) == [1]  # the dealer's turn: only Анна is notified
-    assert "Дмитрий</b> ставит 2 фишки на руку №1" in caption
+    assert "ставит" not in caption and "№1" not in caption  # the picture shows the chips
     state.apply(Bet(1, 1), 0)
     view = state.public_view()
     assert folded(view) == view.results[0]
     caption = bullet_caption(texts["en"], view, SEATS)
     assert "<i>Bullet 1:</i>" in caption and "hash" not in caption
-    assert "Дмитрий played against a pass and wins 1 chip." in plain(caption)
+    assert "Bullet 1: Дмитрий plays against a pass and wins 1 chip." in plain(caption)
     assert mentions(caption) == [2]
     bets(state, (2, 1), (3, 1), (4, 2))  # the bonus duel ends round 1: its fold shows next
     state.deal(LEVEL, SALT)
     view = state.public_view()
     assert folded(view) is not None and folded(view) == view.results[2]
     assert "<i>Bullet 3:</i>" in bullet_caption(texts["en"], view, SEATS)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("seed", range(12))
+def test_a_turns_caption_is_four_short_lines(texts: Texts, lang: str, seed: int) -> None:
+    """Which bullet, what the one just finished did (a bonus included), the stacks, whose
+    move: never the hands, the chips placed or the bonus duel's rule, which the picture shows."""
+    rng = random.Random(seed)
+    state = DuelState.new(50, first_dealer=seed % 2)
+    state.deal(shuffled_deck(rng), SALT)
+    captions = []
+    while state.phase is Phase.BULLET:
+        if not state.players_to_act:
+            state.deal(shuffled_deck(rng), SALT)
+            continue
+        captions.append(bullet_caption(texts[lang], state.public_view(), SEATS))
+        player = state.players_to_act[0]
+        state.apply(rng.choice(state.legal_actions(player)), player)
+    assert len(captions) >= 5
+    for caption in captions:
+        lines = caption.splitlines()
+        assert 3 <= len(lines) <= 4, caption
+        assert all(len(plain(line)) <= 110 for line in lines), caption
+        assert not re.search(r"(ставит \d|put \d+ chips? on|Bonus duel:|Бонусная дуэль:"
+                             r"|рука №|hand #)", plain(caption)), caption
 
 
 def test_the_tiebreak_offer_asks_without_a_draw_and_mentions_who_is_to_answer(
@@ -119,7 +146,9 @@ def test_the_result_names_the_winners_stack_first_and_why_a_winner_is_behind(
     assert "Дмитрий had more chips, but a surrender or a move out of time loses" in text
     assert "Reply /verify to this message" in text and "salt" not in text
     ru = plain(result_caption(texts["ru"], view, SEATS, state.end_reason))
-    assert "Дмитрий: фишек было больше, но сдача или просроченный ход — это поражение." in ru
+    assert "🏳️ Дмитрий сдаётся." in ru and "сдача" not in ru
+    assert ("Дмитрий: фишек было больше, но кто сдаётся или не успевает сходить, тот "
+            "проигрывает.") in ru
 
 
 def test_the_winner_ahead_gets_no_excuse_and_a_tiebreak_win_says_so(texts: Texts) -> None:

@@ -42,7 +42,7 @@ def test_each_way_a_duel_ends_in_english(texts: Texts) -> None:
 
 def test_russian_and_the_empty_history(texts: Texts) -> None:
     ru = history_text(texts["ru"], [row(3, 1, ResultReason.SURRENDER)], NAMES)
-    assert ru.splitlines()[1].endswith("🏆 победа: Alice · &lt;Bob&gt;: сдача")
+    assert ru.splitlines()[1].endswith("🏆 победа: Alice · &lt;Bob&gt; сдаётся")
     assert history_text(texts["en"], [], NAMES).startswith("No finished duels here yet")
     assert history_text(texts["ru"], [], NAMES, in_chat=False) == (
         "Вы ещё не доиграли ни одной дуэли.")

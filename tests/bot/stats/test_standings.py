@@ -219,7 +219,8 @@ def test_a_card_with_the_head_to_head(texts: Texts) -> None:
         "Biggest bonus: 0", "Streak: L1", "Place: 2 of 3 by rating (1012?)",
         "⚔️ You vs Bob: 1 duel · you won 1, lost 0, drew 0, net +5"]
     none = card_text(texts["ru"], "Bob", f, in_chat=False, versus=Figures())
-    assert "во всех чатах" in none and none.splitlines()[-1] == "⚔️ Вы — Bob: дуэлей пока не было."
+    assert "во всех чатах" in none
+    assert none.splitlines()[-1] == "⚔️ Bob и вы ещё не играли друг против друга."
     en_none = card_text(texts["en"], "Bob", f, in_chat=True, rank=2, players=3,
                         versus=Figures())
     assert en_none.splitlines()[-1] == "⚔️ You and Bob have not played each other yet."
@@ -251,7 +252,7 @@ def test_the_head_to_head_is_from_the_askers_side(texts: Texts, n: int, en: str,
     for name in ("Анна", "Дмитрий"):
         none = card_text(texts["ru"], name, f, in_chat=True, rank=1, players=2,
                          versus=Figures())
-        assert none.splitlines()[-1] == f"⚔️ Вы — {name}: дуэлей пока не было."
+        assert none.splitlines()[-1] == f"⚔️ {name} и вы ещё не играли друг против друга."
 
 
 def test_the_rating_history_replays_the_chats_results_in_order() -> None:

@@ -13,7 +13,7 @@ from telegram import (
 )
 
 from bot.app import MENU
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, telegram_code, translator
 from bot.telegram import menu
 from bot.telegram.menu import Command
 
@@ -26,10 +26,12 @@ PRIVATE = ("start", "surrender", "practice", "sixcard", "balance", "rebuy", "sta
 class StubBot:
     def __init__(self) -> None:
         self.calls: list[tuple[Any, str | None, tuple[str, ...]]] = []
+        self.descriptions: dict[str | None, list[str]] = {}
 
     async def set_my_commands(self, commands: list[Any], scope: Any,
                               language_code: str | None = None) -> bool:
         self.calls.append((scope, language_code, tuple(c.command for c in commands)))
+        self.descriptions[language_code] = [c.description for c in commands]
         return True
 
 
@@ -52,5 +54,19 @@ async def test_each_scope_and_language_gets_its_list() -> None:
     for scope, names in ((BotCommandScopeDefault(), GROUPS),
                          (BotCommandScopeAllGroupChats(), GROUPS),
                          (BotCommandScopeAllPrivateChats(), PRIVATE)):
-        expected += [(scope, None, names), *((scope, lang, names) for lang in LANGUAGES)]
+        expected += [(scope, None, names),
+                     *((scope, telegram_code(lang), names) for lang in LANGUAGES)]
     assert bot.calls == expected
+
+
+async def test_each_language_is_registered_under_its_telegram_code_in_its_own_words() -> None:
+    bot = StubBot()
+    await menu.register(cast(Bot, bot), MENU)
+    for lang in LANGUAGES:
+        code = telegram_code(lang)
+        assert len(code) == 2 and code.islower(), lang  # ISO 639-1, as Telegram takes it
+        assert bot.descriptions[code] == [translator(lang).t(f"command.{name}")
+                                          for name in PRIVATE]
+        for description in bot.descriptions[code]:
+            assert description[:1] == description[:1].upper(), (lang, description)
+    assert len({telegram_code(lang) for lang in LANGUAGES}) == len(LANGUAGES)
