@@ -85,7 +85,7 @@ def _proc_stat(pid: int) -> tuple[float, int]:
 
 
 async def _play(api: TimedFake, table: Table, rng: random.Random,
-                latencies: list[float], think: float) -> int:
+                latencies: list[float], think: float, wait: float) -> int:
     taps = 0
     while True:
         if think:  # a person looks at the table before tapping
@@ -106,11 +106,11 @@ async def _play(api: TimedFake, table: Table, rng: random.Random,
         new_message = moves_on(m, data)
         query = api.press_button(user, m, data)
         update_id = api.all_updates[-1]["update_id"]
-        await api.wait_for_answer(query, timeout=TIMEOUT)
+        await api.wait_for_answer(query, timeout=wait)
         if new_message:  # a fresh live message (the turn passed), the pressed one deleted
-            await api.wait_for_message(table.chat, after_message_id=last, timeout=TIMEOUT)
+            await api.wait_for_message(table.chat, after_message_id=last, timeout=wait)
         else:
-            await api.wait_for(lambda m=m, v=version: m.content_key() != v, TIMEOUT)
+            await api.wait_for(lambda m=m, v=version: m.content_key() != v, wait)
         done = time.perf_counter()
         latencies.append(done - api.delivered.get(update_id, done))
         taps += 1
@@ -164,7 +164,7 @@ class Figures:
 
 
 async def run(duels: int, seed: int, think: float, command: list[str] | None,
-              label: str, admin: str | None = None) -> Figures:
+              label: str, admin: str | None = None, wait: float = TIMEOUT) -> Figures:
     """One load run (on SQLite, or given `admin`, on a fresh PostgreSQL database); prints
     its figures and returns them."""
     engine = "postgresql" if admin else "sqlite"
@@ -173,6 +173,7 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
     api = TimedFake(token=BOT_TOKEN)
     await api.start()
     url: str | None = None
+    bot: BotProcess | None = None
     try:
         url = await fresh_database(admin) if admin else None
         with tempfile.TemporaryDirectory() as tmp:
@@ -199,7 +200,7 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
             rng = random.Random(seed)
             t1 = time.perf_counter()
             figures.taps = sum(await asyncio.gather(
-                *(_play(api, t, random.Random(rng.random()), figures.latencies, think)
+                *(_play(api, t, random.Random(rng.random()), figures.latencies, think, wait)
                   for t in tables)))
             wall = time.perf_counter() - t1
             cpu1, peak = _proc_stat(bot.pid)
@@ -211,6 +212,10 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
             if figures.pg:
                 await figures.pg.stop_counters()
     finally:
+        if bot is not None:
+            await bot.kill()  # gone already, unless the run failed
+        if figures.pg is not None:
+            await figures.pg.close()
         if admin and url:
             await drop_database(admin, url)  # WITH (FORCE): even if the bot hangs on
         await api.stop()
@@ -284,7 +289,7 @@ async def main(args: argparse.Namespace) -> None:
         trees.insert(0, ("against", Path(args.against).resolve()))
     if len(engines) == 1 and len(trees) == 1:
         await run(args.duels, args.seed, args.think, _bot_command(None, args.profile),
-                  "this tree")
+                  "this tree", wait=args.wait)
         return
     runs: list[Figures] = []
     for _ in range(args.rounds):  # alternate, so a drift of the machine's speed hits all
@@ -294,8 +299,13 @@ async def main(args: argparse.Namespace) -> None:
                     continue  # a checkout from before PostgreSQL: SQLite only
                 profile = (f"{args.profile}.{'postgresql' if admin else 'sqlite'}"
                            if args.profile and checkout is None else None)
-                runs.append(await run(args.duels, args.seed, args.think,
-                                      _bot_command(checkout, profile), label, admin))
+                try:
+                    runs.append(await run(args.duels, args.seed, args.think,
+                                          _bot_command(checkout, profile), label, admin,
+                                          args.wait))
+                except TimeoutError as e:  # one run's failure, shown; the others go on
+                    print(f"[{label}, {'postgresql' if admin else 'sqlite'}] failed: "
+                          f"{str(e).splitlines()[0]}", flush=True)
     if args.against is not None and args.db and not _has_postgres(Path(args.against)):
         print(f"{args.against} has no PostgreSQL engine: it ran on SQLite only")
     _table(runs)
@@ -317,6 +327,9 @@ if __name__ == "__main__":
                         help="also run on PostgreSQL: a server's admin URL (a user who may "
                              "create databases), e.g. postgresql://postgres@127.0.0.1:5432/"
                              "postgres; each run makes its own database and drops it")
+    parser.add_argument("--wait", type=float, default=TIMEOUT, metavar="SECONDS",
+                        help="how long a player waits for the bot's answer before the run "
+                             "fails")
     parser.add_argument("--rounds", type=int, default=2,
                         help="runs of each tree and engine with --against or --db")
     asyncio.run(main(parser.parse_args()))

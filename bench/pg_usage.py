@@ -79,7 +79,14 @@ class ServerUsage:
         await asyncio.sleep(0.5)  # the exiting backends report their counters
         end = await self._counters()
         self.counters = {k: end[k] - self._counters0.get(k, 0) for k in end}
-        await self._conn.close()
+
+    async def close(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._poller
+        if self._conn is not None and not self._conn.is_closed():
+            await self._conn.close()
 
     async def _poll(self) -> None:
         while True:
