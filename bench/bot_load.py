@@ -211,6 +211,10 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
             await bot.stop()
             if figures.pg:
                 await figures.pg.stop_counters()
+    except TimeoutError:
+        if bot is not None:  # what the bot said (WARNING and above) before it fell behind
+            print(f"[{label}] the bot's log, last lines:\n{bot.log()[-3000:]}", flush=True)
+        raise
     finally:
         if bot is not None:
             await bot.kill()  # gone already, unless the run failed
