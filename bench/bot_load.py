@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -106,11 +107,17 @@ async def _play(api: TimedFake, table: Table, rng: random.Random,
         new_message = moves_on(m, data)
         query = api.press_button(user, m, data)
         update_id = api.all_updates[-1]["update_id"]
-        await api.wait_for_answer(query, timeout=wait)
-        if new_message:  # a fresh live message (the turn passed), the pressed one deleted
-            await api.wait_for_message(table.chat, after_message_id=last, timeout=wait)
-        else:
-            await api.wait_for(lambda m=m, v=version: m.content_key() != v, wait)
+        try:
+            await api.wait_for_answer(query, timeout=wait)
+            if new_message:  # a fresh live message (the turn passed), the pressed one deleted
+                await api.wait_for_message(table.chat, after_message_id=last, timeout=wait)
+            else:
+                await api.wait_for(lambda m=m, v=version: m.content_key() != v, wait)
+        except TimeoutError as e:  # what this chat saw, to tell a slow bot from a stuck duel
+            seen = [r.summary() for r in api.requests if r.params.get("chat_id") == table.chat.id]
+            raise TimeoutError(f"{str(e).splitlines()[0]}, after pressing {data!r} (a new "
+                               f"message expected: {new_message}); that chat's last requests:"
+                               "\n  " + "\n  ".join(seen[-6:])) from e
         done = time.perf_counter()
         latencies.append(done - api.delivered.get(update_id, done))
         taps += 1
@@ -174,43 +181,43 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
     await api.start()
     url: str | None = None
     bot: BotProcess | None = None
+    tmp = tempfile.mkdtemp(prefix="bot_load-")
     try:
         url = await fresh_database(admin) if admin else None
-        with tempfile.TemporaryDirectory() as tmp:
-            env = {"SIXSHOOTER_LOG_LEVEL": "WARNING", "SIXSHOOTER_RATE_LIMIT": "off"}
-            if url:
-                env["SIXSHOOTER_DB"] = url
-            bot = BotProcess(api, Path(tmp) / "load.db", Path(tmp) / "bot.log",
-                             command=command, env=env)
-            await bot.start()
-            assert bot.pid is not None
-            tables = []
-            for i in range(duels):
-                a = api.add_user(f"Ann {i}", language_code="en")
-                b = api.add_user(f"Ben {i}", language_code="ru" if i % 2 else "en")
-                tables.append(Table(api, api.create_group(f"Group {i}", members=[a, b]),
-                                    (a, b)))
-            t0 = time.perf_counter()
-            await asyncio.gather(*(open_duel(api, t) for t in tables))
-            opened = time.perf_counter() - t0
-            if admin and url:
-                figures.pg = ServerUsage(admin, url.rsplit("/", 1)[1])
-                await figures.pg.start()
-            cpu0, _ = _proc_stat(bot.pid)
-            rng = random.Random(seed)
-            t1 = time.perf_counter()
-            figures.taps = sum(await asyncio.gather(
-                *(_play(api, t, random.Random(rng.random()), figures.latencies, think, wait)
-                  for t in tables)))
-            wall = time.perf_counter() - t1
-            cpu1, peak = _proc_stat(bot.pid)
-            if figures.pg:
-                await figures.pg.stop_cpu()
-                figures.pg_cpu = figures.pg.backend_cpu
-            calls = api.call_counts()
-            await bot.stop()
-            if figures.pg:
-                await figures.pg.stop_counters()
+        env = {"SIXSHOOTER_LOG_LEVEL": "WARNING", "SIXSHOOTER_RATE_LIMIT": "off"}
+        if url:
+            env["SIXSHOOTER_DB"] = url
+        bot = BotProcess(api, Path(tmp) / "load.db", Path(tmp) / "bot.log",
+                         command=command, env=env)
+        await bot.start()
+        assert bot.pid is not None
+        tables = []
+        for i in range(duels):
+            a = api.add_user(f"Ann {i}", language_code="en")
+            b = api.add_user(f"Ben {i}", language_code="ru" if i % 2 else "en")
+            tables.append(Table(api, api.create_group(f"Group {i}", members=[a, b]),
+                                (a, b)))
+        t0 = time.perf_counter()
+        await asyncio.gather(*(open_duel(api, t) for t in tables))
+        opened = time.perf_counter() - t0
+        if admin and url:
+            figures.pg = ServerUsage(admin, url.rsplit("/", 1)[1])
+            await figures.pg.start()
+        cpu0, _ = _proc_stat(bot.pid)
+        rng = random.Random(seed)
+        t1 = time.perf_counter()
+        figures.taps = sum(await asyncio.gather(
+            *(_play(api, t, random.Random(rng.random()), figures.latencies, think, wait)
+              for t in tables)))
+        wall = time.perf_counter() - t1
+        cpu1, peak = _proc_stat(bot.pid)
+        if figures.pg:
+            await figures.pg.stop_cpu()
+            figures.pg_cpu = figures.pg.backend_cpu
+        calls = api.call_counts()
+        await bot.stop()
+        if figures.pg:
+            await figures.pg.stop_counters()
     except TimeoutError:
         if bot is not None:  # what the bot said (WARNING and above) before it fell behind
             print(f"[{label}] the bot's log, last lines:\n{bot.log()[-3000:]}", flush=True)
@@ -223,6 +230,7 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
         if admin and url:
             await drop_database(admin, url)  # WITH (FORCE): even if the bot hangs on
         await api.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
     figures.bot_cpu, figures.peak_mb = cpu1 - cpu0, peak / 1024
     _print_run(figures, duels, think, opened, wall, calls)
     return figures
