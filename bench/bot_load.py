@@ -1,6 +1,7 @@
 """Many concurrent duels through the real bot process and the local fake Bot API.
 
     python bench/bot_load.py [--duels 200] [--seed 1] [--against OTHER_CHECKOUT]
+                             [--db postgresql://postgres@127.0.0.1:5432/postgres] [--rounds 2]
 
 Starts the fake Telegram Bot API in this process and the `sixshooter` bot as a subprocess,
 opens one duel per group in N groups, then plays every duel to its end at once, each player
@@ -12,6 +13,15 @@ figures; asserts nothing. (The fake server and the players share the other core:
 are a floor for the bot.) The bot runs with SIXSHOOTER_RATE_LIMIT=off: with Telegram's flood
 limits on, it would pace itself to 30 sends a second and 20 a minute per group by design, and
 the figure would measure the limiter, not the bot.
+
+With `--db URL` (a PostgreSQL server's admin URL: a user who may create databases) each round
+runs the bot on SQLite and then on PostgreSQL, in a database created for that run and dropped
+after it, and prints a table of both: the bot's taps per CPU-second, PostgreSQL's apart (its
+backends serving that database; see bench/pg_usage.py), latency, the bot's peak memory, and
+the server's transactions and rows written per tap. SQLite runs inside the bot's process, so
+the bot's CPU on SQLite includes the engine's; on PostgreSQL the engine's is the server's.
+With `--against CHECKOUT` every run is made for both trees (a checkout without PostgreSQL
+runs on SQLite only).
 """
 
 from __future__ import annotations
@@ -20,17 +30,21 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.pg_usage import ServerUsage  # noqa: E402
 from tests.support.botprocess import BotProcess  # noqa: E402
+from tests.support.databases import drop_database, fresh_database  # noqa: E402
 from tests.support.driver import (  # noqa: E402
     TIMEOUT,
     Table,
@@ -72,7 +86,7 @@ def _proc_stat(pid: int) -> tuple[float, int]:
 
 
 async def _play(api: TimedFake, table: Table, rng: random.Random,
-                latencies: list[float], think: float) -> int:
+                latencies: list[float], think: float, wait: float) -> int:
     taps = 0
     while True:
         if think:  # a person looks at the table before tapping
@@ -93,11 +107,17 @@ async def _play(api: TimedFake, table: Table, rng: random.Random,
         new_message = moves_on(m, data)
         query = api.press_button(user, m, data)
         update_id = api.all_updates[-1]["update_id"]
-        await api.wait_for_answer(query, timeout=TIMEOUT)
-        if new_message:  # a fresh live message (the turn passed), the pressed one deleted
-            await api.wait_for_message(table.chat, after_message_id=last, timeout=TIMEOUT)
-        else:
-            await api.wait_for(lambda m=m, v=version: m.content_key() != v, TIMEOUT)
+        try:
+            await api.wait_for_answer(query, timeout=wait)
+            if new_message:  # a fresh live message (the turn passed), the pressed one deleted
+                await api.wait_for_message(table.chat, after_message_id=last, timeout=wait)
+            else:
+                await api.wait_for(lambda m=m, v=version: m.content_key() != v, wait)
+        except TimeoutError as e:  # what this chat saw, to tell a slow bot from a stuck duel
+            seen = [r.summary() for r in api.requests if r.params.get("chat_id") == table.chat.id]
+            raise TimeoutError(f"{str(e).splitlines()[0]}, after pressing {data!r} (a new "
+                               f"message expected: {new_message}); that chat's last requests:"
+                               "\n  " + "\n  ".join(seen[-6:])) from e
         done = time.perf_counter()
         latencies.append(done - api.delivered.get(update_id, done))
         taps += 1
@@ -120,67 +140,187 @@ def _bot_command(checkout: Path | None, profile: str | None) -> list[str] | None
     return None
 
 
+def _has_postgres(checkout: Path) -> bool:
+    return (checkout / "bot" / "storage" / "postgres.py").exists()
+
+
+@dataclass
+class Figures:
+    """One run's figures."""
+
+    label: str
+    engine: str
+    taps: int = 0
+    bot_cpu: float = 0.0
+    pg_cpu: float | None = None  # the database's backends (PostgreSQL only)
+    latencies: list[float] = field(default_factory=list)
+    peak_mb: float = 0.0
+    pg: ServerUsage | None = None
+
+    @property
+    def per_cpu(self) -> float:
+        return self.taps / max(self.bot_cpu, 1e-9)
+
+    @property
+    def per_pg_cpu(self) -> float | None:
+        return None if self.pg_cpu is None else self.taps / max(self.pg_cpu, 1e-9)
+
+    @property
+    def per_total_cpu(self) -> float:
+        return self.taps / max(self.bot_cpu + (self.pg_cpu or 0.0), 1e-9)
+
+
 async def run(duels: int, seed: int, think: float, command: list[str] | None,
-              label: str) -> float:
-    """One load run; prints its figures and returns taps per CPU-second of the bot."""
+              label: str, admin: str | None = None, wait: float = TIMEOUT) -> Figures:
+    """One load run (on SQLite, or given `admin`, on a fresh PostgreSQL database); prints
+    its figures and returns them."""
+    engine = "postgresql" if admin else "sqlite"
+    label = f"{label}, {engine}"
+    figures = Figures(label, engine)
     api = TimedFake(token=BOT_TOKEN)
     await api.start()
-    with tempfile.TemporaryDirectory() as tmp:
-        bot = BotProcess(api, Path(tmp) / "load.db", Path(tmp) / "bot.log", command=command,
-                         env={"SIXSHOOTER_LOG_LEVEL": "WARNING",
-                                              "SIXSHOOTER_RATE_LIMIT": "off"})
+    url: str | None = None
+    bot: BotProcess | None = None
+    tmp = tempfile.mkdtemp(prefix="bot_load-")
+    try:
+        url = await fresh_database(admin) if admin else None
+        env = {"SIXSHOOTER_LOG_LEVEL": "WARNING", "SIXSHOOTER_RATE_LIMIT": "off"}
+        if url:
+            env["SIXSHOOTER_DB"] = url
+        bot = BotProcess(api, Path(tmp) / "load.db", Path(tmp) / "bot.log",
+                         command=command, env=env)
         await bot.start()
         assert bot.pid is not None
         tables = []
         for i in range(duels):
             a = api.add_user(f"Ann {i}", language_code="en")
             b = api.add_user(f"Ben {i}", language_code="ru" if i % 2 else "en")
-            tables.append(Table(api, api.create_group(f"Group {i}", members=[a, b]), (a, b)))
+            tables.append(Table(api, api.create_group(f"Group {i}", members=[a, b]),
+                                (a, b)))
         t0 = time.perf_counter()
         await asyncio.gather(*(open_duel(api, t) for t in tables))
         opened = time.perf_counter() - t0
+        if admin and url:
+            figures.pg = ServerUsage(admin, url.rsplit("/", 1)[1])
+            await figures.pg.start()
         cpu0, _ = _proc_stat(bot.pid)
-        latencies: list[float] = []
         rng = random.Random(seed)
         t1 = time.perf_counter()
-        taps = sum(await asyncio.gather(
-            *(_play(api, t, random.Random(rng.random()), latencies, think) for t in tables)))
+        figures.taps = sum(await asyncio.gather(
+            *(_play(api, t, random.Random(rng.random()), figures.latencies, think, wait)
+              for t in tables)))
         wall = time.perf_counter() - t1
         cpu1, peak = _proc_stat(bot.pid)
+        if figures.pg:
+            await figures.pg.stop_cpu()
+            figures.pg_cpu = figures.pg.backend_cpu
         calls = api.call_counts()
         await bot.stop()
-    await api.stop()
-    per_cpu = taps / max(cpu1 - cpu0, 1e-9)
+        if figures.pg:
+            await figures.pg.stop_counters()
+    except TimeoutError:
+        if bot is not None:  # what the bot said (WARNING and above) before it fell behind
+            print(f"[{label}] the bot's log, last lines:\n{bot.log()[-3000:]}", flush=True)
+        raise
+    finally:
+        if bot is not None:
+            await bot.kill()  # gone already, unless the run failed
+        if figures.pg is not None:
+            await figures.pg.close()
+        if admin and url:
+            await drop_database(admin, url)  # WITH (FORCE): even if the bot hangs on
+        await api.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    figures.bot_cpu, figures.peak_mb = cpu1 - cpu0, peak / 1024
+    _print_run(figures, duels, think, opened, wall, calls)
+    return figures
+
+
+def _print_run(f: Figures, duels: int, think: float, opened: float, wall: float,
+               calls: dict[str, int]) -> None:
     pace = f"each tap after {think:g} s on average" if think else "each tap at once"
-    print(f"[{label}] duels: {duels} concurrent (opened in {opened:.1f} s), {pace}; "
-          f"taps: {taps}")
-    print(f"[{label}] throughput: {taps / wall:7.1f} taps/s wall clock, "
-          f"{per_cpu:7.1f} taps per CPU-second of the bot "
-          f"({cpu1 - cpu0:.1f} s CPU over {wall:.1f} s)")
-    print(f"[{label}] latency per tap (delivered -> answered and drawn): "
-          f"p50 {_pct(latencies, .5):6.1f} ms  p95 {_pct(latencies, .95):6.1f} ms  "
-          f"p99 {_pct(latencies, .99):6.1f} ms  mean {statistics.fmean(latencies) * 1000:6.1f} ms")
-    print(f"[{label}] bot peak memory (VmHWM): {peak / 1024:.1f} MB")
-    print(f"[{label}] Bot API calls: " + ", ".join(
-        f"{k} {v}" for k, v in sorted(calls.items()) if k != "getUpdates"))
-    return per_cpu
+    print(f"[{f.label}] duels: {duels} concurrent (opened in {opened:.1f} s), {pace}; "
+          f"taps: {f.taps}")
+    print(f"[{f.label}] throughput: {f.taps / wall:7.1f} taps/s wall clock, "
+          f"{f.per_cpu:7.1f} taps per CPU-second of the bot "
+          f"({f.bot_cpu:.1f} s CPU over {wall:.1f} s)")
+    if f.pg is not None and f.per_pg_cpu is not None:
+        c, taps = f.pg.counters, max(f.taps, 1)
+        written = sum(c.get(k, 0) for k in ("tup_inserted", "tup_updated", "tup_deleted"))
+        print(f"[{f.label}] PostgreSQL: {f.per_pg_cpu:7.1f} taps per CPU-second of its "
+              f"{f.pg.backends} backends ({f.pg.backend_cpu:.1f} s CPU; the server's shared "
+              f"processes {f.pg.shared_cpu:.1f} s more, all databases); per tap "
+              f"{(c.get('xact_commit', 0) + c.get('xact_rollback', 0)) / taps:.1f} "
+              f"transactions, {written / taps:.1f} rows written, "
+              f"{c.get('tup_fetched', 0) / taps:.1f} rows fetched")
+    print(f"[{f.label}] latency per tap (delivered -> answered and drawn): "
+          f"p50 {_pct(f.latencies, .5):6.1f} ms  p95 {_pct(f.latencies, .95):6.1f} ms  "
+          f"p99 {_pct(f.latencies, .99):6.1f} ms  "
+          f"mean {statistics.fmean(f.latencies) * 1000:6.1f} ms")
+    print(f"[{f.label}] bot peak memory (VmHWM): {f.peak_mb:.1f} MB")
+    print(f"[{f.label}] Bot API calls: " + ", ".join(
+        f"{k} {v}" for k, v in sorted(calls.items()) if k != "getUpdates"), flush=True)
+
+
+def _table(runs: list[Figures]) -> None:
+    """Medians per tree and engine, each run's taps per CPU-second beside (the noise)."""
+    groups: dict[str, list[Figures]] = {}
+    for f in runs:
+        groups.setdefault(f.label, []).append(f)
+    print(f"\n{'':24} {'taps/CPU-s bot':>15} {'(each run)':>16} {'taps/CPU-s PG':>14} "
+          f"{'bot+PG':>7} {'p50 ms':>8} {'p99 ms':>8} {'peak MB':>8}")
+    for label, fs in groups.items():
+        pg = [x for f in fs if (x := f.per_pg_cpu) is not None]
+        each = " ".join(f"{f.per_cpu:.1f}" for f in fs)
+        print(f"{label:24} {statistics.median(f.per_cpu for f in fs):15.1f} {each:>16} "
+              f"{statistics.median(pg) if pg else float('nan'):14.1f} "
+              f"{statistics.median(f.per_total_cpu for f in fs):7.1f} "
+              f"{statistics.median(_pct(f.latencies, .5) for f in fs):8.0f} "
+              f"{statistics.median(_pct(f.latencies, .99) for f in fs):8.0f} "
+              f"{max(f.peak_mb for f in fs):8.1f}")
+
+    def median(label: str) -> float | None:
+        fs = groups.get(label)
+        return statistics.median(f.per_cpu for f in fs) if fs else None
+
+    for tree in ("this tree", "against"):
+        sq, pg_ = median(f"{tree}, sqlite"), median(f"{tree}, postgresql")
+        if sq and pg_:
+            print(f"{tree}: PostgreSQL / SQLite, taps per CPU-second of the bot: "
+                  f"{pg_ / sq:.2f}x (goal: at least 0.8x)")
+    for engine in ("sqlite", "postgresql"):
+        a, b = median(f"this tree, {engine}"), median(f"against, {engine}")
+        if a and b:
+            print(f"{engine}: this tree / against, taps per CPU-second of the bot: {a / b:.2f}x")
 
 
 async def main(args: argparse.Namespace) -> None:
-    this = _bot_command(None, args.profile)
-    if args.against is None:
-        await run(args.duels, args.seed, args.think, this, "this tree")
+    engines: list[str | None] = [None] + ([args.db] if args.db else [])
+    trees: list[tuple[str, Path | None]] = [("this tree", None)]
+    if args.against is not None:
+        trees.insert(0, ("against", Path(args.against).resolve()))
+    if len(engines) == 1 and len(trees) == 1:
+        await run(args.duels, args.seed, args.think, _bot_command(None, args.profile),
+                  "this tree", wait=args.wait)
         return
-    other = _bot_command(Path(args.against).resolve(), None)
-    figures: dict[str, list[float]] = {"this tree": [], "against": []}
-    for _ in range(args.rounds):  # alternate, so a drift of the machine's speed hits both
-        figures["against"].append(await run(args.duels, args.seed, args.think, other,
-                                            "against"))
-        figures["this tree"].append(await run(args.duels, args.seed, args.think, this,
-                                              "this tree"))
-    a, b = (statistics.median(figures[k]) for k in ("this tree", "against"))
-    print(f"taps per CPU-second, median of {args.rounds}: this tree {a:.1f}, "
-          f"{args.against} {b:.1f}: {a / b:.2f}x")
+    runs: list[Figures] = []
+    for _ in range(args.rounds):  # alternate, so a drift of the machine's speed hits all
+        for admin in engines:
+            for label, checkout in trees:
+                if admin and checkout is not None and not _has_postgres(checkout):
+                    continue  # a checkout from before PostgreSQL: SQLite only
+                profile = (f"{args.profile}.{'postgresql' if admin else 'sqlite'}"
+                           if args.profile and checkout is None else None)
+                try:
+                    runs.append(await run(args.duels, args.seed, args.think,
+                                          _bot_command(checkout, profile), label, admin,
+                                          args.wait))
+                except TimeoutError as e:  # one run's failure, shown; the others go on
+                    print(f"[{label}, {'postgresql' if admin else 'sqlite'}] failed: "
+                          f"{str(e).splitlines()[0]}", flush=True)
+    if args.against is not None and args.db and not _has_postgres(Path(args.against)):
+        print(f"{args.against} has no PostgreSQL engine: it ran on SQLite only")
+    _table(runs)
 
 
 if __name__ == "__main__":
@@ -189,9 +329,19 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
                         help="mean thinking time before each tap (0: flat out, the capacity)")
-    parser.add_argument("--profile", metavar="FILE", help="run the bot under cProfile")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="run the bot under cProfile (with --db: FILE.sqlite and "
+                             "FILE.postgresql, of the last round)")
     parser.add_argument("--against", metavar="CHECKOUT",
                         help="also run the bot of another checkout (e.g. `git worktree add "
                              "/tmp/base HEAD~5`), alternating, and print the ratio")
-    parser.add_argument("--rounds", type=int, default=2, help="runs of each with --against")
+    parser.add_argument("--db", metavar="URL",
+                        help="also run on PostgreSQL: a server's admin URL (a user who may "
+                             "create databases), e.g. postgresql://postgres@127.0.0.1:5432/"
+                             "postgres; each run makes its own database and drops it")
+    parser.add_argument("--wait", type=float, default=TIMEOUT, metavar="SECONDS",
+                        help="how long a player waits for the bot's answer before the run "
+                             "fails")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="runs of each tree and engine with --against or --db")
     asyncio.run(main(parser.parse_args()))
