@@ -105,7 +105,7 @@ class PostgresDatabase(Database):
             pool = await asyncpg.create_pool(
                 url, min_size=0, max_size=max(2, readers + 2), timeout=busy_timeout,
                 command_timeout=STATEMENT_TIMEOUT_MS / 1000 + 5, server_settings=settings,
-                statement_cache_size=1024)
+                statement_cache_size=1024, reset=_keep_session)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             raise StorageError(f"cannot open the database {shown!r}: {_describe(e)}") from e
         db = cls(pool, url, busy_timeout=busy_timeout)
@@ -280,6 +280,13 @@ class PostgresDatabase(Database):
             await self._pool.release(conn)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             log.debug("database %s: release: %s", self.path, _describe(e))
+
+
+async def _keep_session(conn: Any) -> None:
+    """A connection back in the pool keeps its session: asyncpg still rolls back a transaction
+    left open, and the bot sets nothing else on a pooled connection (no LISTEN, no SET, no
+    session advisory lock), so its default reset query would be a round trip per statement
+    for nothing."""
 
 
 def _describe(e: BaseException) -> str:
