@@ -145,6 +145,14 @@ def name(raw: str, size: int, max_width: int, face: str = "bold") -> str:
     it fits in `max_width` px at `size`; else cut after its last whole word that fits with an
     ellipsis when that keeps at least two thirds of the room, else after the last character
     that fits. Put it in a sentence before the sentence is fitted."""
+    cut = _name(raw, size, max_width, face)
+    for r in _RECORDERS:
+        r.names.add(cut)
+    return cut
+
+
+@lru_cache(maxsize=1024)
+def _name(raw: str, size: int, max_width: int, face: str) -> str:
     clean_ = clean(raw)
     if width(clean_, size, face) <= max_width:
         return clean_
@@ -154,8 +162,6 @@ def name(raw: str, size: int, max_width: int, face: str = "bold") -> str:
         words = head[: head.rstrip().rfind(" ")].rstrip() + ELLIPSIS
         if width(words, size, face) * 3 >= max_width * 2:
             cut = words
-    for r in _RECORDERS:
-        r.names.add(cut)
     return cut
 
 
@@ -300,7 +306,8 @@ def _words(text_: str, size: int, max_width: int, face: str) -> list[str]:
     return out
 
 
-def _break(text_: str, size: int, max_width: int, max_lines: int, face: str) -> list[str]:
+@lru_cache(maxsize=1024)
+def _break(text_: str, size: int, max_width: int, max_lines: int, face: str) -> tuple[str, ...]:
     """`text_` in at most `max_lines` lines, each filled with what fits (the last one gets the
     rest, fitting or not)."""
     lines: list[str] = []
@@ -322,7 +329,7 @@ def _break(text_: str, size: int, max_width: int, max_lines: int, face: str) -> 
                 current = join(current, rest)
             break
     lines.append(current)
-    return lines[:max_lines]
+    return tuple(lines[:max_lines])
 
 
 def wrap(text_: str, size: int, max_width: int, max_lines: int = 2, face: str = "bold") -> list[
@@ -343,5 +350,5 @@ def wrap_shrink(text_: str, sizes: tuple[int, ...], max_width: int, max_lines: i
     for size in sizes:
         lines = _break(text_, size, max_width, max_lines, face)
         if all(width(line, size, face) <= max_width for line in lines):
-            return lines, size
+            return list(lines), size
     return wrap(text_, sizes[-1], max_width, max_lines, face), sizes[-1]
