@@ -5,7 +5,8 @@
 
 The rows are plain frozen dataclasses (`Figures`, `Row`, `Board`, `PlayerCard`) that bot/ fills
 from its results; nothing here knows about Telegram or storage. Names and titles are untrusted:
-they go through `text.clean` (undrawable characters dropped) and are cut to fit.
+they are cut by `text.name`. What the standings share with the tournament's table (the felt,
+the title, the place medals, the net's colour) is render.board's.
 """
 
 from __future__ import annotations
@@ -14,9 +15,22 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render import canvas as C
 from render import palette as P
-from render import sprites, text
+from render import text
+from render.board import (
+    LABEL,
+    RANK_W,
+    RANK_X,
+    ROW_H,
+    SIDE,
+    VALUE,
+    WIN,
+    W,
+    canvas,
+    draw_rank,
+    draw_title,
+    net_colour,
+)
 from render.encode import encode
 from render.text import Labels
 from rules.hands import Category
@@ -77,40 +91,23 @@ class PlayerCard:
     # chat, oldest first; () draws no chart
 
 
-# --- layout ----------------------------------------------------------------------------------
-# Sized for a phone: Telegram shows a photo about 400 points wide, so the pictures are 1000 px
-# wide and no text a player reads is under 26 px (10 px or more at 400 wide).
+# --- layout (the width, the sides, the row and the sizes are render.board's) -----------------
 
-W = 1000
-SIDE = C.MARGIN + 8  # the rows' and tiles' left and right edge, inside the rail
 TOP = 150  # the title block: heading, the chat, how the table is ordered
 HEAD_Y = 150  # the column labels
 ROWS_Y = 186
-ROW_H = 54
 GAP_H = 34  # between the top rows and the asker's row
 BOTTOM = 26
-MEDALS: tuple[RGB, RGB, RGB] = ((255, 206, 72), (206, 212, 220), (214, 140, 74))
-WIN: RGB = (140, 230, 150)
-LABEL = 26  # column labels, tile labels, the title's second and third lines
-VALUE = 28  # a row's figures
 
 # (label key, x, anchor, width): x is the left edge for "l", the centre for "m". The win rate
 # and the number of duels (W–L–D adds up to it) are left to the card and the text: the board
 # has no room for a ninth column at this size.
 COLUMNS: tuple[tuple[str, int, str, int], ...] = (
-    ("pic.standings.col_rank", 62, "m", 48), ("pic.standings.col_player", 92, "l", 182),
+    ("pic.standings.col_rank", RANK_X, "m", RANK_W), ("pic.standings.col_player", 92, "l", 182),
     ("pic.standings.col_rating", 326, "m", 96), ("pic.standings.col_wld", 434, "m", 108),
     ("pic.standings.col_net", 538, "m", 84), ("pic.standings.col_best", 588, "l", 190),
     ("pic.standings.col_bonus", 822, "m", 78), ("pic.standings.col_streak", 922, "m", 88),
 )
-
-
-def canvas(height: int) -> Image.Image:
-    """The felt `W` px wide: the shared table's, cut to width with its right rail kept."""
-    full = C.canvas(height)
-    im = full.crop((0, 0, W, height))
-    im.paste(full.crop((C.W - 60, 0, C.W, height)), (W - 60, 0))
-    return im
 
 
 def board_height(board: Board) -> int:
@@ -136,10 +133,6 @@ def streak_text(labels: Labels, streak: int) -> str:
 NONE = "—"  # a figure with no value yet (no hand shown, no streak); a real zero is "0"
 
 
-def _net_colour(n: int) -> RGB:
-    return P.PLUS if n > 0 else P.MINUS if n < 0 else P.TEXT
-
-
 def _streak_colour(n: int) -> RGB:
     return WIN if n > 0 else P.MINUS if n < 0 else P.DIM
 
@@ -150,40 +143,6 @@ def _best(labels: Labels, best: Category | None) -> str:
 
 def _bonus_colour(n: int) -> RGB:
     return P.TEXT if n else P.DIM
-
-
-def _title(im: Image.Image, heading: str, lines: tuple[str, ...], right: str,
-           keep: int = 0) -> None:
-    """The star, the heading, up to two dim lines under it, and a figure on the right; `keep`
-    px at the right left free for all of them (the card's rating chart)."""
-    star = sprites.star(52)
-    im.paste(star, (SIDE + 12, 28), star)
-    x = SIDE + 12 + star.width + 16
-    right_w = text.width(right, LABEL) if right else 0
-    room = W - SIDE - 12 - max(right_w + 24, keep) - x
-    text.draw(im, (x, 20), heading, 40, P.GOLD, max_width=room)
-    y = 70
-    for i, line in enumerate(lines):
-        if line:
-            text.draw(im, (x, y), line, LABEL, P.TEXT if i == 0 else P.DIM, face="narrow",
-                      max_width=W - SIDE - 12 - keep - x if i else room)
-            y += text.line_height(LABEL, "narrow") + 4
-    if right:
-        text.draw(im, (W - SIDE - 12, 32), right, LABEL, P.TEXT, anchor="r")
-
-
-def _rank(im: Image.Image, rank: int, y: int) -> None:
-    cx, cy = COLUMNS[0][1], y + ROW_H // 2
-    label = str(rank)
-    if rank <= 3:
-        d = ImageDraw.Draw(im)
-        d.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=MEDALS[rank - 1],
-                  outline=P.RAIL, width=2)
-        text.draw(im, (cx, cy - 16), label, 26, P.BLACK, anchor="m")
-    else:
-        line, size = text.fit_shrink(label, (VALUE, 24, 20), COLUMNS[0][3], "narrow")
-        text.draw(im, (cx, cy - text.line_height(size, "narrow") // 2), line, size, P.DIM,
-                  anchor="m", face="narrow")
 
 
 def _cell(im: Image.Image, column: int, y: int, value: str, colour: RGB,
@@ -203,17 +162,17 @@ def _row(im: Image.Image, row: Row, box: Box, band: bool, labels: Labels) -> Non
         d.rounded_rectangle(box, 12, fill=P.PANEL)
     f = row.figures
     y = box[1] - 3
-    _rank(im, row.rank, y)
-    name = text.clean(row.name) or "?"
+    draw_rank(im, row.rank, y)
+    name = text.name(row.name, VALUE, COLUMNS[1][3]) or "?"
     ty = y + (ROW_H - text.line_height(VALUE)) // 2
-    text.draw(im, (COLUMNS[1][1], ty), name, VALUE, P.TEXT, max_width=COLUMNS[1][3])
+    text.draw(im, (COLUMNS[1][1], ty), name, VALUE, P.TEXT)
     if row.rating is None:
         _cell(im, 2, y, NONE, P.DIM)
     else:
         _cell(im, 2, y, f"{row.rating}?" if row.provisional else str(row.rating),
               P.DIM if row.provisional else P.GOLD)
     _cell(im, 3, y, f"{f.wins}–{f.losses}–{f.draws}", P.TEXT)
-    _cell(im, 4, y, text.signed(f.net), _net_colour(f.net))
+    _cell(im, 4, y, text.signed(f.net), net_colour(f.net))
     _cell(im, 5, y, _best(labels, f.best), P.GOLD if f.best is not None else P.DIM)
     _cell(im, 6, y, str(f.top_bonus), _bonus_colour(f.top_bonus))
     _cell(im, 7, y, streak_text(labels, f.streak), _streak_colour(f.streak))
@@ -223,8 +182,8 @@ def compose_board(board: Board, labels: Labels) -> Image.Image:
     """A chat's standings as an RGB image (see `leaderboard` for the bytes)."""
     im = canvas(board_height(board))
     count = labels.plural("pic.standings.duels_count", board.duels)
-    _title(im, labels.text("pic.standings.title"),
-           (text.clean(board.title), labels.text("pic.standings.order")), count)
+    draw_title(im, labels.text("pic.standings.title"),
+           (board.title, labels.text("pic.standings.order")), count)
     for key, x, anchor, w in COLUMNS:
         line, size = text.fit_shrink(labels.text(key), (LABEL, 24), w + 8, "narrow")
         text.draw(im, (x, HEAD_Y), line, size, P.DIM, anchor=anchor, face="narrow")
@@ -335,7 +294,7 @@ def _versus(im: Image.Image, card: PlayerCard, labels: Labels) -> None:
     Alice", then "3 duels · you won 1, lost 1, drew 1, net +2"."""
     box = versus_box(card)
     ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=P.PANEL, outline=P.GOLD, width=2)
-    them = text.fit(text.clean(card.name) or "?", 30, 300, "narrow")
+    them = text.name(card.name, 30, 300, "narrow") or "?"
     x0, x1 = box[0] + 16, box[2] - 16
     text.draw(im, (x0, box[1] + 12), labels.text("pic.standings.versus", name=them),
               LABEL, P.DIM, face="narrow", max_width=x1 - x0)
@@ -345,7 +304,7 @@ def _versus(im: Image.Image, card: PlayerCard, labels: Labels) -> None:
         parts = (
             (labels.plural("pic.standings.versus_duels", v.played), P.TEXT),
             (labels.text("pic.standings.versus_record", wins=v.wins, losses=v.losses,
-                         draws=v.draws, net=text.signed(v.net)), _net_colour(v.net)),
+                         draws=v.draws, net=text.signed(v.net)), net_colour(v.net)),
         )
     else:
         parts = ((labels.text("pic.standings.versus_none", name=them), P.DIM),)
@@ -368,7 +327,7 @@ def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
     rank = labels.text("pic.standings.card_rank", rank=card.rank, players=card.players,
                        rating=card.rating or NONE) if card.rank is not None else ""
     chart = bool(card.history)
-    _title(im, text.clean(card.name) or "?", (scope, rank), "",
+    draw_title(im, card.name or "?", (scope, rank), "",
            CHART_W + CHART_GAP if chart else 0)
     if chart:
         _chart(im, card.history, labels)
@@ -376,7 +335,7 @@ def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
         (0, 0, 1, "pic.standings.col_duels", str(f.played), P.TEXT),
         (1, 0, 1, "pic.standings.col_wld", f"{f.wins}–{f.losses}–{f.draws}", P.TEXT),
         (2, 0, 1, "pic.standings.win_rate", f"{f.win_rate}%", P.TEXT),
-        (3, 0, 1, "pic.standings.net_chips", text.signed(f.net), _net_colour(f.net)),
+        (3, 0, 1, "pic.standings.net_chips", text.signed(f.net), net_colour(f.net)),
         (0, 1, 2, "pic.standings.col_best", _best(labels, f.best),
          P.GOLD if f.best is not None else P.DIM),
         (2, 1, 1, "pic.standings.top_bonus", str(f.top_bonus), _bonus_colour(f.top_bonus)),

@@ -7,13 +7,22 @@ language and never picks one.
 
 Only the fonts in `render/fonts/` are used (never the machine's), with Pillow's basic layout
 engine, so the same text gives the same pixels wherever it runs. Text from users (player names)
-goes through `clean`: characters the font lacks (most emoji), control and zero-width characters
-are dropped, so no glyph can crash a render or draw a box.
+goes through `clean`: control and zero-width characters are dropped, and a pictograph the fonts
+lack (an emoji) keeps its place as EMOJI_PLACE, so "Dave 🦔" reads "Dave ◌" and an emoji-only
+name is still there; no glyph can crash a render or draw a box. A name is cut by one rule,
+`name`, in every picture.
+
+Every `draw` can be recorded (`recording()`): the ink box of each text, the box it must stay in
+and every cut, so a test can check that no text crosses its cell or another text.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -25,9 +34,12 @@ from rules.hands import Category
 FONT_DIR = Path(__file__).with_name("fonts")
 _FILES = {"bold": "DejaVuSans-Bold.ttf", "narrow": "DejaVuSansCondensed-Bold.ttf"}
 ELLIPSIS = "…"
+EMOJI_PLACE = "\u25cc"  # ◌, the dotted circle: where an emoji the fonts cannot draw stood
+NBSP = "\u00a0"  # a space `wrap` never breaks at ("+2" stays with its name)
 
 Font = ImageFont.FreeTypeFont
 RGB = tuple[int, int, int]
+Box = tuple[int, int, int, int]  # left, top, right, bottom
 MINUS = "\u2212"  # a true minus sign: as wide as the plus, unlike the hyphen
 
 
@@ -90,6 +102,13 @@ def has_glyph(ch: str) -> bool:
         return False
 
 
+def _pictograph(ch: str) -> bool:
+    """An emoji or other symbol the fonts lack (not a skin tone, a joiner or a selector)."""
+    if 0x1F3FB <= ord(ch) <= 0x1F3FF:  # skin tone modifiers: part of the emoji before
+        return False
+    return unicodedata.category(ch) == "So" or ord(ch) >= 0x1F000
+
+
 def clean(text: str, max_chars: int = 200) -> str:
     """`text` with only drawable characters, whitespace collapsed to single spaces."""
     out: list[str] = []
@@ -99,6 +118,8 @@ def clean(text: str, max_chars: int = 200) -> str:
                 out.append(" ")
         elif has_glyph(ch):
             out.append(ch)
+        elif _pictograph(ch):
+            out.append(EMOJI_PLACE)
         if len(out) >= max_chars:
             break
     return "".join(out).strip()
@@ -109,9 +130,54 @@ def width(text: str, size: int, face: str = "bold") -> int:
     return round(font(size, face).getlength(text))
 
 
-@lru_cache(maxsize=2048)
 def fit(text: str, size: int, max_width: int, face: str = "bold") -> str:
-    """`text` cut with an ellipsis so that it is at most `max_width` px wide."""
+    """`text` cut with an ellipsis so that it is at most `max_width` px wide (a cut is
+    recorded: only a name may be cut, see `name`)."""
+    out = _fit(text, size, max_width, face)
+    if out != text:
+        for r in _RECORDERS:
+            r.cuts.append((text, out))
+    return out
+
+
+def name(raw: str, size: int, max_width: int, face: str = "bold") -> str:
+    """THE rule for a player's name (or a chat's title) in every picture: cleaned, whole when
+    it fits in `max_width` px at `size`; else cut after its last whole word that fits with an
+    ellipsis when that keeps at least two thirds of the room, else after the last character
+    that fits. Put it in a sentence before the sentence is fitted."""
+    cut = _name(raw, size, max_width, face)
+    for r in _RECORDERS:
+        r.names.add(cut)
+    return cut
+
+
+@lru_cache(maxsize=1024)
+def _name(raw: str, size: int, max_width: int, face: str) -> str:
+    clean_ = clean(raw)
+    if width(clean_, size, face) <= max_width:
+        return clean_
+    cut = _fit(clean_, size, max_width, face)
+    head = cut[:-1]
+    if " " in head.strip():
+        words = head[: head.rstrip().rfind(" ")].rstrip() + ELLIPSIS
+        if width(words, size, face) * 3 >= max_width * 2:
+            cut = words
+    return cut
+
+
+def name_shrink(raw: str, sizes: tuple[int, ...], max_width: int, face: str = "bold"
+                ) -> tuple[str, int]:
+    """A name at the largest of `sizes` at which it fits whole; else cut by `name` at the
+    smallest."""
+    clean_ = clean(raw)
+    for size in sizes:
+        if width(clean_, size, face) <= max_width:
+            return clean_, size
+    return name(clean_, sizes[-1], max_width, face), sizes[-1]
+
+
+@lru_cache(maxsize=2048)
+def _fit(text: str, size: int, max_width: int, face: str = "bold") -> str:
     if width(text, size, face) <= max_width:
         return text
     lo, hi = 0, len(text)
@@ -155,9 +221,11 @@ def draw(
     anchor: str = "l",
     face: str = "bold",
     max_width: int | None = None,
+    cell: Box | None = None,
 ) -> tuple[int, int, int, int]:
     """Paste `text` at `xy` ("l", "m" or "r": the left, middle or right of its line box's top)
-    and return the box it covers. With `max_width`, the text is cut with an ellipsis first."""
+    and return the box it covers. With `max_width`, the text is cut with an ellipsis first.
+    `cell` is the box the text belongs in (recorded for the layout test)."""
     if max_width is not None:
         text = fit(text, size, max_width, face)
     if not text:
@@ -169,7 +237,49 @@ def draw(
     elif anchor == "r":
         x -= m.width
     canvas.paste(fill, (x, y, x + m.width, y + m.height), m)
+    if _RECORDERS:
+        ink = m.getbbox()
+        if ink is not None:
+            drawn = Drawn(id(canvas), canvas.size,
+                          (x + ink[0], y + ink[1], x + ink[2], y + ink[3]), text, cell)
+            for r in _RECORDERS:
+                r.drawn.append(drawn)
     return (x, y, x + m.width, y + m.height)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One text a picture drew: on which image (`id`), its ink box, its words, its cell."""
+
+    canvas: int
+    size: tuple[int, int]
+    ink: Box
+    text: str
+    cell: Box | None
+
+
+@dataclass
+class Record:
+    """What was drawn while recording: the texts, every cut (whole, cut) and the names cut."""
+
+    drawn: list[Drawn] = field(default_factory=list)
+    cuts: list[tuple[str, str]] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)
+
+
+_RECORDERS: list[Record] = []
+
+
+@contextmanager
+def recording() -> Iterator[Record]:
+    """Record every text drawn and every cut made inside the `with` (for the layout test;
+    nothing is recorded otherwise, and nothing costs more)."""
+    r = Record()
+    _RECORDERS.append(r)
+    try:
+        yield r
+    finally:
+        _RECORDERS.remove(r)
 
 
 def line_height(size: int, face: str = "bold") -> int:
@@ -177,23 +287,68 @@ def line_height(size: int, face: str = "bold") -> int:
     return int(ascent + descent)
 
 
-def wrap(text_: str, size: int, max_width: int, max_lines: int = 2, face: str = "bold") -> list[
-    str
-]:
-    """`text_` broken into at most `max_lines` lines that fit `max_width` (the last one cut with
-    an ellipsis if the text does not fit)."""
+_FIGURE = re.compile(r"^[(+\u2212±-]?\d[\d:)]*[.,;:]?$")  # "+2", "(2)", "1:1", "47."
+
+
+def _words(text_: str, size: int, max_width: int, face: str) -> list[str]:
+    """The pieces `wrap` may break between: words, a short figure ("+2", "(2)", "1:1") kept
+    with the word before it, and a word too wide for a line split after its hyphens ("Роял-"
+    "флеш")."""
+    out: list[str] = []
+    for word in text_.split(" "):
+        if out and len(word) <= 6 and _FIGURE.match(word):
+            out[-1] = f"{out[-1]} {word}"
+        elif "-" in word[1:-1] and width(word, size, face) > max_width:
+            parts = word.split("-")
+            out += [p + "-" for p in parts[:-1]] + [parts[-1]]
+        else:
+            out.append(word)
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _break(text_: str, size: int, max_width: int, max_lines: int, face: str) -> tuple[str, ...]:
+    """`text_` in at most `max_lines` lines, each filled with what fits (the last one gets the
+    rest, fitting or not)."""
     lines: list[str] = []
-    words = text_.split(" ")
+    words = _words(text_, size, max_width, face)
     current = ""
+
+    def join(a: str, b: str) -> str:
+        return f"{a}{b}" if not a or (a.endswith("-") and not a.endswith(" -")) else f"{a} {b}"
+
     for i, word in enumerate(words):
-        trial = f"{current} {word}" if current else word
+        trial = join(current, word)
         if width(trial, size, face) <= max_width or not current:
             current = trial
             continue
         lines.append(current)
         current = word
         if len(lines) == max_lines - 1:
-            current = " ".join(words[i:])
+            for rest in words[i + 1:]:
+                current = join(current, rest)
             break
     lines.append(current)
-    return [fit(line, size, max_width, face) for line in lines[:max_lines]]
+    return tuple(lines[:max_lines])
+
+
+def wrap(text_: str, size: int, max_width: int, max_lines: int = 2, face: str = "bold") -> list[
+    str
+]:
+    """`text_` broken into at most `max_lines` lines that fit `max_width` (the last one cut with
+    an ellipsis if the text does not fit). A line never starts with a signed figure alone
+    ("+2" stays with its name); a no-break space (NBSP) in a catalog's text keeps its two
+    words on one line; a hyphenated word too wide for a line breaks after a hyphen."""
+    return [fit(line, size, max_width, face)
+            for line in _break(text_, size, max_width, max_lines, face)]
+
+
+def wrap_shrink(text_: str, sizes: tuple[int, ...], max_width: int, max_lines: int,
+                face: str = "bold") -> tuple[list[str], int]:
+    """`text_` wrapped at the largest of `sizes` at which it fits whole in `max_lines` lines;
+    else wrapped (and its last line cut) at the smallest."""
+    for size in sizes:
+        lines = _break(text_, size, max_width, max_lines, face)
+        if all(width(line, size, face) <= max_width for line in lines):
+            return list(lines), size
+    return wrap(text_, sizes[-1], max_width, max_lines, face), sizes[-1]

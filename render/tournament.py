@@ -23,8 +23,20 @@ from PIL import Image, ImageDraw
 
 from render import palette as P
 from render import sprites, text
+from render.board import (
+    LABEL,
+    RANK_X,
+    ROW_H,
+    SIDE,
+    VALUE,
+    WIN,
+    W,
+    canvas,
+    draw_rank,
+    draw_title,
+    net_colour,
+)
 from render.encode import encode
-from render.standings import LABEL, ROW_H, SIDE, VALUE, WIN, W, _net_colour, _rank, _title, canvas
 from render.text import Labels
 
 Box = tuple[int, int, int, int]
@@ -86,7 +98,7 @@ MAX_FIXTURES = 6
 MIN_NAME = 190  # the narrowest name column the cross-table may leave
 NAME_ROOM = 260  # a name column wide enough: the cross-table's columns widen with what is left
 GAP = 12  # between columns
-PLACE_X, NAME_X = 62, 92  # the place's centre (standings' `_rank`), the name's left edge
+PLACE_X, NAME_X = RANK_X, 92  # the place's centre (render.board's), the name's left edge
 NET_W, PTS_W, WLD_W = 92, 72, 108
 CELL_W = ((38, 56), (56, 76))  # a cross-table column, narrowest and widest: one mark, two
 WALKOVER, MARK_SIZES = ("+", "−"), (30, 28, 26)
@@ -206,8 +218,8 @@ def _row(im: Image.Image, t: TournamentTable, c: Columns, i: int) -> None:
     if s.you or i % 2 == 0:  # bands, or the asker's row framed in gold
         ImageDraw.Draw(im).rounded_rectangle(box, 12, fill=P.PANEL,
                                              outline=P.GOLD if s.you else None, width=3)
-    _rank(im, s.place, y)
-    name, size = text.fit_shrink(text.clean(s.name) or "?", (VALUE, 26), c.name_w)
+    draw_rank(im, s.place, y)
+    name, size = text.name_shrink(s.name or "?", (VALUE, 26), c.name_w)
     text.draw(im, (NAME_X, y + (ROW_H - text.line_height(size)) // 2), name, size, P.TEXT)
     if c.cross:
         row = t.cross[i] if i < len(t.cross) else ()
@@ -216,7 +228,7 @@ def _row(im: Image.Image, t: TournamentTable, c: Columns, i: int) -> None:
     if c.wld:
         _centred(im, c.wld, y, f"{s.wins}–{s.losses}–{s.draws}", P.TEXT, WLD_W)
     _centred(im, c.pts, y, points_text(s.points), P.GOLD, PTS_W)
-    _centred(im, c.net, y, text.signed(s.net), _net_colour(s.net), NET_W)
+    _centred(im, c.net, y, text.signed(s.net), net_colour(s.net), NET_W)
 
 
 def _cell(im: Image.Image, box: Box, cell: Cell, diagonal: bool, size: int) -> None:
@@ -264,8 +276,8 @@ def _next(im: Image.Image, t: TournamentTable, labels: Labels) -> None:
             x = text.draw(im, (x, ty), LIVE, LABEL, WIN, face=face)[2] + 8
         room -= x + 24 + text.width(dash, size, face)
         a, b = text.clean(f.a) or "?", text.clean(f.b) or "?"
-        a = text.fit(a, size, max(room // 2, room - text.width(b, size, face)), face)
-        b = text.fit(b, size, room - text.width(a, size, face), face)
+        a = text.name(a, size, max(room // 2, room - text.width(b, size, face)), face)
+        b = text.name(b, size, room - text.width(a, size, face), face)
         ty = (box[1] + box[3]) // 2 - text.line_height(size, face) // 2
         for part, colour in ((a, P.TEXT), (dash, P.DIM), (b, P.TEXT)):
             x = text.draw(im, (x, ty), part, size, colour, face=face)[2]
@@ -278,7 +290,7 @@ def compose(t: TournamentTable, labels: Labels) -> Image.Image:
     status += [labels.text("pic.tournament.final")] if t.finished else [
         labels.text("pic.tournament.round", n=min(t.round + 1, t.rounds), rounds=t.rounds),
         labels.text("pic.tournament.played", done=t.decided, total=t.total)]
-    _title(im, labels.text("pic.tournament.title"), (text.clean(t.title), " · ".join(status)),
+    draw_title(im, labels.text("pic.tournament.title"), (t.title, " · ".join(status)),
            labels.plural("pic.tournament.players", len(t.standings)))
     if t.finished and t.winners:
         _banner(im, t, labels)

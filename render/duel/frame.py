@@ -43,16 +43,13 @@ def names_of(names: tuple[str, str] | list[str], labels: Labels) -> tuple[str, s
     return (out[0], out[1])
 
 
-def short(name: str, size: int, max_width: int = 220) -> str:
-    """A name cut to fit inside a sentence."""
-    return text.fit(name, size, max_width)
-
-
 def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels, *,
            stacks: tuple[int, int] | None = None, dealer: int | None = None,
            to_act: tuple[int, ...] = (), crown: int | None = None) -> None:
-    """Both players: token, name, stack (and its change since the start), the dealer button
-    and, for whoever must act, a lit frame and a "to act" tag; `crown` gets a gold frame."""
+    """Both players: token, name, stack, the dealer button with its word under it and, for
+    whoever must act, a lit frame and a "to act" tag left of the dealer's column; `crown` gets
+    a gold frame. A stack has no signed figure beside it: on every picture a signed figure is
+    what one bullet did (the strip says "this bullet"), never a total since the start."""
     d = ImageDraw.Draw(im)
     stacks = stacks if stacks is not None else view.stacks
     dealer = view.dealer if dealer is None else dealer
@@ -64,25 +61,23 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
         d.rounded_rectangle((x0, y0, x1, y1), 16, fill=P.PANEL, outline=edge,
                             width=4 if lit or p == crown else 2)
         im.paste(sprites.chip(p, 0, P.PANEL), (x0 + 12, y0 + 10))
-        right = x1 - 16
+        right = x1 - 18
         if p == dealer:
             btn = sprites.dealer_button(letter)
-            bx = x1 - 14 - btn.width
-            im.paste(btn, (bx, y0 + 10))
-            text.draw(im, (bx + btn.width // 2, y0 + 52), labels.text("pic.dealer"), 20, P.DIM,
-                      anchor="m", face="narrow")
-            right = bx - 10
-        text.draw(im, (x0 + 68, y0 + 8), names[p], 32, P.TEXT, max_width=right - x0 - 68)
-        stack = stacks[p]
-        box = text.draw(im, (x0 + 68, y0 + 50), str(stack), 44, P.TEXT)
-        delta = stack - view.start_stack
-        if delta:
-            text.draw(im, (box[2] + 10, y0 + 64), text.signed(delta), 30,
-                      P.PLUS if delta > 0 else P.MINUS)
+            word = labels.text("pic.dealer")
+            col = max(btn.width, text.width(word, 22, "narrow"))
+            cx = x1 - 14 - col // 2
+            im.paste(btn, (cx - btn.width // 2, y0 + 10))
+            text.draw(im, (cx, y0 + 51), word, 22, P.DIM, anchor="m", face="narrow",
+                      cell=(x1 - 14 - col, y0 + 50, x1 - 12, y1 - 4))
+            right = x1 - 14 - col - 12
+        text.draw(im, (x0 + 68, y0 + 8), text.name(names[p], 32, right - x0 - 68), 32, P.TEXT)
+        box = text.draw(im, (x0 + 68, y0 + 50), str(stacks[p]), 44, P.TEXT)
         if lit:
             tag = "▶ " + labels.text("pic.duel.to_act")
-            text.draw(im, (x1 - 14, y0 + 66), tag, 30, P.PLAYER[p], anchor="r",
-                      max_width=x1 - box[2] - 100)
+            tag, size = text.fit_shrink(tag, (30, 26), right - box[2] - 16)
+            text.draw(im, (right, y0 + 70 + (30 - size) // 2), tag, size, P.PLAYER[p],
+                      anchor="r", cell=(box[2] + 8, y0 + 50, right + 1, y1 - 4))
 
 
 def revolver(im: Image.Image, view: PublicView, labels: Labels, *, bullet: int | None = None,

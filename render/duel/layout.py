@@ -41,8 +41,12 @@ CHIPS_Y = NAME_Y + 2 * NAME_LINE + 2
 CHIPS_H = 58
 ROW_BOTTOM = CHIPS_Y + CHIPS_H
 
+# on a fresh deal, who must choose, large, in the felt between the stacks and their chips
+CTA: Box = (MARGIN + 20, CARDS_Y + CARD_H + 4 * BACK_DY + 16, W - MARGIN - 20, CHIPS_Y - 8)
+
 # --- under the row: the last bullet of this deal, what happens now, the cards out ------------
-FOLD: Box = (MARGIN + 6, ROW_BOTTOM + 10, W - MARGIN - 6, ROW_BOTTOM + 10 + 84)
+FOLD_LINES = 3  # why the bullet was won, what it did, any bonus: wrapped, never cut
+FOLD: Box = (MARGIN + 6, ROW_BOTTOM + 10, W - MARGIN - 6, ROW_BOTTOM + 10 + 120)
 STATUS_Y = FOLD[3] + 10
 STATUS_H = 116  # three lines
 FOOTER_Y = STATUS_Y + STATUS_H  # the cards-out title and legend
@@ -101,8 +105,8 @@ def cell_box(card: Card) -> Box:
 # --- the reveal: two hands side by side -----------------------------------------------------
 BIG_W, BIG_H = 132, 185
 BIG_STEP = 78
-REVEAL_CARDS_Y = HEADER_H + 100
-REVEAL_H = REVEAL_CARDS_Y + BIG_H + 250
+REVEAL_CARDS_Y = HEADER_H + 108  # the chips and stakes above, under a bonus duel's title
+REVEAL_H = REVEAL_CARDS_Y + BIG_H + 290  # four lines of outcome under the hands
 
 
 def reveal_hand_box(player: int) -> Box:

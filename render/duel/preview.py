@@ -83,9 +83,9 @@ def shots(fmt: str, labels_for: LabelsFor) -> list[Shot]:
     bet(2, 2)
     bet(3, 2)
     reveal("10_reveal_split", "bullet 5: equal hands, the pot is split", "ru")
+    table("11_table_last_bullet", "bullet 6, a bonus duel: two hands left, Алиса to choose "
+          "(Bob then gets the last one)", "en")
     bet(4, 2)
-    table("11_table_last_bullet", "bullet 6: Алиса took the straight, Bob gets the "
-          "last hand", "en")
     bet(5, 2)
     reveal("12_reveal_bonus_straight", "bullet 6: straight bonus ×4 levels the stacks", "en")
     table("13_tiebreak_offer", "stacks level after six bullets: the tiebreak offer", "en")

@@ -13,7 +13,8 @@ from render import palette as P
 from render import sprites, text
 from render.duel import frame
 from render.duel import layout as L
-from render.duel.table import arrange, cat_lc, stake_label
+from render.duel.table import arrange
+from render.duel.words import cat_fit, stake_label
 from render.encode import encode
 from render.text import Labels
 from rules.cards import Card
@@ -107,7 +108,7 @@ def why(view: PublicView, names: tuple[str, str], labels: Labels,
         return "", False
     loser = 1 - w
     behind = view.stacks[w] < view.stacks[loser]
-    who = frame.short(names[loser], 30, 300)
+    who = text.name(names[loser], 30, 300)
     if reason in ("surrender", "timeout"):
         key = f"pic.duel.why_{reason}" + ("_ahead" if behind else "")
         return labels.text(key, name=who), behind
@@ -122,6 +123,8 @@ def why(view: PublicView, names: tuple[str, str], labels: Labels,
 # The scorecard's columns (x from the left; right-aligned ones say so).
 COL_NO, COL_NAME, COL_POS, COL_CARDS, COL_BET, COL_CAT = 30, 92, 190, 236, 460, 586
 COL_NET_R, COL_STACK_R = 856, 932
+COL_CAT_R = COL_NET_R - 62  # the category (and its bonus) end here: the net is right-aligned
+NAME_GROW = 30  # how much wider the names' column may grow (the category's room shrinks)
 CARD_CHIP_W, CARD_CHIP_H = 42, 30
 SCORE_SIZE = 26
 
@@ -140,34 +143,38 @@ def _mini(card: Card) -> Image.Image:
 
 
 def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str],
-                labels: Labels, y: int) -> None:
+                labels: Labels, y: int, dx: int = 0) -> None:
+    """One player's line of a bullet; `dx` px more for the names (the columns after them move
+    right, the category's room shrinks)."""
     colour = P.PLAYER[p]
     x = COL_NAME
     if r.winner == p:  # the star between the bullet's number and the winner's name
         badge = sprites.star(26)
         im.paste(badge, (COL_NAME - badge.width - 2, y + 3), badge)
-    text.draw(im, (x, y), names[p], SCORE_SIZE, colour, face="narrow",
-              max_width=COL_POS - 6 - x)
-    text.draw(im, (COL_POS, y), labels.text("pic.duel.hand_no", n=r.positions[p] + 1),
+    text.draw(im, (x, y), names[p], SCORE_SIZE, colour, face="narrow")
+    text.draw(im, (COL_POS + dx, y), labels.text("pic.duel.hand_no", n=r.positions[p] + 1),
               SCORE_SIZE, P.DIM, face="narrow")
     for i, card in enumerate(arrange(r.cards[p])):
-        im.paste(_mini(card), (COL_CARDS + i * (CARD_CHIP_W + 2), y + 1))
+        im.paste(_mini(card), (COL_CARDS + dx + i * (CARD_CHIP_W + 2), y + 1))
     bet = f"{stake_label(labels, r.stakes[p], r.bonus_duel)} {r.stakes[p]}"
     bet, size = text.fit_shrink(bet, (SCORE_SIZE, 24, 22), COL_CAT - COL_BET - 6, "narrow")
-    text.draw(im, (COL_BET, y + (SCORE_SIZE - size) // 2), bet, size, colour, face="narrow")
-    cat = cat_lc(labels, r.values[p].category)
+    text.draw(im, (COL_BET + dx, y + (SCORE_SIZE - size) // 2), bet, size, colour, face="narrow")
+    x_cat = COL_CAT + dx
     won = r.winner == p
+    room = COL_CAT_R - x_cat
     tag = ""
-    if won and r.bonus > 0 and r.bonus_category is not None:
-        tag = labels.text("pic.duel.fold_bonus", n=text.signed(r.bonus),
-                          cat=cat_lc(labels, r.bonus_category))
-        tag = text.signed(r.bonus) if text.width(f"{cat} {tag}", SCORE_SIZE, "narrow") > (
-            COL_NET_R - 70 - COL_CAT) else tag
-    box = text.draw(im, (COL_CAT, y), cat, SCORE_SIZE, P.GOLD if won else P.TEXT, face="narrow",
-                    max_width=COL_NET_R - 70 - COL_CAT - (text.width(tag, SCORE_SIZE, "narrow")
-                                                          + 8 if tag else 0))
+    if won and r.bonus > 0 and r.bonus_category is not None:  # the bonus after the category,
+        tag = labels.text("pic.duel.score_bonus", n=text.signed(r.bonus))  # or just its figure
+        if text.width(f"{cat_fit(labels, r.values[p].category, SCORE_SIZE, room)} {tag}",
+                      SCORE_SIZE, "narrow") > room:
+            tag = text.signed(r.bonus)
+    tag_w = text.width(tag, SCORE_SIZE, "narrow") + 8 if tag else 0
+    cat = cat_fit(labels, r.values[p].category, SCORE_SIZE, room - tag_w)
+    cell = (x_cat - 2, y - 4, COL_CAT_R + 2, y + L.SCORE_LINE)
+    box = text.draw(im, (x_cat, y), cat, SCORE_SIZE, P.GOLD if won else P.TEXT, face="narrow",
+                    max_width=room - tag_w, cell=cell)
     if tag:
-        text.draw(im, (box[2] + 8, y), tag, SCORE_SIZE, P.GOLD, face="narrow")
+        text.draw(im, (box[2] + 8, y), tag, SCORE_SIZE, P.GOLD, face="narrow", cell=cell)
     d = r.deltas[p]
     text.draw(im, (COL_NET_R, y), text.signed(d, change=True), SCORE_SIZE + 2,
               P.PLUS if d > 0 else P.MINUS if d < 0 else P.DIM, anchor="r")
@@ -181,7 +188,12 @@ def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels:
     the bet, the category and any bonus, the net, the stack after), under a title per deal.
     Returns the number of bullet rows drawn."""
     d = ImageDraw.Draw(im)
-    who = (frame.short(names[0], SCORE_SIZE, 96), frame.short(names[1], SCORE_SIZE, 96))
+    # the names' column grows by up to NAME_GROW px for a name that needs it
+    need = max(text.width(text.clean(n), SCORE_SIZE, "narrow") for n in names)
+    dx = max(0, min(NAME_GROW, need - (COL_POS - 6 - COL_NAME)))
+    room = COL_POS - 6 - COL_NAME + dx
+    who = (text.name(names[0], SCORE_SIZE, room, "narrow"),
+           text.name(names[1], SCORE_SIZE, room, "narrow"))
     rows = 0
     deal: int | None = None
     for r in view.results:
@@ -198,11 +210,13 @@ def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels:
                              top + 2 * L.SCORE_LINE + 1), 10, fill=P.PANEL)
         text.draw(im, (COL_NO + 16, top + 2), str(r.number), 32,
                   P.GOLD if r.bonus_duel else P.TEXT, anchor="m")
-        if r.outcome is Outcome.SPLIT:
-            text.draw(im, (COL_NO + 26, top + L.SCORE_LINE + 6), labels.text("pic.duel.split"),
-                      20, P.DIM, anchor="m", face="narrow", max_width=COL_NAME - COL_NO - 2)
+        if r.outcome is Outcome.SPLIT:  # under the bullet's number, at a size that fits
+            mark, size = text.fit_shrink(labels.text("pic.duel.split"), (20, 18, 16),
+                                         COL_NAME - COL_NO - 4, "narrow")
+            text.draw(im, (COL_NO + 26, top + L.SCORE_LINE + 6), mark, size, P.DIM, anchor="m",
+                      face="narrow", cell=(COL_NO - 6, top, COL_NAME, top + 2 * L.SCORE_LINE))
         for p in (0, 1):
-            _score_line(im, r, p, who, labels, top + p * L.SCORE_LINE)
+            _score_line(im, r, p, who, labels, top + p * L.SCORE_LINE, dx)
         y += 2 * L.SCORE_LINE + L.SCORE_GAP
         rows += 1
     return rows
@@ -221,7 +235,7 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     if view.winner is None:
         banner, colour = labels.text("pic.duel.over_draw"), P.TEXT
     else:
-        banner = labels.text("pic.duel.over_win", name=frame.short(names[view.winner], 44, 480))
+        banner = labels.text("pic.duel.over_win", name=text.name(names[view.winner], 44, 480))
         colour = P.PLAYER[view.winner]
     line, size = text.fit_shrink(banner, (44, 38, 32), L.W - 2 * L.MARGIN - 90)
     w = text.width(line, size)

@@ -10,7 +10,8 @@ from render import palette as P
 from render import sprites, text
 from render.duel import frame
 from render.duel import layout as L
-from render.duel.table import arrange, stake_label
+from render.duel.table import arrange
+from render.duel.words import stake_label
 from render.encode import encode
 from render.text import Labels
 from rules.duel.view import BulletResult, Outcome, PublicView
@@ -22,7 +23,7 @@ def outcome_lines(result: BulletResult, names: tuple[str, str], labels: Labels) 
     tuple[str, int, RGBT]
 ]:
     """The outcome of `result` in words: (text, size, colour) lines."""
-    who = [frame.short(n, 28, 220) for n in names]
+    who = [text.name(n, 28, 220) for n in names]
     out: list[tuple[str, int, RGBT]] = []
     w = result.winner
     if result.outcome is Outcome.BOTH_PASS:
@@ -95,16 +96,18 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
     frame.panels(im, view, names, labels, stacks=result.stacks_after, dealer=result.dealer)
     frame.revolver(im, view, labels, bullet=result.number, round_=result.round, live=False)
     if result.bonus_duel:
-        text.draw(im, (L.W // 2, L.HEADER_H + 4), labels.text("pic.duel.bonus_duel"), 30, P.GOLD,
+        text.draw(im, (L.W // 2, L.HEADER_H - 2), labels.text("pic.duel.bonus_duel"), 30, P.GOLD,
                   anchor="m")
     d = ImageDraw.Draw(im)
     for p in (0, 1):
         _side(im, d, result, p, labels)
     y = L.reveal_hand_box(0)[3] + 104
-    for line, size, colour in outcome_lines(result, names, labels):  # three lines at most
-        text.draw(im, (L.W // 2, y), line, size, colour, anchor="m",
-                  max_width=L.W - 2 * L.MARGIN - 40)
-        y += text.line_height(size) + 4
+    budget = 4  # lines: each outcome wraps, none is cut
+    for line, size, colour in outcome_lines(result, names, labels):
+        for part in text.wrap(line, size, L.W - 2 * L.MARGIN - 40, max(1, budget)):
+            text.draw(im, (L.W // 2, y), part, size, colour, anchor="m")
+            y += text.line_height(size) + 4
+            budget -= 1
     return im
 
 

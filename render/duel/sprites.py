@@ -13,6 +13,8 @@ from render.duel import layout as L
 from render.sprites import RGB, SS, centred, down, face, flat
 from rules.cards import CARDS, Card
 
+UP, UP_RIM = (255, 220, 120), (196, 132, 0)  # a face-up card's cell in the grid
+
 
 @lru_cache(maxsize=48)
 def cascade(cards: tuple[Card, ...]) -> Image.Image:
@@ -87,10 +89,10 @@ def cell(card: Card, state: str) -> Image.Image:
         d.rounded_rectangle((0, 0, W - 1, H - 1), 4 * SS, fill=P.OUT_CELL)
         centred(d, W / 2, H / 2, card.rank.label, 26 * SS, P.OUT_TEXT, "narrow")
         d.line((4 * SS, H - 5 * SS, W - 4 * SS, 5 * SS), fill=P.OUT_TEXT, width=SS * 2)
-    else:
-        d.rounded_rectangle((0, 0, W - 1, H - 1), 4 * SS, fill=P.CARD,
-                            outline=P.GOLD if state == "up" else P.CARD,
-                            width=SS * 3 if state == "up" else 1)
+    else:  # face up: a gold cell with a dark gold rim, seen at a glance on a phone
+        d.rounded_rectangle((0, 0, W - 1, H - 1), 4 * SS, fill=UP if state == "up" else P.CARD,
+                            outline=UP_RIM if state == "up" else P.CARD,
+                            width=SS * 4 if state == "up" else 1)
         centred(d, W / 2, H / 2, card.rank.label, 28 * SS, P.suit_colour(card.suit), "narrow")
     return down(im, (w, h))
 
@@ -106,6 +108,7 @@ def swatch(state: str) -> Image.Image:
         d.rounded_rectangle(box, 3 * SS, fill=P.OUT_CELL)
         d.line((3 * SS, h * SS - 4 * SS, w * SS - 3 * SS, 4 * SS), fill=P.OUT_TEXT, width=SS * 2)
     else:
-        d.rounded_rectangle(box, 3 * SS, fill=P.CARD, outline=P.GOLD if state == "up" else P.CARD,
-                            width=SS * 3 if state == "up" else 1)
+        d.rounded_rectangle(box, 3 * SS, fill=UP if state == "up" else P.CARD,
+                            outline=UP_RIM if state == "up" else P.CARD,
+                            width=SS * 4 if state == "up" else 1)
     return down(im, (w, h))

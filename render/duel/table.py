@@ -16,11 +16,11 @@ from render import sprites, text
 from render.duel import frame
 from render.duel import layout as L
 from render.duel import sprites as duel_sprites
+from render.duel.words import stake_label, summary
 from render.encode import encode
 from render.text import Labels
 from rules.cards import Card
-from rules.duel.view import BulletResult, HandState, HandView, Outcome, Phase, PublicView
-from rules.hands import Category
+from rules.duel.view import BulletResult, HandState, HandView, Phase, PublicView
 
 NAME_SIZE = 26
 
@@ -43,12 +43,6 @@ def _result_for(view: PublicView, hand: HandView) -> BulletResult | None:
         if r.round == view.round and hand.position in r.positions:
             return r
     return None
-
-
-def stake_label(labels: Labels, chips: int, bonus_duel: bool) -> str:
-    if bonus_duel:
-        return labels.text("pic.duel.stake")
-    return labels.text("pic.duel.play" if chips >= 2 else "pic.duel.pass")
 
 
 def _chips(im: Image.Image, pos: int, owner: int, chips: int, caption: str) -> None:
@@ -121,11 +115,6 @@ def cards_out(im: Image.Image, view: PublicView, labels: Labels) -> None:
         im.paste(duel_sprites.cell(card, "out" if card in out else "up"), L.cell_box(card)[:2])
 
 
-def cat_lc(labels: Labels, category: Category) -> str:
-    """A category's name inside a sentence, lower case ("one pair", "пара")."""
-    return labels.text(f"pic.duel.lc.{category.name.lower()}")
-
-
 def last_bullet(view: PublicView) -> BulletResult | None:
     """The bullet just finished: the last one of the deal on the table, or on a fresh deal
     the last bullet of the deal before (its hands are gone: only its strip is drawn)."""
@@ -133,34 +122,6 @@ def last_bullet(view: PublicView) -> BulletResult | None:
     if r is None or not view.hands:
         return None
     return r if r.round == view.round or r.number == view.bullet - 1 else None
-
-
-def summary(result: BulletResult, names: tuple[str, str], labels: Labels, *,
-            nets: bool = True) -> str:
-    """What happened in `result`, in one sentence: "Bullet 2: Bob's one pair beats Alice's high
-    card · Bob +2 · bonus +7 (full house)" (the bonus only when one was paid)."""
-    b = result.number
-    w = result.winner
-    if result.outcome is Outcome.BOTH_PASS:
-        parts = [labels.text("pic.duel.fold_both_pass", bullet=b)]
-    elif result.outcome is Outcome.SPLIT or w is None:
-        parts = [labels.text("pic.duel.fold_split", bullet=b,
-                             cat=cat_lc(labels, result.values[0].category))]
-    else:
-        l_ = 1 - w
-        if result.outcome is Outcome.UNCONTESTED:
-            parts = [labels.text("pic.duel.fold_uncontested", bullet=b, w=names[w], l=names[l_])]
-        else:
-            parts = [labels.text("pic.duel.fold_showdown", bullet=b, w=names[w], l=names[l_],
-                                 wcat=cat_lc(labels, result.values[w].category),
-                                 lcat=cat_lc(labels, result.values[l_].category))]
-        if nets:
-            parts.append(labels.text("pic.duel.fold_net", name=names[w],
-                                     n=text.signed(result.deltas[w], change=True)))
-        if result.bonus > 0 and result.bonus_category is not None:
-            parts.append(labels.text("pic.duel.fold_bonus", n=text.signed(result.bonus),
-                                     cat=cat_lc(labels, result.bonus_category)))
-    return " · ".join(parts)
 
 
 def fold(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult,
@@ -175,20 +136,43 @@ def fold(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult,
     winner = result.winner
     d.rounded_rectangle(L.FOLD, 14, fill=P.PANEL,
                         outline=P.GOLD if winner is not None else P.PANEL_EDGE, width=3)
-    who = (frame.short(names[0], 28, 240), frame.short(names[1], 28, 240))
-    lines = text.wrap(summary(result, who, labels), 28, x1 - x0 - 32, 2)
-    step = text.line_height(28) + 4
+    who = (text.name(names[0], 28, 200), text.name(names[1], 28, 200))
+    lines, size = text.wrap_shrink(summary(result, who, labels), (28, 26), x1 - x0 - 32,
+                                   L.FOLD_LINES)
+    step = text.line_height(size) + 4
     y = (y0 + y1) // 2 - step * len(lines) // 2 + 2
     for line in lines:
-        text.draw(im, ((x0 + x1) // 2, y), line, 28, P.TEXT, anchor="m")
+        text.draw(im, ((x0 + x1) // 2, y), line, size, P.TEXT, anchor="m", cell=L.FOLD)
         y += step
+
+
+def call_to_action(im: Image.Image, view: PublicView, names: tuple[str, str],
+                   labels: Labels) -> bool:
+    """On a fresh deal (nothing turned over, no bullet folded in), who must choose, large, in
+    the felt under the hands (`L.CTA`) instead of in the status lines; False otherwise."""
+    if view.phase is not Phase.BULLET or not view.to_act or view.bonus_duel:
+        return False
+    if last_bullet(view) is not None or any(h.state is HandState.REVEALED for h in view.hands):
+        return False
+    p = view.to_act[0]
+    x0, y0, x1, y1 = L.CTA
+    said = labels.text("pic.duel.choose", name=text.name(names[p], 40, 360))
+    one = text.width(said, 34) <= x1 - x0  # one line if it fits at 34 px or more, else two
+    lines, size = text.wrap_shrink(said, (40, 36, 34) if one else (40, 36, 32), x1 - x0,
+                                   1 if one else 2)
+    step = text.line_height(size) + 6
+    y = (y0 + y1) // 2 - step * len(lines) // 2
+    for line in lines:
+        text.draw(im, ((x0 + x1) // 2, y), line, size, P.PLAYER[p], anchor="m", cell=L.CTA)
+        y += step
+    return True
 
 
 def status(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels,
            x: int, y: int, max_width: int) -> None:
     """What is happening now, in at most three lines."""
     lines: list[tuple[str, int, tuple[int, int, int]]] = []
-    who = [frame.short(n, 30, 260) for n in names]
+    who = [text.name(n, 30, 260) for n in names]
     if not view.hands:
         pass  # the row itself says so
     elif view.phase is Phase.DEAL:
@@ -214,8 +198,11 @@ def status(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
             a = view.tiebreak_answers[p]
             key = ("pic.duel.answer_deciding" if a is None else "pic.duel.answer_wants" if a
                    else "pic.duel.answer_no")
-            text.draw(im, (x + p * half, y), labels.text(key, name=who[p]), 28, P.PLAYER[p],
-                      max_width=half - 12)
+            said = labels.text(key, name=names[p])
+            if text.width(said, 28) > half - 12:  # the name cut to what the answer leaves
+                room = half - 12 - text.width(said, 28) + text.width(names[p], 28)
+                said = labels.text(key, name=text.name(names[p], 28, max(60, room)))
+            text.draw(im, (x + p * half, y), said, 28, P.PLAYER[p], max_width=half - 12)
         return
     elif view.phase is Phase.OVER:
         if view.winner is None:
@@ -248,7 +235,8 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     if not view.hands:  # before the first deal: say so where the hands will be
         text.draw(im, (L.W // 2, (L.HANDS_Y + L.ROW_BOTTOM) // 2 - 20),
                   labels.text("pic.shuffling"), 36, P.DIM, anchor="m")
-    status(im, view, names, labels, L.MARGIN + 14, L.STATUS_Y, L.W - 2 * L.MARGIN - 28)
+    if not call_to_action(im, view, names, labels):
+        status(im, view, names, labels, L.MARGIN + 14, L.STATUS_Y, L.W - 2 * L.MARGIN - 28)
     if show_cards_out:
         cards_out(im, view, labels)
     return im

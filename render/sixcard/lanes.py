@@ -106,17 +106,19 @@ def _dropped(im: Image.Image, d: ImageDraw.ImageDraw, row: int, card: Card, labe
 
 def _column(im: Image.Image, row: int, lines: list[Line], star: bool = False) -> None:
     """The right-hand column of a lane: lines above the smallest size shrink to fit, the
-    smallest ones wrap (two lines at most), all cut with an ellipsis if they still do not fit;
-    a line that would run past the lane is left out."""
+    smallest ones (and a larger one that does not fit even at the smallest size) wrap, three
+    lines at most; a line that would run past the lane is left out."""
     x0, y, x1, bottom = outcome_box(row)
     y += 2
     for line, size, colour in lines:
         room = x1 - x0
-        if size > TEXT:
-            if star and size >= 34:
-                room -= 48
+        if star and size >= 34:
+            room -= 48
+        if size > TEXT and text.width(line, TEXT, "narrow") <= room:
             cut, sz = text.fit_shrink(line, (size, size - 2, size - 4, TEXT), room, "narrow")
             parts = [cut]
+        elif size > TEXT:
+            sz, parts = TEXT, text.wrap(line, TEXT, room, 3, "narrow")
         else:
             sz, parts = size, text.wrap(line, size, room, 3, "narrow")
         for part in parts:
@@ -176,8 +178,9 @@ def _box_lines(view: SixCardView, box: SixBoxView, labels: Labels) -> tuple[list
             word, colour = labels.text("pic.sixcard.push"), P.TEXT
         elif o is BoxOutcome.NO_GAME:
             word, colour = labels.text("pic.sixcard.paid_no_game"), P.PLUS
-        elif o is BoxOutcome.STAKES_RETURNED:
-            word, colour = labels.text("pic.sixcard.stakes_back"), P.TEXT
+        elif o is BoxOutcome.STAKES_RETURNED:  # the fees paid are not returned: say so
+            key = "pic.sixcard.stakes_back_fee" if s.net < 0 else "pic.sixcard.stakes_back"
+            word, colour = labels.text(key), P.TEXT
         else:
             word, colour = labels.text("pic.sixcard.folded"), P.MINUS
         lines.append((word, 28, colour))

@@ -17,10 +17,10 @@ RGB = tuple[int, int, int]
 Edge = tuple[RGB, int]  # a frame's colour and width
 
 W = 1000
-HEADER_H = 150
+HEADER_H = 142
 PANEL: Box = (C.MARGIN, 16, C.MARGIN + 360, 134)  # the player's name, balance, chips in play
 LANE_X0, LANE_X1 = C.MARGIN + 4, W - C.MARGIN - 4
-LANE_H = 200
+LANE_H = 204  # the cards (and the pad of a new card's rim) clear the frame at the bottom
 LANE_GAP = 8
 BOTTOM = 18
 TITLE_X = LANE_X0 + 16

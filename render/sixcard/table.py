@@ -33,7 +33,7 @@ def _panel(im: Image.Image, view: SixCardView, name: str, labels: Labels) -> Non
     x0, y0, x1, _ = PANEL
     over = view.is_over
     im.paste(sprites.chip(0, 0, P.PANEL), (x0 + 12, y0 + 10))
-    line, size = text.fit_shrink(name, (30, 26, 22), x1 - x0 - 86)
+    line, size = text.name_shrink(name, (30, 26, 22), x1 - x0 - 86)
     text.draw(im, (x0 + 70, y0 + 12 + (30 - size) // 2), line, size, P.TEXT)
     box = text.draw(im, (x0 + 70, y0 + 56), str(view.balance), 38, P.TEXT)
     if over:

@@ -35,8 +35,10 @@ def _modules() -> list[Path]:
 def test_render_draws_from_the_public_view_only() -> None:
     """Only the preview scripts (which play games to have something to draw) may touch a
     game's state; the drawing modules see the public views (rules.duel.view,
-    rules.sixcard.view), cards and hand values, nothing else."""
-    allowed = {"rules.duel.view", "rules.sixcard.view", "rules.cards", "rules.hands"}
+    rules.sixcard.view), cards and hand values (and what decides between two of them,
+    rules.showdown, pure), nothing else."""
+    allowed = {"rules.duel.view", "rules.sixcard.view", "rules.cards", "rules.hands",
+               "rules.showdown"}
     for path in _modules():
         rules = {m for m in _imports(path) if m.split(".")[0] == "rules"}
         if path.name.startswith("preview"):

@@ -12,8 +12,8 @@ from PIL import Image
 
 from bot.i18n import LANGUAGES, translator
 from render import palette as P
+from render.board import WIN, W
 from render.preview import tournament
-from render.standings import WIN, W
 from render.tournament import (
     MIN_NAME,
     PTS_W,

@@ -16,6 +16,7 @@ from render.duel import layout as L
 from render.duel import preview
 from render.duel import result as result_mod
 from render.duel.preview import DEAL_1, DEAL_2, bet_on, deck, ended
+from rules.cards import parse_cards
 from rules.duel import DuelState, Phase, PublicView, Surrender, TiebreakAnswer
 
 NAMES = ("Alice", "Bob")
@@ -119,24 +120,47 @@ def test_a_new_deal_folds_in_the_last_bullet_of_the_deal_before_until_its_own_fi
     assert [v["bullet"] for k in FOLDS for v in later.values(k)] == [4]
 
 
-def test_a_bonus_duel_fold_names_both_categories_and_a_paid_bonus() -> None:
+def test_a_bonus_duel_fold_names_both_hands_by_their_ranks_and_a_paid_bonus() -> None:
     view = offer_state().public_view()  # bullet 6: a straight beats high card, bonus 4
     labels = words_of_table(view)
     [said] = labels.values("pic.duel.fold_showdown")
-    assert said["wcat"] == "pic.duel.lc.straight" and said["lcat"] == "pic.duel.lc.high_card"
-    assert labels.values("pic.duel.fold_bonus") == [{"n": "+4", "cat": "pic.duel.lc.straight"}]
+    assert said["wcat"] == "pic.duel.named.straight" and said["lcat"] == "pic.duel.named.high_card"
+    assert labels.values("pic.duel.fold_bonus") == [{"n": "+4"}]
     no_bonus = words_of_table(after(SIX[:4]))
     assert not no_bonus.values("pic.duel.fold_bonus")
 
 
-def test_the_fold_in_real_words() -> None:
+def test_the_fold_in_real_words_says_why_the_hand_won() -> None:
     view = after(SIX[:6])  # bullet 3: a full house beats high card, bonus 7
     assert render.table(view, names=NAMES, labels=translator("ru"))
-    en = translator("en")
-    from render.duel.table import summary
+    from render.duel.words import summary
 
-    assert summary(view.results[-1], NAMES, en) == (
-        "Bullet 3: Bob's full house beats Alice's high card · Bob +9 · bonus +7 (full house)")
+    assert summary(view.results[-1], NAMES, translator("en")) == (
+        "Bullet 3: Bob's nines full of fours beats Alice's ace high · Bob +9 this bullet · "
+        "incl. bonus +7")
+    assert summary(view.results[-1], NAMES, translator("ru")) == (
+        "Пуля 3: фулл-хаус из девяток и четвёрок (Bob) сильнее, чем старшая карта туз (Alice)"
+        " · Bob +9 за пулю · в т. ч. бонус +7")
+
+
+def test_the_same_category_is_decided_by_its_ranks_or_by_a_kicker_in_words() -> None:
+    import dataclasses
+
+    from render.duel.words import summary
+    from rules.hands import evaluate
+
+    r = after(SIX[:6]).results[-1]
+    en = translator("en")
+
+    def said(a: str, b: str) -> str:
+        values = (evaluate(parse_cards(a)), evaluate(parse_cards(b)))
+        return summary(dataclasses.replace(r, values=values, winner=0, bonus=0), NAMES, en,
+                       nets=False)
+
+    assert said("Ah 9c 7d 4s 2h", "Jd 9s 7h 4c 2d") == (
+        "Bullet 3: Alice's ace high beats Bob's jack high")
+    assert said("Qh Qc 9d 4s 2h", "Qd Qs 8h 4c 2d") == (
+        "Bullet 3: pair of queens each, Alice wins on the kicker")
 
 
 # --- the tiebreak offer -----------------------------------------------------------------------
