@@ -317,6 +317,10 @@ def _break(text_: str, size: int, max_width: int, max_lines: int, face: str) -> 
     def join(a: str, b: str) -> str:
         return f"{a}{b}" if not a or (a.endswith("-") and not a.endswith(" -")) else f"{a} {b}"
 
+    if max_lines <= 1:  # one line: it gets everything (a caller measures whether it fits)
+        for word in words:
+            current = join(current, word)
+        return (current,)
     for i, word in enumerate(words):
         trial = join(current, word)
         if width(trial, size, face) <= max_width or not current:

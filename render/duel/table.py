@@ -209,13 +209,15 @@ def status(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
             lines.append((labels.text("pic.duel.over_draw"), 30, P.GOLD))
         else:
             lines.append((labels.text("pic.duel.over_win", name=who[view.winner]), 30, P.GOLD))
-    budget = 3
-    for line, size, colour in lines:
-        parts = text.wrap(line, size, max_width, 2 if budget > len(lines) else 1)
-        for part in parts[:budget]:
+    # At most three lines; when they do not all fit, the first (the rule) gives lines up
+    # before the last (who must act, what to do), which keeps every word it has.
+    need = [len(text.wrap(line, size, max_width, 3)) for line, size, _ in lines]
+    while sum(need) > 3 and any(n > 1 for n in need):
+        need[next(i for i, n in enumerate(need) if n > 1)] -= 1
+    for (line, size, colour), n in zip(lines, need, strict=True):
+        for part in text.wrap(line, size, max_width, n):
             text.draw(im, (x, y), part, size, colour)
             y += text.line_height(size) + 2
-            budget -= 1
 
 
 def compose(view: PublicView, names: tuple[str, str], labels: Labels,

@@ -16,6 +16,7 @@ import pytest
 from bot import __main__ as cli
 from bot.config import ENVIRONMENT
 from bot.storage import Storage
+from bot.storage.migrations import MIGRATIONS
 from rules.fairness import commitment_of
 from tests.support import databases
 from tests.support.full_database import ROWS, SECRET, fill
@@ -144,7 +145,7 @@ def test_db_copy_prints_each_table_refuses_a_full_target_and_forces(
         assert re.search(rf"^  {table} +{len(rows)}$", out, re.MULTILINE), table
     total = sum(len(rows) for rows in ROWS.values())
     assert re.search(rf"^  total +{total} rows in {len(ROWS)} tables$", out, re.MULTILINE)
-    assert "migrated to the latest schema" in out and "schema version 13" in out
+    assert "migrated to the latest schema" in out and f"schema version {len(MIGRATIONS)}" in out
     assert SECRET not in out
 
     assert cli.main(["db", "copy", str(source), str(target)]) == 2

@@ -43,6 +43,11 @@ pytestmark = pytest.mark.usefixtures("on_both_engines")
 
 CARD_DISPLAY = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
 
+# Played at machine speed: the bot's own pacing to 20 calls a minute per group would hold this
+# duel for a minute without testing anything here (tests/e2e/test_flood_e2e.py tests the pacing).
+QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}
+
+
 
 def assert_no_card_in_log(bot: BotProcess, decks: list[str]) -> None:
     """No card as people see it, no deck order and no hand of one ("AsKd...") in the log."""
@@ -56,7 +61,7 @@ def assert_no_card_in_log(bot: BotProcess, decks: list[str]) -> None:
 
 async def test_a_complete_duel_costs_an_answer_a_send_and_a_delete_per_tap_and_keeps_secrets(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    bot = await launch_bot()
+    bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     table, _ = new_table(fake_api)
     first = await open_duel(fake_api, table)
@@ -118,7 +123,7 @@ async def test_a_complete_duel_costs_an_answer_a_send_and_a_delete_per_tap_and_k
 
 async def test_surrender_ends_the_duel_and_counts_it(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    bot = await launch_bot()
+    bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     table, (carol,) = new_table(fake_api, extra=1)
     alice, bob = table.players

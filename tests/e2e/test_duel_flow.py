@@ -18,6 +18,11 @@ from tests.support.driver import (
 )
 from tests.support.fakeapi import FakeTelegramAPI
 
+# Played at machine speed: the bot's own pacing to 20 calls a minute per group would hold this
+# duel for a minute without testing anything here (tests/e2e/test_flood_e2e.py tests the pacing).
+QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}
+
+
 
 def _table(api: FakeTelegramAPI, *, lang: str = "en") -> Table:
     alice = api.add_user("Alice", username="alice", language_code=lang)
@@ -28,7 +33,7 @@ def _table(api: FakeTelegramAPI, *, lang: str = "en") -> Table:
 
 async def test_a_whole_duel_between_two_friends(fake_api: FakeTelegramAPI,
                                                 launch_bot: LaunchBot) -> None:
-    await launch_bot()
+    await launch_bot(env=QUICK)
     table = _table(fake_api)
     first = await open_duel(fake_api, table)
     # The challenge's message is the duel's header: the first deal's commitment is there, the

@@ -88,7 +88,7 @@ async def _play_checking_each_turn(api: FakeTelegramAPI, table: Table,
 
 async def test_every_turn_is_a_fresh_message_and_a_duel_leaves_two(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    bot = await launch_bot()
+    bot = await launch_bot(env=QUICK)
     table, _ = new_table(fake_api)
     start = fake_api.requests[-1].seq
     header = await _challenge(fake_api, table)

@@ -34,10 +34,15 @@ from tests.support.driver import (
 from tests.support.fakeapi import FakeTelegramAPI
 from tests.support.fakeapi.model import FakeChat, FakeMessage
 
+# Played at machine speed: the bot's own pacing to 20 calls a minute per group would hold this
+# duel for a minute without testing anything here (tests/e2e/test_flood_e2e.py tests the pacing).
+QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}
+
+
 
 async def test_a_duel_in_a_forum_topic_stays_in_the_topic(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    bot = await launch_bot()
+    bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     table, _ = new_table(fake_api, forum=True)
     topic = fake_api.create_topic(table.chat, "Saloon")
@@ -86,7 +91,7 @@ def live_of(api: FakeTelegramAPI, chat: FakeChat, duel_id: int) -> FakeMessage:
 
 async def test_one_live_duel_per_player_and_several_duels_in_one_chat(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    bot = await launch_bot()
+    bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     table, (carol, dave, eve) = new_table(fake_api, extra=3)
     alice, bob = table.players

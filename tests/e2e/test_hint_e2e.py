@@ -33,6 +33,11 @@ from tests.support.fakeapi.model import FakeMessage
 
 MOVE = re.compile(r"^([123])\. #([1-6]) \S+ · (Pass|Play) ([12]): (\d{1,3})%$")
 
+# Played at machine speed: the bot's own pacing to 20 calls a minute per group would hold this
+# duel for a minute without testing anything here (tests/e2e/test_flood_e2e.py tests the pacing).
+QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}
+
+
 
 def button(m: FakeMessage, label: str) -> str:
     return next(b["callback_data"] for b in m.buttons() if b["text"] == label)
@@ -47,7 +52,7 @@ async def ask_hint(api: FakeTelegramAPI, user: object, m: FakeMessage) -> FakeMe
 
 async def test_a_hint_in_a_practice_duel_and_its_count_in_the_review(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    bot = await launch_bot()
+    bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     table, _ = new_table(fake_api)
     alice, bob = table.players
@@ -108,7 +113,7 @@ async def test_a_hint_in_a_practice_duel_and_its_count_in_the_review(
 
 async def test_a_duel_between_people_has_no_hint(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    await launch_bot()
+    await launch_bot(env=QUICK)
     table, _ = new_table(fake_api)
     alice = table.players[0]
     first = await open_duel(fake_api, table)

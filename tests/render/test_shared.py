@@ -126,3 +126,13 @@ def test_a_jpeg_over_its_budget_is_made_again_at_the_next_quality() -> None:
     assert encode.encode(im, "jpeg", loose) == at_first
     assert encode.encode(im, "jpeg", tight) == at_second  # the last quality, whatever its size
     assert len(at_second) < len(at_first)
+
+
+def test_a_text_allowed_one_line_is_kept_whole_or_shrunk_never_losing_words() -> None:
+    """wrap_shrink with one line: a text too wide at the first size is tried smaller; the line
+    it returns always holds every word (it once returned the first line's worth, silently)."""
+    from render import text
+
+    said = "Bob: choose a hand — Pass (1) or Play (2)"
+    lines, size = text.wrap_shrink(said, (40, 36, 34), text.width(said, 34), 1)
+    assert lines == [said] and size == 34
