@@ -24,7 +24,8 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 
 from telegram import Update
 
@@ -40,6 +41,18 @@ DONE_TRIES = 3  # attempts to cross an update off before leaving it to its lease
 STOP_WAIT = 10.0  # seconds a graceful stop waits for the updates in hand
 
 Clock = Callable[[], float]
+_SETTLE: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar(
+    "sixshooter_settle", default=None)
+
+
+async def settled() -> None:
+    """The update being handled has had its effect saved and its press answered; what is left
+    (showing it) a restart redoes from the database. So it is crossed off now: a kill from
+    here on does not hand it to the next process, which would answer the press a second time
+    (Telegram refuses that as too old)."""
+    settle = _SETTLE.get()
+    if settle is not None:
+        await settle()
 
 
 def worker_name() -> str:
@@ -105,14 +118,23 @@ class Intake:
         self._in_hand[update.update_id] = task
 
     async def _process(self, update: Update, saved: bool) -> None:
+        crossed = False
+
+        async def settle() -> None:
+            nonlocal crossed
+            if saved and not crossed:
+                crossed = True
+                await self._cross_off(update.update_id)
+
+        token = _SETTLE.set(settle)
         try:
             processor = self.app.update_processor
             await processor.process_update(update, self.app.process_update(update))
         except Exception:  # the application's error handler saw the handlers' errors
             log.exception("update %d: not handled", update.update_id)
         finally:
-            if saved:
-                await self._cross_off(update.update_id)
+            _SETTLE.reset(token)
+            await settle()
             self._in_hand.pop(update.update_id, None)
 
     async def _cross_off(self, update_id: int) -> None:

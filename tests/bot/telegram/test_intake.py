@@ -123,3 +123,25 @@ async def test_a_stale_update_is_taken_over_by_a_live_worker(store: Storage) -> 
     await settle(intake)
     assert app.handled == [11]
     await intake.stop()
+
+
+async def test_a_settled_update_is_crossed_off_before_its_handler_ends(store: Storage) -> None:
+    from bot.telegram.intake import settled
+
+    app = FakeApp()
+    release = asyncio.Event()
+
+    async def process_update(u: object) -> None:
+        await settled()  # its effect saved and its press answered: the rest is showing it
+        await release.wait()
+
+    app.process_update = process_update  # type: ignore[method-assign]
+    intake = intake_of(app, store, "w1")
+    await intake.receive([update(21)])
+    for _ in range(100):
+        if await store.inbox.pending() == 0:
+            break
+        await asyncio.sleep(0.01)
+    assert await store.inbox.pending() == 0 and intake.in_hand == 1  # off, though in hand
+    release.set()
+    await settle(intake)
