@@ -9,6 +9,8 @@ from telegram.ext import ApplicationBuilder
 
 from bot import common, duel, fairness, info, settings, sixcard, stats, tournament
 from bot.config import Config
+from bot.ops import server as ops
+from bot.ops.requests import MeteredRequest
 from bot.services import KEY, Services, services
 from bot.storage import Storage
 from bot.telegram import App, menu
@@ -28,6 +30,7 @@ MENU: tuple[Command, ...] = tuple(c for f in FEATURES for c in f.COMMANDS)
 # game.
 STARTS = (duel.start, sixcard.start, tournament.start, common.start)
 CONFIG = "sixshooter.config"
+OPS = "sixshooter.ops"  # the running /metrics and /healthz server, if any
 UPDATES = ["message", "callback_query", "my_chat_member"]
 SEND_READ_TIMEOUT = 25.0  # seconds to wait for Telegram's answer to a request (PTB: 5)
 MEDIA_WRITE_TIMEOUT = 30.0  # seconds to upload a picture (PTB: 20)
@@ -48,10 +51,13 @@ def build(config: Config) -> App:
     # Connections: the flood limits keep about 30 sends a second in flight, so a small pool
     # serves them all; 256 idle-checked connections cost a fifth of the bot's CPU in httpx's
     # pool bookkeeping. A request waits up to POOL_WAIT for a free one instead of failing.
-    builder = builder.connection_pool_size(POOL_SIZE).pool_timeout(POOL_WAIT)
     # Answers: a photo upload on a slow link takes many seconds, and a send that timed out is
     # not sent again (it may have arrived: bot.telegram.send), so give Telegram time to answer.
-    builder = builder.read_timeout(SEND_READ_TIMEOUT).media_write_timeout(MEDIA_WRITE_TIMEOUT)
+    # Every call, getUpdates too, goes through MeteredRequest: counted for /metrics.
+    builder = builder.request(MeteredRequest(
+        connection_pool_size=POOL_SIZE, pool_timeout=POOL_WAIT, read_timeout=SEND_READ_TIMEOUT,
+        media_write_timeout=MEDIA_WRITE_TIMEOUT))
+    builder = builder.get_updates_request(MeteredRequest(connection_pool_size=1))
     app: App = (
         builder.concurrent_updates(FairUpdateProcessor())
         .post_init(_started)
@@ -73,6 +79,7 @@ async def _started(app: App) -> None:
         svc.janitor.room = limiter.room
     svc.janitor.journal = storage.deletes  # what waits to be deleted survives a kill
     app.bot_data[KEY] = svc
+    app.bot_data[OPS] = await ops.start(config, lambda: svc.storage)  # /metrics, /healthz
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
     await menu.register(app.bot, MENU)
@@ -83,6 +90,8 @@ async def _started(app: App) -> None:
 
 
 async def _stopped(app: App) -> None:
+    if app.bot_data.get(OPS) is not None:
+        await app.bot_data.pop(OPS).stop()
     if KEY in app.bot_data:
         await services(app.bot_data).janitor.close(app.bot)
         await services(app.bot_data).storage.close()

@@ -34,6 +34,7 @@ from bot.storage.db import (
 from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
+from bot.storage.live import LiveGames, live_games
 from bot.storage.meta import MetaRepo
 from bot.storage.migrate import ChatMove, move_chat
 from bot.storage.migrations import MIGRATIONS
@@ -65,6 +66,7 @@ __all__ = [
     "DuelRepo",
     "DuelResult",
     "DuelStatus",
+    "LiveGames",
     "MatchRecord",
     "MetaRepo",
     "RatingRepo",
@@ -139,6 +141,14 @@ class Storage:
     async def move_chat(self, old_id: int, new_id: int, *, now: int) -> ChatMove:
         """Every row of chat `old_id` moved to `new_id` (a group that became a supergroup)."""
         return await move_chat(self.db, old_id, new_id, now=now)
+
+    async def ping(self) -> None:
+        """Return once the database answers a trivial query; StorageError if it cannot."""
+        await self.db.ping()
+
+    async def live_games(self) -> LiveGames:
+        """The games live now in the whole database (every worker's)."""
+        return await live_games(self.db)
 
     async def close(self) -> None:
         await self.db.close()
