@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
 
 from tornado.httpserver import HTTPServer
@@ -87,13 +88,28 @@ async def start(config: Config, storage: StorageGetter) -> OpsServer | None:
     if config.metrics_port is None:
         return None
     address, port = config.metrics_listen, config.metrics_port
-    server = HTTPServer(application(storage))
     try:
-        server.listen(port, address)
+        listening = _bind(address, port)
     except OSError as e:
         log.error("cannot serve /metrics on %s port %d: %s; the bot runs without them "
                   "(free the port or change SIXSHOOTER_METRICS_PORT)", address, port,
                   e.strerror or e)
         return None
-    log.info("metrics on http://%s:%d/metrics, health on /healthz", address, port)
+    server = HTTPServer(application(storage))
+    server.add_sockets([listening])
+    log.info("metrics on %s port %d: /metrics, /healthz", address, port)
     return OpsServer(server, address, port)
+
+
+def _bind(address: str, port: int) -> socket.socket:
+    """A listening socket (closed again if it cannot bind: tornado's own would leak)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((address, port))
+        sock.listen(128)
+        sock.setblocking(False)
+    except BaseException:
+        sock.close()
+        raise
+    return sock

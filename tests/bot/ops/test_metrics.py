@@ -85,7 +85,8 @@ def test_the_text_holds_names_and_labels_but_no_id_name_or_token() -> None:
     text = metrics.text().decode()
     for line in ('sixshooter_bot_api_calls_total{method="answerCallbackQuery",outcome="ok"}',
                  'sixshooter_bot_api_calls_total{method="sendPhoto",outcome="retry_after"}',
-                 'sixshooter_live_games{game="duel"} 3.0', 'sixshooter_live_games{game="sixcard"} 1.0',
+                 'sixshooter_live_games{game="duel"} 3.0',
+                 'sixshooter_live_games{game="sixcard"} 1.0',
                  "sixshooter_jobs_due 4.0", "sixshooter_jobs_overdue 2.0", "sixshooter_poller 1.0",
                  "sixshooter_bot_api_429_total", "sixshooter_tap_latency_seconds_bucket",
                  "process_cpu_seconds_total"):
@@ -107,7 +108,8 @@ def test_a_method_is_the_url_s_last_segment_and_never_the_token(url: str, method
 
 
 async def test_a_wait_for_a_turn_counts_only_when_it_was_one() -> None:
-    waits, seconds = value("sixshooter_flood_waits_total"), value("sixshooter_flood_wait_seconds_total")
+    waits = value("sixshooter_flood_waits_total")
+    seconds = value("sixshooter_flood_wait_seconds_total")
 
     async def turn(after: float) -> str:
         if after:
