@@ -1,0 +1,56 @@
+"""The ops port of a real bot process (on SQLite and on PostgreSQL): /metrics shows the
+updates and the press it handled, its Bot API calls, its statements and the live duel, and no
+id of anyone; /healthz says ok. Never on the webhook's path."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.support.botprocess import LaunchBot
+from tests.support.driver import move, new_table, open_duel
+from tests.support.fakeapi import FakeTelegramAPI
+from tests.support.ops import free_port, health, metrics_text, ops_env, sample, samples, until
+
+pytestmark = pytest.mark.usefixtures("on_both_engines")
+
+
+async def test_metrics_show_a_handled_press_and_health_is_ok(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    port = free_port()
+    bot = await launch_bot(env=ops_env(port, SIXSHOOTER_RATE_LIMIT="off"))
+    before = samples(await metrics_text(port))
+    assert sample(before, "sixshooter_taps_total", outcome="answered") == 0
+    table, _ = new_table(fake_api)
+    await open_duel(fake_api, table)  # a /duel, and the press that accepts it
+    await move(fake_api, table, random.Random(3))  # a second press
+    async def scrape() -> str | None:
+        # A press is counted when its handling ends, just after its answer; the live games
+        # are counted again at most every second.
+        text = await metrics_text(port)
+        found = samples(text)
+        done = (sample(found, "sixshooter_taps_total", outcome="answered") >= 2
+                and sample(found, "sixshooter_live_games", game="duel") >= 1)
+        return text if done else None
+
+    text = await until(scrape, "two presses and a live duel in the metrics")
+    now = samples(text)
+    assert sample(now, "sixshooter_taps_total", outcome="answered") == 2
+    assert sample(now, "sixshooter_tap_latency_seconds_count") == 2
+    assert sample(now, "sixshooter_updates_total", kind="callback_query") == 2
+    assert sample(now, "sixshooter_updates_total", kind="message") == 1  # /duel (the bot sees commands only)
+    assert sample(now, "sixshooter_bot_api_calls_total",
+                  method="answerCallbackQuery", outcome="ok") == 2
+    assert sample(now, "sixshooter_bot_api_calls_total", method="getUpdates", outcome="ok") >= 1
+    assert sample(now, "sixshooter_bot_api_calls_total", method="sendPhoto", outcome="ok") >= 1
+    engine = "postgresql" if "postgresql" in str(bot.db_path) else "sqlite"
+    assert sample(now, "sixshooter_db_statement_seconds_count", engine=engine) > 10
+    assert sample(now, "sixshooter_live_games", game="duel") == 1
+    for person in (table.chat.id, *(p.id for p in table.players)):
+        assert str(abs(person)) not in text, "an id in the metrics"
+    for name in ("Alice", "Bob", "alice", "bob_the_builder", fake_api.token.split(":")[1]):
+        assert name not in text
+    assert await health(port) == (200, "ok\n")
+    assert bot.running
+    await bot.stop()
