@@ -25,7 +25,7 @@ from bot.storage import Storage, StorageError
 
 log = logging.getLogger(__name__)
 
-LIVE_EVERY = 5.0  # seconds a scrape may show the live games counted by an earlier one
+LIVE_EVERY = 1.0  # seconds a scrape may show the live games counted by an earlier one
 
 _live_at: list[float] = [-LIVE_EVERY]
 

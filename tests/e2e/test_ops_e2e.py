@@ -39,7 +39,7 @@ async def test_metrics_show_a_handled_press_and_health_is_ok(
     assert sample(now, "sixshooter_taps_total", outcome="answered") == 2
     assert sample(now, "sixshooter_tap_latency_seconds_count") == 2
     assert sample(now, "sixshooter_updates_total", kind="callback_query") == 2
-    assert sample(now, "sixshooter_updates_total", kind="message") == 1  # /duel (the bot sees commands only)
+    assert sample(now, "sixshooter_updates_total", kind="message") == 1  # the /duel
     assert sample(now, "sixshooter_bot_api_calls_total",
                   method="answerCallbackQuery", outcome="ok") == 2
     assert sample(now, "sixshooter_bot_api_calls_total", method="getUpdates", outcome="ok") >= 1
