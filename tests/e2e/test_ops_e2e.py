@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import httpx
 import pytest
 
 from tests.support.botprocess import LaunchBot
@@ -13,9 +14,8 @@ from tests.support.driver import move, new_table, open_duel
 from tests.support.fakeapi import FakeTelegramAPI
 from tests.support.ops import free_port, health, metrics_text, ops_env, sample, samples, until
 
-pytestmark = pytest.mark.usefixtures("on_both_engines")
 
-
+@pytest.mark.usefixtures("on_both_engines")
 async def test_metrics_show_a_handled_press_and_health_is_ok(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     port = free_port()
@@ -53,4 +53,25 @@ async def test_metrics_show_a_handled_press_and_health_is_ok(
         assert name not in text
     assert await health(port) == (200, "ok\n")
     assert bot.running
+    await bot.stop()
+
+
+async def test_metrics_are_never_on_the_webhook_s_port(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    hook, port = free_port(), free_port()
+    bot = await launch_bot(env=ops_env(port, SIXSHOOTER_WEBHOOK_URL="https://bot.example.org/hook",
+                                       SIXSHOOTER_WEBHOOK_PORT=str(hook)), wait_polling=False)
+    assert (await fake_api.wait_for_request("setWebhook", timeout=30)).ok  # its server listens
+
+    async def public() -> httpx.Response | None:
+        async with httpx.AsyncClient(timeout=10) as client:
+            try:
+                return await client.get(f"http://127.0.0.1:{hook}/metrics")
+            except httpx.ConnectError:
+                return None
+
+    answer = await until(public, "the webhook's port")
+    assert answer.status_code != 200 and "sixshooter_" not in answer.text
+    assert "sixshooter_bot_api_calls_total" in await metrics_text(port)
+    assert await health(port) == (200, "ok\n")
     await bot.stop()
