@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from os import PathLike
 
-from bot.storage import ratings
+from bot.storage import live, ratings
 from bot.storage.casino import CasinoRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
@@ -34,7 +34,6 @@ from bot.storage.db import (
 from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
-from bot.storage.live import LiveGames, live_games
 from bot.storage.meta import MetaRepo
 from bot.storage.migrate import ChatMove, move_chat
 from bot.storage.migrations import MIGRATIONS
@@ -66,7 +65,6 @@ __all__ = [
     "DuelRepo",
     "DuelResult",
     "DuelStatus",
-    "LiveGames",
     "MatchRecord",
     "MetaRepo",
     "RatingRepo",
@@ -146,9 +144,9 @@ class Storage:
         """Return once the database answers a trivial query; StorageError if it cannot."""
         await self.db.ping()
 
-    async def live_games(self) -> LiveGames:
+    async def live_games(self) -> live.LiveGames:
         """The games live now in the whole database (every worker's)."""
-        return await live_games(self.db)
+        return await live.live_games(self.db)
 
     async def close(self) -> None:
         await self.db.close()

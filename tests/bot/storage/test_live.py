@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.ops import metrics
-from bot.storage import DuelStatus, LiveGames, Storage, StorageError
+from bot.storage import DuelStatus, Storage, StorageError
+from bot.storage.live import LiveGames
 
 
 def value(name: str, **labels: str) -> float:
