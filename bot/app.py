@@ -79,7 +79,6 @@ async def _started(app: App) -> None:
         svc.janitor.room = limiter.room
     svc.janitor.journal = storage.deletes  # what waits to be deleted survives a kill
     app.bot_data[KEY] = svc
-    app.bot_data[OPS] = await ops.start(config, lambda: svc.storage)  # /metrics, /healthz
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
     await menu.register(app.bot, MENU)
@@ -87,12 +86,13 @@ async def _started(app: App) -> None:
         await start(app, config)
     await svc.janitor.resume(app.bot)  # the old messages a kill left undeleted
     log.info("@%s is up", svc.bot_username)
+    app.bot_data[OPS] = await ops.start(config, lambda: svc.storage)  # /metrics, /healthz
 
 
 async def _stopped(app: App) -> None:
-    if app.bot_data.get(OPS) is not None:
-        await app.bot_data.pop(OPS).stop()
     if KEY in app.bot_data:
         await services(app.bot_data).janitor.close(app.bot)
         await services(app.bot_data).storage.close()
         services(app.bot_data).drawer.shutdown()
+    if app.bot_data.get(OPS) is not None:  # (a closed database meanwhile: /healthz says 503)
+        await app.bot_data.pop(OPS).stop()
