@@ -37,6 +37,13 @@ def samples(text: str) -> Samples:
             for family in text_string_to_metric_families(text) for s in family.samples}
 
 
+def words(text: str) -> set[str]:
+    """Every metric name, label name and label value of a scrape (what could carry an id;
+    the values are numbers, whose digits may contain anything)."""
+    return {w for family in text_string_to_metric_families(text) for s in family.samples
+            for w in (s.name, *s.labels.keys(), *s.labels.values())}
+
+
 def sample(found: Samples, name: str, **labels: str) -> float:
     """A sample's value (0 when absent, as a counter not yet counted)."""
     return found.get((name, frozenset(labels.items())), 0.0)
