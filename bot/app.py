@@ -12,6 +12,7 @@ from bot.config import Config
 from bot.services import KEY, Services, services
 from bot.storage import Storage
 from bot.telegram import App, menu
+from bot.telegram.flood import DatabaseWindow
 from bot.telegram.menu import Command
 from bot.telegram.ratelimit import ChatRateLimiter
 from bot.telegram.scheduling import FairUpdateProcessor
@@ -71,6 +72,8 @@ async def _started(app: App) -> None:
     limiter = app.bot.rate_limiter
     if isinstance(limiter, ChatRateLimiter):  # old messages are deleted when a chat has room
         svc.janitor.room = limiter.room
+        if storage.engine == "postgresql":  # several workers may share the token: and its budget
+            limiter.share(DatabaseWindow(storage.flood))
     svc.janitor.journal = storage.deletes  # what waits to be deleted survives a kill
     app.bot_data[KEY] = svc
     me = await app.bot.get_me()

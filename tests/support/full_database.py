@@ -120,12 +120,16 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"chat_id": ALICE, "message_id": 2**33},
     ],
     "bot_meta": [{"key": "webhook_secret", "value": SECRET}, {"key": "sync", "value": "3"}],
+    "flood_windows": [
+        {"key": f"chat:{CHAT}", "calls": f"{NOW - 0.5:.3f} {NOW + 0.25:.3f}",
+         "held_until": NOW + 30.5, "touched_at": NOW + 0.25},
+    ],
 }
 
 ORDER = ("chats", "chat_settings", "users", "duels", "deals", "duel_messages", "turn_timers",
          "reviews", "results", "ratings", "challenges", "balances", "sixcard_games",
          "tournaments", "tournament_players", "tournament_matches", "pending_deletes",
-         "bot_meta")  # the tables referred to first
+         "bot_meta", "flood_windows")  # the tables referred to first
 
 
 async def fill(db: Database) -> None:
