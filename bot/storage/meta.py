@@ -23,11 +23,13 @@ class MetaRepo:
         )
 
     async def get_or_create(self, key: str, make: Callable[[], str]) -> str:
-        """The stored value; the first time, `make()`'s, stored (one transaction: two callers
-        racing agree on one value)."""
-        async with self.db.transaction():
+        """The stored value; the first time, `make()`'s, stored. Two callers racing, on two
+        workers too, agree on one value: the second's insert does nothing (it waits for the
+        first's commit), and both read what is stored."""
+        value = await self.get(key)
+        if value is None:
+            await self.db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)"
+                                  " ON CONFLICT (key) DO NOTHING", (key, make()))
             value = await self.get(key)
-            if value is None:
-                value = make()
-                await self.set(key, value)
+        assert value is not None
         return value
