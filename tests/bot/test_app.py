@@ -12,9 +12,13 @@ from telegram.ext import (
 )
 
 from bot import app as application
+from bot.app import pace
 from bot.common import chats, sync
 from bot.config import Config
+from bot.storage import Storage
+from bot.telegram.flood import DatabaseWindow, MemoryWindow
 from bot.telegram.menu import group_names, private_names
+from bot.telegram.ratelimit import ChatRateLimiter
 
 TOKEN = "123456:" + "A" * 35
 
@@ -65,3 +69,10 @@ def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
     whatever order the imports came."""
     assert sorted(g.name for g in chats.GAMES) == ["duel", "six-card", "tournament"]
     assert sorted(loop.game.kind for loop in sync.LOOPS) == ["duel", "sixcard"]
+
+
+async def test_on_postgresql_the_limiter_counts_in_the_database(store: Storage) -> None:
+    limiter = ChatRateLimiter()
+    pace(limiter, store)
+    kind = DatabaseWindow if store.engine == "postgresql" else MemoryWindow
+    assert type(limiter.window) is kind
