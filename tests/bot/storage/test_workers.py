@@ -23,6 +23,7 @@ from bot.storage import (
     chat_lock,
 )
 from bot.storage.challenges import AlreadyPending
+from bot.tournament import service as tournaments
 from rules import rating
 
 ALICE, BOB, CAROL = 101, 202, 303
@@ -182,3 +183,28 @@ async def test_a_value_made_on_two_workers_at_once_is_one(pair: tuple[Storage, S
         made = await asyncio.gather(*(s.meta.get_or_create(f"secret{n}", lambda s=s: str(id(s)))
                                       for s in pair))
         assert made[0] == made[1]
+
+
+async def test_both_players_of_a_pairing_asking_at_once_make_one_challenge(
+        pair: tuple[Storage, Storage]) -> None:
+    a, b = pair
+    svc_a = Services(storage=a, rng=random.Random(1), clock=lambda: T0)
+    svc_b = Services(storage=b, rng=random.Random(2), clock=lambda: T0)
+    for n in range(ROUNDS):
+        chat = -500 - n
+        t = await a.tournaments.open(chat, None, ALICE, 50, False, 3600, T0)
+        assert t is not None
+        assert await a.tournaments.join(t.id, BOB) and await a.tournaments.join(t.id, CAROL)
+        field = await tournaments.load(svc_a, t.id)
+        assert field is not None
+        assert not isinstance(await tournaments.start(svc_a, field), tournaments.Refusal)
+        field = await tournaments.load(svc_a, t.id)
+        assert field is not None
+        m = field.matches[0]
+        asked = await asyncio.gather(tournaments.play(svc_a, field, m.idx, m.player_a),
+                                     tournaments.play(svc_b, field, m.idx, m.player_b))
+        pending = [c for c in await b.challenges.in_chat(chat) if c.is_pending]
+        assert len(pending) == 1, asked  # one challenge: the other press answers it
+        match = (await b.tournaments.matches(t.id))[0]
+        assert match.idx == m.idx and match.challenge_id == pending[0].id
+        assert sorted(type(x).__name__ for x in asked) == ["Answer", "Asked"]
