@@ -178,11 +178,18 @@ async def test_players_joining_on_two_workers_at_once_each_get_a_seat(
         assert sorted(r["user_id"] for r in rows) == sorted([ALICE, *range(1000, 1006)])
 
 
-async def test_a_value_made_on_two_workers_at_once_is_one(pair: tuple[Storage, Storage]) -> None:
+async def test_a_value_made_on_two_workers_at_once_is_made_once(
+        pair: tuple[Storage, Storage]) -> None:
     for n in range(ROUNDS):
-        made = await asyncio.gather(*(s.meta.get_or_create(f"secret{n}", lambda s=s: str(id(s)))
-                                      for s in pair))
-        assert made[0] == made[1]
+        made: list[str] = []
+
+        def make(store: Storage, made: list[str] = made) -> str:
+            made.append(str(id(store)))
+            return made[-1]
+
+        got = await asyncio.gather(*(s.meta.get_or_create(f"secret{n}", lambda s=s: make(s))
+                                     for s in pair))
+        assert got[0] == got[1] and made == [got[0]]
 
 
 async def test_both_players_of_a_pairing_asking_at_once_make_one_challenge(
