@@ -79,6 +79,8 @@ class FloodRepo:
         """In one transaction: lock and read the keys' rows, let `decide` say what to write
         and what to return, write that (calls only), commit."""
         keys = sorted(set(keys))  # every worker locks them in the same order
+        if not keys:
+            return decide({})[1]
         async with self.db.transaction():
             rows = await self.db.fetchall(
                 "INSERT INTO flood_windows (key, touched_at)"
