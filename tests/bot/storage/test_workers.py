@@ -17,9 +17,11 @@ from bot.services import Services
 from bot.storage import (
     ChallengeRecord,
     ChatSettings,
+    Database,
     DuelResult,
     ResultReason,
     Storage,
+    StorageError,
     chat_lock,
 )
 from bot.storage.challenges import AlreadyPending
@@ -89,6 +91,35 @@ async def test_the_chat_lock_makes_two_workers_read_then_write_one_at_a_time(
 
     await asyncio.gather(*(bump(s) for _ in range(ROUNDS) for s in pair))
     assert await b.meta.get("count") == str(2 * ROUNDS)
+
+
+async def test_a_lock_held_elsewhere_is_waited_for_at_most_the_busy_timeout(
+        pair: tuple[Storage, Storage], database: str) -> None:
+    a, _ = pair
+    impatient = Storage.over(await Database.open(database, busy_timeout=0.3))
+    held, release = asyncio.Event(), asyncio.Event()
+
+    async def holder() -> None:
+        async with a.transaction(lock=chat_lock(-1)):
+            held.set()
+            await release.wait()
+
+    task = asyncio.create_task(holder())
+    try:
+        await held.wait()
+        with pytest.raises(StorageError):
+            async with impatient.transaction(lock=chat_lock(-1)):
+                pass
+        async with impatient.transaction(lock=chat_lock(-2)):  # another chat's: free
+            pass
+        release.set()
+        await task
+        async with impatient.transaction(lock=chat_lock(-1)):  # released at the commit
+            pass
+    finally:
+        release.set()
+        await task
+        await impatient.close()
 
 
 async def test_settings_changed_on_two_workers_at_once_both_hold(
