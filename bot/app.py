@@ -14,6 +14,7 @@ from bot.ops.requests import MeteredRequest
 from bot.services import KEY, Services, services
 from bot.storage import Storage
 from bot.telegram import App, menu
+from bot.telegram.flood import DatabaseWindow
 from bot.telegram.menu import Command
 from bot.telegram.ratelimit import ChatRateLimiter
 from bot.telegram.scheduling import FairUpdateProcessor
@@ -72,6 +73,14 @@ def build(config: Config) -> App:
     return app
 
 
+def pace(limiter: ChatRateLimiter, storage: Storage) -> None:
+    """On PostgreSQL several workers may share the token, so they share its flood budget: the
+    limiter (built before storage opens) counts in the database from now on. SQLite has one
+    bot per file: its memory is the whole budget."""
+    if storage.engine == "postgresql":
+        limiter.share(DatabaseWindow(storage.flood))
+
+
 async def _started(app: App) -> None:
     config = app.bot_data[CONFIG]
     storage = await Storage.open(config.database)  # in the application's own event loop
@@ -79,6 +88,7 @@ async def _started(app: App) -> None:
     limiter = app.bot.rate_limiter
     if isinstance(limiter, ChatRateLimiter):  # old messages are deleted when a chat has room
         svc.janitor.room = limiter.room
+        pace(limiter, storage)
     svc.janitor.journal = storage.deletes  # what waits to be deleted survives a kill
     app.bot_data[KEY] = svc
     me = await app.bot.get_me()

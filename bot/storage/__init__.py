@@ -5,6 +5,8 @@
     new_version = await storage.duels.save(duel.id, duel.version, state.to_json(), now=now)
     async with storage.transaction():                 # several repositories' writes, all or none
         ...
+    async with storage.transaction(lock=chat_lock(chat_id)):  # and one at a time per chat,
+        ...                                                    # across every worker
     await storage.close()
 
 Features reach the database only through `Storage`: its repositories, `transaction()` and
@@ -29,12 +31,14 @@ from bot.storage.db import (
     Rollback,
     StorageError,
     UniqueViolation,
+    chat_lock,
     locate,
     redact_url,
 )
 from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
+from bot.storage.flood import FloodRecord, FloodRepo
 from bot.storage.inbox import InboxRepo, Incoming
 from bot.storage.meta import MetaRepo
 from bot.storage.migrate import ChatMove, move_chat
@@ -67,6 +71,8 @@ __all__ = [
     "DuelRepo",
     "DuelResult",
     "DuelStatus",
+    "FloodRecord",
+    "FloodRepo",
     "HeldLock",
     "InboxRepo",
     "Incoming",
@@ -86,6 +92,7 @@ __all__ = [
     "UniqueViolation",
     "UserRecord",
     "UserRepo",
+    "chat_lock",
     "deals_of",
     "locate",
     "redact_url",
@@ -108,13 +115,14 @@ class Storage:
     deletes: DeleteRepo  # the janitor's journal
     casino: CasinoRepo  # six-card poker's balances and games
     timers: TimerRepo  # turn timers
+    flood: FloodRepo  # the flood budget all workers share (bot.telegram.flood.DatabaseWindow)
     inbox: InboxRepo  # the updates from Telegram, saved before they are acknowledged
 
     @classmethod
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
                    MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db),
-                   CasinoRepo(db), TimerRepo(db), InboxRepo(db))
+                   CasinoRepo(db), TimerRepo(db), FloodRepo(db), InboxRepo(db))
 
     @classmethod
     async def open(cls, where: str | PathLike[str]) -> Storage:
@@ -136,10 +144,12 @@ class Storage:
         return self.db.engine
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
+    async def transaction(self, lock: str | None = None) -> AsyncIterator[None]:
         """The repositories' writes in the block commit together or not at all (see
-        `Database.transaction`: any exception undoes it, `Rollback` on purpose)."""
-        async with self.db.transaction():
+        `Database.transaction`: any exception undoes it, `Rollback` on purpose); with a
+        `lock` key (`chat_lock(chat_id)`), no other worker's transaction with that key runs
+        meanwhile (a read-then-write of the chat's rows is as if one at a time)."""
+        async with self.db.transaction(lock):
             yield
 
     async def move_chat(self, old_id: int, new_id: int, *, now: int) -> ChatMove:

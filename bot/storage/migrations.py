@@ -152,11 +152,26 @@ CREATE INDEX users_username ON users (lower(username));
 # same step for both engines (migrations_pg.PG_MIGRATIONS names it too).
 V14_HINTS = "ALTER TABLE duels ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;"
 
+# Number 15 is issue 19's due rows (another branch); this one keeps its place until they meet.
+V15_RESERVED = ""
+
+# The flood budget every worker shares (bot.storage.flood, bot.telegram.flood.DatabaseWindow):
+# one row per key (a chat, the bot), its calls counted within the window's span and the hold
+# a 429 put on it. Portable: the same step for both engines (migrations_pg names it too).
+V16_FLOOD = """
+CREATE TABLE flood_windows (
+    key         TEXT    PRIMARY KEY,               -- 'bot', 'chat:-100...'
+    calls       TEXT    NOT NULL DEFAULT '',       -- unix times of the calls counted, oldest first
+    held_until  DOUBLE PRECISION NOT NULL DEFAULT 0,  -- unix time a 429's hold ends
+    touched_at  DOUBLE PRECISION NOT NULL          -- unix time of the last take (pruning)
+);
+"""
+
 # Every update from Telegram, saved before it is acknowledged (before the polling offset moves
 # past it, before a webhook's 200) and crossed off once handled (bot.telegram.intake): a kill
 # in between leaves it to be handled after the restart, or by another worker once its lease
 # runs out; a second delivery of one update_id finds its row and takes no effect.
-V_INBOX = """
+V17_INBOX = """
 CREATE TABLE inbox (
     update_id    INTEGER PRIMARY KEY,
     body         TEXT    NOT NULL,
@@ -172,4 +187,5 @@ CREATE INDEX inbox_done ON inbox (done_at) WHERE done_at IS NOT NULL;
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
                                V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS,
                                V10_RATINGS, V11_TOURNAMENTS, V12_PENDING_DELETES,
-                               V13_USERNAME_LOWER, V14_HINTS, V_INBOX)
+                               V13_USERNAME_LOWER, V14_HINTS, V15_RESERVED, V16_FLOOD,
+                               V17_INBOX)

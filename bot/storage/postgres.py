@@ -4,8 +4,9 @@
   once per statement text (`numbered_sql`) and prepared once per connection (asyncpg's cache).
 * **Transactions** run on one pooled connection, found again through the task's context, one
   at a time in this process (an `asyncio.Lock`, as SQLite's single writer), so one process
-  behaves exactly as on SQLite; several processes are ordered by PostgreSQL's row locks and the
-  compare-and-swap on every game's version. A nested transaction is a savepoint.
+  behaves exactly as on SQLite; several processes are ordered by PostgreSQL's row locks, the
+  compare-and-swap on every game's version, and a transaction's `lock` key (an advisory lock
+  held to the outermost transaction's end). A nested transaction is a savepoint.
 * **Reads** outside a transaction take any pooled connection and see the last committed state.
 * **Nothing waits forever.** A connection is waited for at most the busy timeout, a statement's
   lock too (`lock_timeout`), and a statement runs at most a minute (`statement_timeout`);
@@ -43,6 +44,7 @@ from bot.storage.db import (
     StorageError,
     Transaction,
     UniqueViolation,
+    lock_id,
     pending,
     redact_url,
 )
@@ -57,6 +59,7 @@ STATEMENT_TIMEOUT_MS = 60_000
 _FAILURES = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
              asyncpg.InternalClientError)
 MIGRATION_LOCK = 0x5158_0001  # pg_advisory_xact_lock key: one process migrates at a time
+_LOCK = "SELECT pg_advisory_xact_lock($1)"  # a transaction's `lock` (db.lock_id of its key)
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
 
@@ -245,10 +248,10 @@ class PostgresDatabase(Database):
     # --- transactions ----------------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
+    async def transaction(self, lock: str | None = None) -> AsyncIterator[None]:
         outer = self.current
         if outer is not None:
-            async with self._savepoint(outer):
+            async with self._savepoint(outer, lock):
                 yield
             return
         if self._closed:
@@ -269,6 +272,8 @@ class PostgresDatabase(Database):
             try:
                 async with self._guard():
                     await pg_tx.start()
+                    if lock is not None:
+                        await conn.execute(_LOCK, lock_id(lock))
                 try:
                     yield
                 finally:
@@ -285,10 +290,12 @@ class PostgresDatabase(Database):
             self._lock.release()
 
     @asynccontextmanager
-    async def _savepoint(self, tx: Transaction) -> AsyncIterator[None]:
+    async def _savepoint(self, tx: Transaction, lock: str | None) -> AsyncIterator[None]:
         async with tx.handle_lock, self._guard():
             savepoint = tx.handle.transaction()  # inside a transaction: a savepoint
             await savepoint.start()
+            if lock is not None:  # held to the outer transaction's end (this session has it)
+                await tx.handle.execute(_LOCK, lock_id(lock))
         try:
             yield
         except BaseException:
@@ -341,8 +348,7 @@ async def _close_quietly(conn: Any) -> None:
 async def _keep_session(conn: Any) -> None:
     """A connection back in the pool keeps its session: asyncpg still rolls back a transaction
     left open, and the bot sets nothing else on a pooled connection (no LISTEN, no SET, no
-    session advisory lock), so its default reset query would be a round trip per statement
-    for nothing."""
+    session advisory lock): the default reset query would be a round trip for nothing."""
 
 
 def _describe(e: BaseException) -> str:

@@ -253,7 +253,9 @@ class SqliteDatabase(Database):
     # --- transactions -------------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
+    async def transaction(self, lock: str | None = None) -> AsyncIterator[None]:
+        # `lock`: nothing to take. BEGIN IMMEDIATE makes this the file's one writer (another
+        # process's transaction waits for it), and the lock file lets one bot use the file.
         outer = self.current
         if outer is not None:
             async with self._savepoint(outer):

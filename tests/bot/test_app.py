@@ -12,9 +12,13 @@ from telegram.ext import (
 )
 
 from bot import app as application
+from bot.app import pace
 from bot.common import chats, sync
 from bot.config import Config
+from bot.storage import Storage
+from bot.telegram.flood import DatabaseWindow, MemoryWindow
 from bot.telegram.menu import group_names, private_names
+from bot.telegram.ratelimit import ChatRateLimiter
 
 TOKEN = "123456:" + "A" * 35
 
@@ -75,3 +79,10 @@ def test_every_bot_api_call_goes_through_the_metered_request() -> None:
     sends, polls = app.bot._request[1], app.bot._request[0]
     assert isinstance(sends, MeteredRequest) and isinstance(polls, MeteredRequest)
     assert sends.read_timeout == application.SEND_READ_TIMEOUT
+
+
+async def test_on_postgresql_the_limiter_counts_in_the_database(store: Storage) -> None:
+    limiter = ChatRateLimiter()
+    pace(limiter, store)
+    kind = DatabaseWindow if store.engine == "postgresql" else MemoryWindow
+    assert type(limiter.window) is kind

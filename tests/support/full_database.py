@@ -127,12 +127,16 @@ ROWS: dict[str, list[dict[str, Any]]] = {
          "received_at": NOW + 2.0, "owner": "host:42:abc", "lease_until": NOW + 12.0,
          "done_at": None},
     ],
+    "flood_windows": [
+        {"key": f"chat:{CHAT}", "calls": f"{NOW - 0.5:.3f} {NOW + 0.25:.3f}",
+         "held_until": NOW + 30.5, "touched_at": NOW + 0.25},
+    ],
 }
 
 ORDER = ("chats", "chat_settings", "users", "duels", "deals", "duel_messages", "turn_timers",
          "reviews", "results", "ratings", "challenges", "balances", "sixcard_games",
          "tournaments", "tournament_players", "tournament_matches", "pending_deletes",
-         "bot_meta", "inbox")  # the tables referred to first
+         "bot_meta", "flood_windows", "inbox")  # the tables referred to first
 
 
 async def fill(db: Database) -> None:
