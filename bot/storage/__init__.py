@@ -34,6 +34,7 @@ from bot.storage.db import (
 from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
+from bot.storage.jobs import DueJob, JobCounts, JobRepo
 from bot.storage.meta import MetaRepo
 from bot.storage.migrate import ChatMove, move_chat
 from bot.storage.migrations import MIGRATIONS
@@ -61,10 +62,13 @@ __all__ = [
     "Database",
     "Deal",
     "DeleteRepo",
+    "DueJob",
     "DuelRecord",
     "DuelRepo",
     "DuelResult",
     "DuelStatus",
+    "JobCounts",
+    "JobRepo",
     "MatchRecord",
     "MetaRepo",
     "RatingRepo",
@@ -103,12 +107,13 @@ class Storage:
     deletes: DeleteRepo  # the janitor's journal
     casino: CasinoRepo  # six-card poker's balances and games
     timers: TimerRepo  # turn timers
+    jobs: JobRepo  # due rows: what must happen later, claimed by any worker (bot.common.due)
 
     @classmethod
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
                    MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db),
-                   CasinoRepo(db), TimerRepo(db))
+                   CasinoRepo(db), TimerRepo(db), JobRepo(db))
 
     @classmethod
     async def open(cls, where: str | PathLike[str]) -> Storage:

@@ -240,4 +240,21 @@ CREATE TABLE pending_deletes (
 );
 """
 
-PG_MIGRATIONS: tuple[Migration, ...] = ((13, V13_BASELINE), (14, V14_HINTS))
+# migrations.V15_DUE_JOBS with PostgreSQL's types (a generation is any 63-bit number).
+V15_DUE_JOBS = """
+CREATE TABLE due_jobs (
+    kind         TEXT             NOT NULL,
+    key          TEXT             NOT NULL,
+    due_at       DOUBLE PRECISION NOT NULL,
+    data         TEXT             NOT NULL DEFAULT '{}',
+    generation   BIGINT           NOT NULL,
+    attempts     INTEGER          NOT NULL DEFAULT 0,
+    owner        TEXT,
+    lease_until  DOUBLE PRECISION,
+    PRIMARY KEY (kind, key)
+);
+CREATE INDEX due_jobs_due ON due_jobs (due_at);
+"""
+
+PG_MIGRATIONS: tuple[Migration, ...] = ((13, V13_BASELINE), (14, V14_HINTS),
+                                        (15, V15_DUE_JOBS))
