@@ -8,6 +8,7 @@ from typing import Any
 from telegram.ext import ApplicationBuilder
 
 from bot import common, duel, fairness, info, settings, sixcard, stats, tournament
+from bot.common import due
 from bot.config import Config
 from bot.services import KEY, Services, services
 from bot.storage import Storage
@@ -24,9 +25,9 @@ log = logging.getLogger(__name__)
 FEATURES = (duel, sixcard, stats, tournament, fairness, settings, info, common)
 MENU: tuple[Command, ...] = tuple(c for f in FEATURES for c in f.COMMANDS)
 # What runs once the bot is connected, in order: the duels (their turn timers hooked before
-# any is shown again), the six-card games, the tournaments, then the one sync job for every
-# game.
-STARTS = (duel.start, sixcard.start, tournament.start, common.start)
+# any is shown again), the six-card games, the tournaments, the season-end post's job, then
+# the one sync job for every game.
+STARTS = (duel.start, sixcard.start, tournament.start, stats.start, common.start)
 CONFIG = "sixshooter.config"
 UPDATES = ["message", "callback_query", "my_chat_member"]
 SEND_READ_TIMEOUT = 25.0  # seconds to wait for Telegram's answer to a request (PTB: 5)
@@ -54,7 +55,9 @@ def build(config: Config) -> App:
     builder = builder.read_timeout(SEND_READ_TIMEOUT).media_write_timeout(MEDIA_WRITE_TIMEOUT)
     app: App = (
         builder.concurrent_updates(FairUpdateProcessor())
+        .job_queue(None)  # what must happen later is a due row (bot.common.due)
         .post_init(_started)
+        .post_stop(_stopping)
         .post_shutdown(_stopped)
         .build()
     )
@@ -73,16 +76,23 @@ async def _started(app: App) -> None:
         svc.janitor.room = limiter.room
     svc.janitor.journal = storage.deletes  # what waits to be deleted survives a kill
     app.bot_data[KEY] = svc
+    scheduler = due.install(app, storage.jobs, storage.engine)  # the features arm due rows
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
     await menu.register(app.bot, MENU)
     for start in STARTS:
         await start(app, config)
     await svc.janitor.resume(app.bot)  # the old messages a kill left undeleted
+    await scheduler.start()  # every feature's handler is ready: run what is due
     log.info("@%s is up", svc.bot_username)
 
 
+async def _stopping(app: App) -> None:
+    await due.stop(app)  # no job starts once updates stop; running ones end or are freed
+
+
 async def _stopped(app: App) -> None:
+    await due.stop(app)  # (if the start-up failed before the application ran)
     if KEY in app.bot_data:
         await services(app.bot_data).janitor.close(app.bot)
         await services(app.bot_data).storage.close()

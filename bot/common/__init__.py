@@ -36,4 +36,4 @@ def register(app: App) -> None:
 async def start(app: App, config: Config) -> None:
     """Once every game has shown what it lost track of: the one job that keeps every game's
     messages up to date."""
-    sync.arm_sync(app)
+    await sync.arm_sync(app)
