@@ -47,6 +47,7 @@ LEASE = 30.0  # seconds a claim holds a row (renewed while its handler runs)
 SLOTS = 8  # handlers running at once in one process
 POLL = 1.0  # PostgreSQL: seconds between looks at the table
 IDLE = 60.0  # SQLite: the longest sleep (nothing else arms rows, so only a safety net)
+RETRY_CLAIM = 2.0  # seconds before the next look after a failed one
 BACKOFF, MOST_BACKOFF = 1.0, 300.0  # a failed job's first wait, and its longest
 COUNTS_EVERY = 15.0  # seconds between counts for `on_counts`
 STOP_GRACE = 5.0  # seconds running handlers get at shutdown before they are cancelled
@@ -130,6 +131,7 @@ class Scheduler:
             await asyncio.gather(*late, return_exceptions=True)
 
     async def _forever(self) -> None:
+        failing = False  # the database is away: said once, not at every look
         while True:
             self._wake.clear()
             self._awake = True
@@ -138,15 +140,22 @@ class Scheduler:
                 if await self.run_due(now):
                     continue  # a full batch: there may be more
                 wake_at = await self._next_wake(now)
-            except StorageError as e:  # the database is away: look again soon
-                log.warning("due jobs: cannot claim: %s", _one_line(e))
-                wake_at = now + (self.poll or POLL) * 5
+                if failing:
+                    log.info("due jobs: the database answers again")
+                failing = False
+            except StorageError as e:  # look again soon
+                if not failing:
+                    log.warning("due jobs: cannot claim: %s", _one_line(e))
+                failing, wake_at = True, now + RETRY_CLAIM
+            except Exception:  # a bug: said, and the loop lives on
+                log.exception("due jobs: the loop failed")
+                wake_at = now + RETRY_CLAIM
             self._sleep_until = max(wake_at, now + 0.01)
             self._awake = False
             if self._wake.is_set():
                 continue
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self._sleep_until - now):
+                async with asyncio.timeout(max(0.0, self._sleep_until - self.clock())):
                     await self._wake.wait()
             self._sleep_until = math.inf
 

@@ -13,7 +13,7 @@ from typing import Any, cast
 import pytest
 
 from bot.common import due
-from bot.storage import Storage
+from bot.storage import DueJob, Storage, StorageError
 from bot.telegram import App
 
 APP = cast(App, object())
@@ -222,3 +222,27 @@ async def test_two_schedulers_on_one_postgres_run_each_row_once(database: str) -
             await s.stop(grace=0.1)
         for st in stores:
             await st.close()
+
+
+async def test_the_loop_outlives_a_database_that_is_away(
+        store: Storage, running: list[due.Scheduler], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(due, "RETRY_CLAIM", 0.05)
+    claim, failures = store.jobs.claim, [StorageError("database 'x': gone"), RuntimeError("a bug")]
+
+    async def flaky_claim(*args: Any) -> list[DueJob]:
+        if failures:
+            raise failures.pop(0)
+        return await claim(*args)
+
+    monkeypatch.setattr(store.jobs, "claim", flaky_claim)
+    seen: list[str] = []
+
+    async def handler(app: App, key: str, data: Any) -> None:
+        seen.append(key)
+
+    s = scheduler(store, {"k": handler})
+    await s.later("k", "1", 0.0)
+    await s.start()
+    running.append(s)
+    await until(lambda: bool(seen))
+    assert seen == ["1"] and not failures
