@@ -68,6 +68,25 @@ def _one_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
+def _dead_here(owner: str) -> bool:
+    """Is this owner (host/pid/token) a process of this machine that is gone? A process with
+    this process's id is an earlier run's (a container restarted); an id that runs is alive
+    (or reused: then its lease runs out)."""
+    host, _, rest = owner.partition("/")
+    pid = rest.partition("/")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # someone else's process: it runs
+        return False
+    return False
+
+
 class Scheduler:
     def __init__(self, app: App, jobs: JobRepo, *, engine: str,
                  handlers: dict[str, Handler] | None = None, owner: str | None = None,
@@ -108,11 +127,18 @@ class Scheduler:
     # --- the loop ----------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start this process's loop (SQLite: every lease left by a dead run freed first)."""
+        """Start this process's loop, once the leases of dead runs are freed: on SQLite every
+        lease (one process, by its file lock), on PostgreSQL those of this machine's processes
+        that are gone (a restart here goes on at once; another machine's wait for their
+        lease to run out)."""
         if self._loop is not None:
             return
         if self.engine == "sqlite":
             await self.jobs.release_all()
+        else:
+            for owner in await self.jobs.owners():
+                if owner != self.owner and _dead_here(owner):
+                    await self.jobs.release_owner(owner)
         self._loop = asyncio.create_task(self._forever(), name="due-jobs")
 
     async def stop(self, grace: float = STOP_GRACE) -> None:

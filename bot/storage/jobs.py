@@ -130,6 +130,17 @@ class JobRepo:
         return await self.db.execute("UPDATE due_jobs SET owner = NULL, lease_until = NULL"
                                      " WHERE owner IS NOT NULL")
 
+    async def owners(self) -> list[str]:
+        """Who holds rows now (or held them until their leases ran out)."""
+        rows = await self.db.fetchall(
+            "SELECT DISTINCT owner FROM due_jobs WHERE owner IS NOT NULL ORDER BY owner")
+        return [str(r["owner"]) for r in rows]
+
+    async def release_owner(self, owner: str) -> int:
+        """Every lease of `owner` dropped (a holder known to be dead)."""
+        return await self.db.execute("UPDATE due_jobs SET owner = NULL, lease_until = NULL"
+                                     " WHERE owner = ?", (owner,))
+
     async def next_due(self) -> float | None:
         """When the next claim may find something: the earliest due time of a row nobody
         holds, or the end of a lease (its holder may be dead); None without rows."""

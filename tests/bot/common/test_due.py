@@ -5,6 +5,9 @@ schedulers over one PostgreSQL database share the rows without running one twice
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
+import sys
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -246,3 +249,29 @@ async def test_the_loop_outlives_a_database_that_is_away(
     running.append(s)
     await until(lambda: bool(seen))
     assert seen == ["1"] and not failures
+
+
+async def test_a_start_frees_the_rows_of_this_machines_dead_runs_at_once(
+        store: Storage, running: list[due.Scheduler]) -> None:
+    gone = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+    await gone.wait()
+    here = socket.gethostname()
+    elsewhere = f"{here}-other/{os.getpid()}/a"
+    dead = [f"{here}/{os.getpid()}/earlier", f"{here}/{gone.pid}/b"]
+    for n, owner in enumerate([*dead, elsewhere]):
+        await store.jobs.schedule("k", str(n), time.time())
+        await store.jobs.claim(owner, time.time(), 3600.0, 1)  # held for an hour
+    seen: list[str] = []
+
+    async def handler(app: App, key: str, data: Any) -> None:
+        seen.append(key)
+
+    s = scheduler(store, {"k": handler})
+    await s.start()
+    running.append(s)
+    await until(lambda: len(seen) >= 2)
+    await s.idle()
+    if store.engine == "postgresql":  # another machine's row waits for its lease
+        assert sorted(seen) == ["0", "1"] and await store.jobs.owners() == [elsewhere]
+    else:  # SQLite: one process, any holder was this bot's dead run
+        await until(lambda: len(seen) == 3)
