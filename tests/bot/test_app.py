@@ -3,6 +3,7 @@ their own packages, and one list of features behind the handlers, the menu and t
 
 from __future__ import annotations
 
+import pytest
 from telegram.ext import (
     CallbackQueryHandler,
     ChatMemberHandler,
@@ -10,9 +11,10 @@ from telegram.ext import (
     MessageHandler,
     TypeHandler,
 )
+from telegram.warnings import PTBUserWarning
 
 from bot import app as application
-from bot.common import chats, sync
+from bot.common import chats, due, sync
 from bot.config import Config
 from bot.telegram.menu import group_names, private_names
 
@@ -65,3 +67,14 @@ def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
     whatever order the imports came."""
     assert sorted(g.name for g in chats.GAMES) == ["duel", "six-card", "tournament"]
     assert sorted(loop.game.kind for loop in sync.LOOPS) == ["duel", "sixcard"]
+
+
+def test_no_job_queue_every_delayed_effect_is_a_due_row() -> None:
+    """What must happen later is a due row any worker may run (bot.common.due), not a job in
+    one process's memory; each kind has its handler once the features are imported."""
+    app = application.build(Config(token=TOKEN))
+    with pytest.warns(PTBUserWarning, match="No `JobQueue` set up"):
+        assert app.job_queue is None
+    assert sorted(due.HANDLERS) == [
+        "challenge.expire", "practice.move", "review", "season.end", "sync",
+        "tournament.refresh", "tournament.tick", "turn"]
