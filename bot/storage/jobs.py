@@ -97,11 +97,14 @@ class JobRepo:
         if limit <= 0:
             return []
         async with self.db.transaction():  # SQLite: on the writer (RETURNING writes)
+            # The outer test again: a row another claim took meanwhile is left to it,
+            # whichever plan the engine chose for the subquery.
             rows = await self.db.fetchall(
                 "UPDATE due_jobs SET owner = ?, lease_until = ? WHERE (kind, key) IN"
                 " (SELECT kind, key FROM due_jobs WHERE due_at <= ? AND " + _WAITING
-                + " ORDER BY due_at LIMIT ?" + self.db.skip_locked + f") RETURNING {_COLUMNS}",
-                (owner, float(now + lease), float(now), float(now), limit))
+                + " ORDER BY due_at LIMIT ?" + self.db.skip_locked + ") AND " + _WAITING
+                + f" RETURNING {_COLUMNS}",
+                (owner, float(now + lease), float(now), float(now), limit, float(now)))
         return sorted((_job(r) for r in rows), key=lambda j: (j.due_at, j.kind, j.key))
 
     async def renew(self, job: DueJob, until: float) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.storage import Storage
 from bot.storage.jobs import OVERDUE
 
@@ -120,3 +122,23 @@ async def test_concurrent_claims_in_one_process_never_share_a_row(store: Storage
     batches = await asyncio.gather(*(store.jobs.claim(f"w{i}", T, LEASE, 3) for i in range(8)))
     keys = [j.key for batch in batches for j in batch]
     assert sorted(keys, key=int) == [str(n) for n in range(20)]
+
+
+async def test_claims_from_several_processes_at_once_take_disjoint_rows(database: str) -> None:
+    if not database.startswith("postgresql"):
+        pytest.skip("several processes share a database only on PostgreSQL")
+    stores = [await Storage.open(database) for _ in range(3)]
+    try:
+        for n in range(90):
+            await stores[0].jobs.schedule("k", str(n), T)
+        taken: list[str] = []
+        for _ in range(90):  # rounds of three claims at the same moment, one per process
+            batches = await asyncio.gather(*(s.jobs.claim(f"w{i}", T, LEASE, 4)
+                                             for i, s in enumerate(stores)))
+            taken += [j.key for batch in batches for j in batch]
+            if not any(batches):
+                break
+        assert len(taken) == len(set(taken)) == 90
+    finally:
+        for s in stores:
+            await s.close()
