@@ -120,12 +120,18 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"chat_id": ALICE, "message_id": 2**33},
     ],
     "bot_meta": [{"key": "webhook_secret", "value": SECRET}, {"key": "sync", "value": "3"}],
+    "due_jobs": [
+        {"kind": "turn", "key": "41", "due_at": NOW + 150.25, "data": '{"version":12}',
+         "generation": 2**61 + 3, "attempts": 0, "owner": None, "lease_until": None},
+        {"kind": "sync", "key": "all", "due_at": NOW + 0.5, "data": "null",
+         "generation": 17, "attempts": 2, "owner": "host/123/ab", "lease_until": NOW + 30.5},
+    ],
 }
 
 ORDER = ("chats", "chat_settings", "users", "duels", "deals", "duel_messages", "turn_timers",
          "reviews", "results", "ratings", "challenges", "balances", "sixcard_games",
          "tournaments", "tournament_players", "tournament_matches", "pending_deletes",
-         "bot_meta")  # the tables referred to first
+         "bot_meta", "due_jobs")  # the tables referred to first
 
 
 async def fill(db: Database) -> None:
