@@ -1,7 +1,9 @@
 """What every game and command shares: the one shell loop (`live`), the one refusal type
-(`refusal`), the handlers' helpers (`handlers`), the error handler (`errors`) and a chat's
-life (`chats`: who is around, the bot leaving a chat, a group becoming a supergroup). It
-knows no game: each game plugs itself in."""
+(`refusal`), the handlers' helpers (`handlers`), the error handler (`errors`), a chat's
+life (`chats`: who is around, the bot leaving a chat, a group becoming a supergroup), the one
+scheduler of whatever must happen later (`due`: rows any worker runs) and the sync job that
+keeps every game's messages up to date (`sync`). It knows no game: each game plugs itself
+in."""
 
 from __future__ import annotations
 
