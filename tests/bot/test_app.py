@@ -76,5 +76,5 @@ def test_no_job_queue_every_delayed_effect_is_a_due_row() -> None:
     with pytest.warns(PTBUserWarning, match="No `JobQueue` set up"):
         assert app.job_queue is None
     assert sorted(due.HANDLERS) == [
-        "challenge.expire", "practice.move", "review", "season.end", "sync",
+        "challenge.expire", "janitor.orphans", "practice.move", "review", "season.end", "sync",
         "tournament.refresh", "tournament.tick", "turn"]
