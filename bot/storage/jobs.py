@@ -147,16 +147,21 @@ class JobRepo:
     async def next_due(self) -> float | None:
         """When the next claim may find something: the earliest due time of a row nobody
         holds, or the end of a lease (its holder may be dead); None without rows."""
+        # Both by an index: the first free row in due order, the first lease to end (a
+        # held row was due when it was claimed, so its lease's end is when it may be again).
         row = await self.db.fetchone(
-            "SELECT min(CASE WHEN lease_until IS NULL OR lease_until < due_at THEN due_at"
-            " ELSE lease_until END) AS at FROM due_jobs")
-        return None if row is None or row["at"] is None else float(row["at"])
+            "SELECT (SELECT due_at FROM due_jobs WHERE lease_until IS NULL ORDER BY due_at"
+            " LIMIT 1) AS free, (SELECT min(lease_until) FROM due_jobs"
+            " WHERE lease_until IS NOT NULL) AS held")
+        times = [float(t) for t in (row["free"], row["held"]) if t is not None] if row else []
+        return min(times, default=None)
 
     async def counts(self, now: float) -> JobCounts:
         """How many rows wait for a worker: due now, and overdue (for the metrics)."""
         row = await self.db.fetchone(
             "SELECT COALESCE(SUM(CASE WHEN due_at <= ? THEN 1 ELSE 0 END), 0) AS due,"
             " COALESCE(SUM(CASE WHEN due_at < ? THEN 1 ELSE 0 END), 0) AS overdue"
-            " FROM due_jobs WHERE " + _WAITING, (float(now), float(now - OVERDUE), float(now)))
+            " FROM due_jobs WHERE due_at <= ? AND " + _WAITING,
+            (float(now), float(now - OVERDUE), float(now), float(now)))
         return JobCounts(0, 0) if row is None else JobCounts(int(row["due"]),
                                                              int(row["overdue"]))

@@ -171,6 +171,7 @@ CREATE TABLE due_jobs (
     PRIMARY KEY (kind, key)
 );
 CREATE INDEX due_jobs_due ON due_jobs (due_at);
+CREATE INDEX due_jobs_held ON due_jobs (lease_until) WHERE lease_until IS NOT NULL;
 """
 
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,

@@ -254,6 +254,7 @@ CREATE TABLE due_jobs (
     PRIMARY KEY (kind, key)
 );
 CREATE INDEX due_jobs_due ON due_jobs (due_at);
+CREATE INDEX due_jobs_held ON due_jobs (lease_until) WHERE lease_until IS NOT NULL;
 """
 
 PG_MIGRATIONS: tuple[Migration, ...] = ((13, V13_BASELINE), (14, V14_HINTS),
