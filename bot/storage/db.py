@@ -10,8 +10,8 @@
 Repositories are written once for both engines: portable SQL with `?` parameters only (the
 PostgreSQL engine numbers them), `insert` for a new row's id, and nothing else of an engine's
 own. What truly differs (placeholders, a new row's id, where the schema version is kept, the
-schema's types, error codes, connections and locking, a claim's `skip_locked`) lives in the two
-engine modules and in each engine's numbered migrations (`bot.storage.migrations` for SQLite, and
+schema's types, error codes, connections and locking) lives in the two engine modules and in
+each engine's numbered migrations (`bot.storage.migrations` for SQLite, and
 `bot.storage.migrations_pg` for PostgreSQL, whose first step builds SQLite's V12 at once).
 
 Both engines give the same guarantees to one process: a transaction is all or nothing; the
@@ -159,10 +159,9 @@ class Database(ABC):
     `await close()` at exit."""
 
     engine: ClassVar[str]  # "sqlite" or "postgresql"
-    # What a query that claims rows for this process ends with (bot.storage.jobs): on
-    # PostgreSQL, rows another process's transaction holds are passed over, not waited for;
-    # SQLite has one process and one writer, so there is nothing to pass over.
-    skip_locked: ClassVar[str] = ""
+    # Appended to a subquery that picks rows to claim: rows another process is claiming are
+    # skipped, not waited for (PostgreSQL); SQLite has one process (its file lock), nothing.
+    SKIP_LOCKED: ClassVar[str]
     path: str  # where it is, as it may be shown (a file path, or a URL without its password)
     busy_timeout: float
 

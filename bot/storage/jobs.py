@@ -10,7 +10,7 @@ A row is one job, named by (kind, key): arming it again replaces it (new due tim
 new `generation`, its lease cleared). A claim takes due rows nobody holds (or whose holder's
 lease ran out: a worker killed mid-job leaves it to another) and holds them for `lease`
 seconds in the claimer's name; on PostgreSQL the claim passes over rows another worker is
-claiming at that moment (`FOR UPDATE SKIP LOCKED`, the dialect's `skip_locked`), so two
+claiming at that moment (`FOR UPDATE SKIP LOCKED`, the engine's `SKIP_LOCKED`), so two
 workers never claim one row at once. `finish`, `retry`, `renew` and `release` act only on the
 row as it was claimed (same generation, same owner): not on one re-armed meanwhile, nor one
 another worker took after this claim's lease ran out. `bot.common.due` runs the rows.
@@ -102,7 +102,7 @@ class JobRepo:
             rows = await self.db.fetchall(
                 "UPDATE due_jobs SET owner = ?, lease_until = ? WHERE (kind, key) IN"
                 " (SELECT kind, key FROM due_jobs WHERE due_at <= ? AND " + _WAITING
-                + " ORDER BY due_at LIMIT ?" + self.db.skip_locked + ") AND " + _WAITING
+                + " ORDER BY due_at LIMIT ?" + self.db.SKIP_LOCKED + ") AND " + _WAITING
                 + f" RETURNING {_COLUMNS}",
                 (owner, float(now + lease), float(now), float(now), limit, float(now)))
         return sorted((_job(r) for r in rows), key=lambda j: (j.due_at, j.kind, j.key))

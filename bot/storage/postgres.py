@@ -80,7 +80,7 @@ class PostgresDatabase(Database):
     """A PostgreSQL database; opened through `Database.open` with a `postgresql://` URL."""
 
     engine: ClassVar[str] = "postgresql"
-    skip_locked: ClassVar[str] = " FOR UPDATE SKIP LOCKED"
+    SKIP_LOCKED: ClassVar[str] = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, pool: Any, url: str, *, busy_timeout: float) -> None:
         self._pool = pool

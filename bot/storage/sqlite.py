@@ -75,6 +75,7 @@ class SqliteDatabase(Database):
     """A SQLite file (or ":memory:"); opened through `Database.open`."""
 
     engine: ClassVar[str] = "sqlite"
+    SKIP_LOCKED: ClassVar[str] = ""
 
     def __init__(self, writer: aiosqlite.Connection, path: str, *,
                  busy_timeout: float = BUSY_TIMEOUT) -> None:
