@@ -39,6 +39,7 @@ POOL_WAIT = 10.0  # seconds a request may wait for one of them
 def build(config: Config) -> App:
     # Any: each builder call changes the builder's generic type, which a conditional cannot name.
     builder: Any = ApplicationBuilder().token(config.token)
+    builder = builder.job_queue(None)  # what must happen later is a due row (bot.common.due)
     if config.api_base_url:
         base = config.api_base_url.rstrip("/")
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
@@ -55,7 +56,6 @@ def build(config: Config) -> App:
     builder = builder.read_timeout(SEND_READ_TIMEOUT).media_write_timeout(MEDIA_WRITE_TIMEOUT)
     app: App = (
         builder.concurrent_updates(FairUpdateProcessor())
-        .job_queue(None)  # what must happen later is a due row (bot.common.due)
         .post_init(_started)
         .post_stop(_stopping)
         .post_shutdown(_stopped)

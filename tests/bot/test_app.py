@@ -53,6 +53,17 @@ def test_the_handlers_dispatch_as_before() -> None:
     assert len(app.error_handlers) == 1
 
 
+def test_no_job_queue_every_delayed_effect_is_a_due_row() -> None:
+    """What must happen later is a due row any worker may run (bot.common.due), not a job in
+    one process's memory; each kind has its handler once the features are imported."""
+    app = application.build(Config(token=TOKEN))
+    with pytest.warns(PTBUserWarning, match="No `JobQueue` set up"):
+        assert app.job_queue is None
+    assert sorted(due.HANDLERS) == [
+        "challenge.expire", "janitor.orphans", "practice.move", "review", "season.end", "sync",
+        "tournament.refresh", "tournament.tick", "turn"]
+
+
 def test_the_menu_is_the_features_commands_in_todays_order() -> None:
     assert group_names(application.MENU) == (
         "duel", "cancel", "surrender", "practice", "sixcard", "balance", "rebuy", "stats",
@@ -68,13 +79,3 @@ def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
     assert sorted(g.name for g in chats.GAMES) == ["duel", "six-card", "tournament"]
     assert sorted(loop.game.kind for loop in sync.LOOPS) == ["duel", "sixcard"]
 
-
-def test_no_job_queue_every_delayed_effect_is_a_due_row() -> None:
-    """What must happen later is a due row any worker may run (bot.common.due), not a job in
-    one process's memory; each kind has its handler once the features are imported."""
-    app = application.build(Config(token=TOKEN))
-    with pytest.warns(PTBUserWarning, match="No `JobQueue` set up"):
-        assert app.job_queue is None
-    assert sorted(due.HANDLERS) == [
-        "challenge.expire", "janitor.orphans", "practice.move", "review", "season.end", "sync",
-        "tournament.refresh", "tournament.tick", "turn"]
