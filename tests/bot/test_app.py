@@ -78,4 +78,3 @@ def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
     whatever order the imports came."""
     assert sorted(g.name for g in chats.GAMES) == ["duel", "six-card", "tournament"]
     assert sorted(loop.game.kind for loop in sync.LOOPS) == ["duel", "sixcard"]
-
