@@ -40,6 +40,7 @@ from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
 from bot.storage.flood import FloodRecord, FloodRepo
 from bot.storage.inbox import InboxRepo, Incoming
+from bot.storage.jobs import DueJob, JobCounts, JobRepo
 from bot.storage.meta import MetaRepo
 from bot.storage.migrate import ChatMove, move_chat
 from bot.storage.migrations import MIGRATIONS
@@ -67,6 +68,7 @@ __all__ = [
     "Database",
     "Deal",
     "DeleteRepo",
+    "DueJob",
     "DuelRecord",
     "DuelRepo",
     "DuelResult",
@@ -76,6 +78,8 @@ __all__ = [
     "HeldLock",
     "InboxRepo",
     "Incoming",
+    "JobCounts",
+    "JobRepo",
     "MatchRecord",
     "MetaRepo",
     "RatingRepo",
@@ -117,12 +121,14 @@ class Storage:
     timers: TimerRepo  # turn timers
     flood: FloodRepo  # the flood budget all workers share (bot.telegram.flood.DatabaseWindow)
     inbox: InboxRepo  # the updates from Telegram, saved before they are acknowledged
+    jobs: JobRepo  # due rows: what must happen later, claimed by any worker (bot.common.due)
 
     @classmethod
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
                    MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db),
-                   CasinoRepo(db), TimerRepo(db), FloodRepo(db), InboxRepo(db))
+                   CasinoRepo(db), TimerRepo(db), FloodRepo(db), InboxRepo(db),
+                   JobRepo(db))
 
     @classmethod
     async def open(cls, where: str | PathLike[str]) -> Storage:

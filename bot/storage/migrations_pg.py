@@ -240,6 +240,24 @@ CREATE TABLE pending_deletes (
 );
 """
 
+# migrations.V15_DUE_JOBS with PostgreSQL's types (a generation is any 63-bit number).
+V15_DUE_JOBS = """
+CREATE TABLE due_jobs (
+    kind         TEXT             NOT NULL,
+    key          TEXT             NOT NULL,
+    due_at       DOUBLE PRECISION NOT NULL,
+    data         TEXT             NOT NULL DEFAULT '{}',
+    generation   BIGINT           NOT NULL,
+    attempts     INTEGER          NOT NULL DEFAULT 0,
+    owner        TEXT,
+    lease_until  DOUBLE PRECISION,
+    PRIMARY KEY (kind, key)
+);
+CREATE INDEX due_jobs_due ON due_jobs (due_at);
+CREATE INDEX due_jobs_held ON due_jobs (lease_until) WHERE lease_until IS NOT NULL;
+"""
+
+
 # bot.storage.migrations.V17_INBOX, with PostgreSQL's types.
 V17_INBOX = """
 CREATE TABLE inbox (
@@ -261,4 +279,5 @@ CREATE INDEX inbox_done ON inbox (done_at) WHERE done_at IS NOT NULL;
 V16_FLOOD_UNLOGGED = V16_FLOOD.replace("CREATE TABLE", "CREATE UNLOGGED TABLE", 1)
 
 PG_MIGRATIONS: tuple[Migration, ...] = ((13, V13_BASELINE), (14, V14_HINTS),
-                                        (16, V16_FLOOD_UNLOGGED), (17, V17_INBOX))
+                                        (15, V15_DUE_JOBS), (16, V16_FLOOD_UNLOGGED),
+                                        (17, V17_INBOX))
