@@ -158,6 +158,11 @@ class Storage:
         async with self.db.transaction(lock):
             yield
 
+    async def try_hold(self, name: str) -> HeldLock | None:
+        """A lock held by one process at a time until released or the process ends
+        (`Database.try_hold`): the poller's role."""
+        return await self.db.try_hold(name)
+
     async def move_chat(self, old_id: int, new_id: int, *, now: int) -> ChatMove:
         """Every row of chat `old_id` moved to `new_id` (a group that became a supergroup)."""
         return await move_chat(self.db, old_id, new_id, now=now)
