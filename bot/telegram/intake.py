@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from contextvars import ContextVar
+from typing import Any
 
 from telegram import Update
 
@@ -36,22 +38,30 @@ LEASE = 10.0  # seconds an update stays claimed without its owner renewing it
 SWEEP_EVERY = 3.0  # seconds between renewing this process's leases and taking stale ones
 PRUNE_EVERY = 600.0  # seconds between dropping old handled rows
 SAVE_WAIT = 0.5  # seconds an update waits for its save before it is handled regardless
+SETTLE_WAIT = 0.2  # seconds a settled update's crossing-off is waited for
 DONE_TRIES = 3  # attempts to cross an update off before leaving it to its lease
 STOP_WAIT = 10.0  # seconds a graceful stop waits for the updates in hand
 
 Clock = Callable[[], float]
-_SETTLE: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar(
+_SETTLING: set[asyncio.Task[None]] = set()  # crossings-off under way (kept from the GC)
+_SETTLE: ContextVar[Callable[[], Coroutine[Any, Any, None]] | None] = ContextVar(
     "sixshooter_settle", default=None)
 
 
 async def settled() -> None:
-    """The update being handled has had its effect saved and its press answered; what is left
-    (showing it) a restart redoes from the database. So it is crossed off now: a kill from
-    here on does not hand it to the next process, which would answer the press a second time
-    (Telegram refuses that as too old)."""
+    """The update being handled has had its effect saved and been answered (its press, or a
+    first message sent about it); what is left (showing it) a restart redoes from the
+    database. So it is crossed off now: a kill from here on does not hand it to the next
+    process, which would answer it a second time (a press: Telegram refuses that as too old;
+    a command: a second reply). Its write runs outside any transaction of the caller's and is
+    waited for `SETTLE_WAIT` at most (it takes a millisecond; a send must not wait behind a
+    busy database)."""
     settle = _SETTLE.get()
     if settle is not None:
-        await settle()
+        task = asyncio.create_task(settle(), context=contextvars.Context())
+        _SETTLING.add(task)
+        task.add_done_callback(_SETTLING.discard)
+        await asyncio.wait({task}, timeout=SETTLE_WAIT)
 
 
 def incoming(update: Update) -> Incoming:

@@ -55,6 +55,8 @@ from telegram.error import (
     TelegramError,
 )
 
+from bot.telegram import intake
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -126,11 +128,12 @@ async def _call(what: str, chat_id: int, factory: Callable[[], Awaitable[T]], *,
     """
     for attempt in range(1, NETWORK_TRIES + 1):
         try:
-            return await factory()
+            result = await factory()
         except ChatMigrated as e:
             raise ChatMoved(chat_id, e.new_chat_id) from e
         except RetryAfter as e:  # the rate limiter gave up; a 429 did nothing: wait, again
             await asyncio.sleep(min(retry_after_seconds(e), 30.0))
+            continue
         except Forbidden as e:
             if bot_out(e):
                 raise ChatGone(chat_id) from e
@@ -148,12 +151,17 @@ async def _call(what: str, chat_id: int, factory: Callable[[], Awaitable[T]], *,
             if not resend_safe and not surely_not_sent(e):
                 log.warning("%s in chat %s: no answer (%s); it may have arrived, so it is not "
                             "sent again now", what, chat_id, _describe(e))
+                await intake.settled()
                 return None
             if attempt == NETWORK_TRIES:
                 log.warning("%s in chat %s failed after %d tries: %s", what, chat_id, attempt,
                             _describe(e))
                 return None
             await asyncio.sleep(0.2 * attempt)
+            continue
+        if not resend_safe:  # the bot has said something about the update: never again
+            await intake.settled()
+        return result
     return None
 
 

@@ -130,6 +130,9 @@ async def test_a_challenge_left_unsent_by_a_crash_blocks_nobody(
     offer = await command(fake_api, alice, chat, "duel")  # the next /duel closes it
     assert challenge_keyboard(offer)
     assert (await stored.challenge(storage, stuck)).status is ChallengeStatus.EXPIRED
+    # (Killed before the /duel was crossed off, the restarted bot would take it up again and
+    # answer it a second time: wait for that, as a kill seconds later would.)
+    await stored.inbox_empty(storage)
     await bot.kill()
     stuck = await insert_unsent(storage, chat, bob, age=60)
     await bot.start()  # and at start-up, every one of them

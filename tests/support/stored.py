@@ -59,6 +59,14 @@ async def settled(storage: Storage, duel_id: int, timeout: float = TIMEOUT) -> D
                        f"duel {duel_id} shown at its saved version", timeout)
 
 
+async def inbox_empty(storage: Storage, timeout: float = TIMEOUT) -> int:
+    """Wait until every update the bot saved is crossed off (handled, or settled)."""
+    async def pending() -> int:
+        return await storage.inbox.pending()
+
+    return await until(pending, lambda n: n == 0, "every saved update crossed off", timeout)
+
+
 async def duels(storage: Storage, chat_id: int) -> list[DuelRecord]:
     """Every duel of the chat, whatever its status, oldest first."""
     return list(reversed(await storage.duels.recent_in_chat(chat_id, MANY)))
