@@ -1,0 +1,302 @@
+"""Several bot processes on one PostgreSQL database give the result of one (issue 19).
+
+* Three webhook workers behind the fake's round-robin load balancer (a failed delivery retried
+  on the next worker): 20 duels in 5 groups played to the end, one worker killed -9 in the
+  middle and restarted. Every press answered once, every acknowledged move kept and none
+  applied twice, no message sent twice; a duel left to its short turn timer sees each reminder
+  and each timeout once.
+* The same three with the bot's own pacing on: each group's sends, edits and deletes stay
+  within 20 in any minute across the workers (Telegram's limit is the token's, not a process's).
+* A polling pair: the leader killed -9 mid-duel, the standby takes over within 15 s, the duel
+  ends normally with nothing handled twice or lost.
+* A /settings change through one worker holds for the next update another worker handles.
+
+PostgreSQL only (skipped without `SIXSHOOTER_TEST_POSTGRES`). The figures are printed (-s).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+
+from tests.support import audit, stored
+from tests.support.driver import (
+    TIMEOUT,
+    Table,
+    actor_user,
+    duel_id_of,
+    duel_keyboard,
+    live_duel_message,
+    newest_id,
+    open_duel,
+    refused_calls,
+    tap,
+    tiebreak_answer,
+    version_of,
+)
+from tests.support.fakeapi import FakeMessage, FakeTelegramAPI
+from tests.support.workers import LaunchWorkers, Workers
+
+GROUPS, DUELS_PER_GROUP = 5, 4
+SCALE = 0.05  # turn timers 20 times faster: the 60 s setting lasts 3 s
+MACHINE_SPEED = {"SIXSHOOTER_RATE_LIMIT": "off", "SIXSHOOTER_TIME_SCALE": str(SCALE)}
+TAKE_OVER = 15.0  # seconds a standby may take to poll after the leader's death
+TIMED_OUT = 45.0  # seconds a duel nobody plays takes to end on its timers (3 s turns)
+# What a restart may legitimately meet: a delete of a message that is already gone.
+ALLOWED = ("message to delete not found",)
+
+
+def tables(api: FakeTelegramAPI, n: int) -> list[Table]:
+    out = []
+    for i in range(n):
+        a = api.add_user(f"Ann{i}", username=f"ann{i}")  # the group's creator: its admin
+        b = api.add_user(f"Ben{i}", username=f"ben{i}", language_code="ru" if i % 2 else "en")
+        out.append(Table(api, api.create_group(f"Group {i}", members=[a, b]), (a, b)))
+    return out
+
+
+async def set_setting(api: FakeTelegramAPI, table: Table, data: str) -> None:
+    """The group's admin opens /settings and presses `data` (e.g. s:t:60)."""
+    sent = api.send_command(table.players[0], table.chat, "settings")
+    panel = await api.wait_for_message(table.chat, lambda m: data in m.callback_data(),
+                                       after_message_id=sent.message_id, timeout=TIMEOUT)
+    answer = await api.wait_for_answer(api.press_button(table.players[0], panel, data),
+                                       timeout=TIMEOUT)
+    assert answer.text in ("Saved.", "Сохранено."), answer.text
+
+
+@dataclass
+class Tally:
+    taps: dict[int, int] = field(default_factory=dict)  # duel id -> presses accepted
+    total: int = 0
+
+
+async def play_out(api: FakeTelegramAPI, table: Table, rng: random.Random,
+                   tally: Tally) -> int:
+    """One duel opened and played to its end (declining tiebreaks); returns its id."""
+    first = await open_duel(api, table)
+    duel = duel_id_of(first)
+    tally.taps[duel] = 0
+    while (m := live_duel_message(api, table.chat)) is not None:
+        answer = tiebreak_answer(table, m)
+        user, data = answer or (actor_user(table, m), rng.choice(duel_keyboard(m)))
+        toast = await tap(api, user, m, data)
+        assert toast is None, f"duel {duel}: a legal press was refused: {toast}"
+        tally.taps[duel] += 1
+        tally.total += 1
+        assert tally.taps[duel] < 40, f"duel {duel} does not end"
+    return duel
+
+
+def first_lines(api: FakeTelegramAPI, table: Table, word: str, after: int) -> list[FakeMessage]:
+    return [m for m in api.bot_messages(table.chat, include_deleted=True)
+            if m.message_id > after and word in (m.content_text or "").split("\n")[0]]
+
+
+async def left_to_the_clock(api: FakeTelegramAPI, table: Table) -> tuple[int, int, int]:
+    """A duel with a 3 s turn timer that nobody plays: each turn is reminded once at half time
+    and times out once (a pass for the player), the second timeout in a row losing the duel.
+    Returns (its id, reminders, timeouts), each reminder and timeout checked to be of a turn
+    of its own (the version its buttons carry)."""
+    await set_setting(api, table, "s:t:60")
+    first = await open_duel(api, table)
+    await api.wait_for_message(table.chat, lambda m: "wins the duel" in (m.caption or ""),
+                               after_message_id=first.message_id, timeout=TIMED_OUT)
+    reminders = first_lines(api, table, "your move", first.message_id)
+    timeouts = first_lines(api, table, "ran out of time", first.message_id)
+    turns = [version_of(m) for m in reminders]
+    assert len(set(turns)) == len(turns), f"a turn reminded twice: {turns}"
+    passed = [version_of(m) for m in timeouts[:-1]]  # the last is the result: no buttons
+    assert passed == [v + 1 for v in turns[:-1]], f"timeouts {passed} after reminders {turns}"
+    return duel_id_of(first), len(reminders), len(timeouts)
+
+
+async def kill_in_the_middle(workers: Workers, tally: Tally, at: int, victim: int) -> float:
+    """Once `at` presses are accepted, kill -9 one worker and start it again; returns when."""
+    while tally.total < at:
+        await asyncio.sleep(0.05)
+    killed = time.monotonic()
+    await workers.kill(victim)
+    await asyncio.sleep(0.5)  # the load balancer meets a refused connection meanwhile
+    await workers.start_one(victim)
+    return killed
+
+
+async def test_three_webhook_workers_play_twenty_duels_through_a_kill(
+        fake_api: FakeTelegramAPI, launch_workers: LaunchWorkers,
+        postgres_database: str) -> None:
+    workers = await launch_workers(postgres_database, 3, env=MACHINE_SPEED)
+    groups = tables(fake_api, GROUPS)
+    rng, tally = random.Random(19), Tally()
+    t0 = time.monotonic()
+
+    async def group(i: int, table: Table) -> list[int]:
+        await set_setting(fake_api, table, "s:t:0")  # machine speed: no timer in the way
+        played = [await play_out(fake_api, table, random.Random(rng.random()), tally)
+                  for _ in range(DUELS_PER_GROUP - (i == 0))]
+        if i == 0:  # its last duel is left to the clock
+            timed = await left_to_the_clock(fake_api, table)
+            played.append(timed[0])
+            clock.append(timed)
+        return played
+
+    clock: list[tuple[int, int, int]] = []
+    kill = asyncio.ensure_future(kill_in_the_middle(workers, tally, at=60, victim=1))
+    duels = [d for ds in await asyncio.gather(*(group(i, t) for i, t in enumerate(groups)))
+             for d in ds]
+    await kill
+    wall = time.monotonic() - t0
+
+    assert len(set(duels)) == GROUPS * DUELS_PER_GROUP
+    storage = await workers.storage()
+    for duel in tally.taps:
+        record = await stored.settled(storage, duel)
+        assert record.status == "finished", f"duel {duel} is still live"
+        assert stored.actions(record) == tally.taps[duel], (
+            f"duel {duel}: {tally.taps[duel]} presses accepted, {stored.actions(record)} "
+            "actions saved (one lost, or one applied twice)")
+    timed, reminders, timeouts = clock[0]
+    assert reminders == timeouts == 3, (reminders, timeouts)  # A, B, then A twice in a row
+    assert (await stored.duel(storage, timed)).status == "finished"
+    assert audit.unanswered(fake_api) == []
+    assert audit.sent_twice(fake_api) == []
+    assert refused_calls(fake_api, allow=ALLOWED) == []
+    assert workers.kills == 1 and sum(not d.ok for d in fake_api.deliveries) >= 1
+    rates = audit.group_rates(fake_api)
+    print(f"\n[workers] 3 webhook workers, {len(duels)} duels in {GROUPS} groups in {wall:.1f} s: "
+          f"{tally.total} moves, {workers.kills} kill -9 (restarted), "
+          f"{sum(not d.ok for d in fake_api.deliveries)} failed deliveries retried, "
+          f"each to one result; timers fired: {reminders} reminders, {timeouts} timeouts, "
+          f"each once; max per-group calls in a minute (pacing off): {max(rates.values())}")
+
+
+async def test_three_workers_keep_each_groups_budget_together(
+        fake_api: FakeTelegramAPI, launch_workers: LaunchWorkers,
+        postgres_database: str) -> None:
+    fake_api.enable_flood_control(per_group_per_minute=audit.GROUP_PER_MINUTE)
+    await launch_workers(postgres_database, 3, env={"SIXSHOOTER_TIME_SCALE": "10"})
+    groups = tables(fake_api, 2)
+    since = fake_api.last_seq
+    rng, taps = random.Random(7), [0]
+    end = asyncio.get_running_loop().time() + 25.0
+
+    async def hurry(table: Table) -> None:
+        """Press as soon as there is a live message, for 25 s, whatever the pace."""
+        await open_duel(fake_api, table)
+        loop = asyncio.get_running_loop()
+        while loop.time() < end:
+            m = live_duel_message(fake_api, table.chat)
+            if m is None:
+                return
+            answer = tiebreak_answer(table, m)
+            user, data = answer or (actor_user(table, m), rng.choice(duel_keyboard(m)))
+            last = newest_id(fake_api, table.chat)
+            query = fake_api.press_button(user, m, data)
+            await fake_api.wait_for_answer(query, timeout=TIMEOUT)
+            taps[0] += 1
+            try:
+                await fake_api.wait_for_message(table.chat, lambda x: bool(duel_keyboard(x)),
+                                                after_message_id=last,
+                                                timeout=max(0.1, end - loop.time()))
+            except TimeoutError:
+                return
+
+    await asyncio.gather(*(hurry(t) for t in groups))
+    rates = audit.group_rates(fake_api, since)
+    flood = [r for r in fake_api.requests if r.status == 429]
+    print(f"\n[workers] pacing on, 3 workers, 2 groups pressed flat out for 25 s: {taps[0]} "
+          f"presses, max per-group sends+edits+deletes in any minute: {rates}, 429s: "
+          f"{len(flood)}")
+    assert max(rates.values()) <= audit.GROUP_PER_MINUTE, rates
+    assert not flood, [r.summary() for r in flood]
+    assert min(rates.values()) >= audit.GROUP_PER_MINUTE // 2  # the demand filled the budget
+    assert audit.unanswered(fake_api) == []
+
+
+async def test_a_standby_takes_over_when_the_leader_dies(
+        fake_api: FakeTelegramAPI, launch_workers: LaunchWorkers,
+        postgres_database: str) -> None:
+    workers = await launch_workers(postgres_database, 2, webhook=False, env=MACHINE_SPEED)
+    await asyncio.sleep(2.0)  # long enough for a second poller to show itself
+    polled = workers.pollers()
+    leaders = set(polled) - {None}
+    assert len(leaders) == 1, f"getUpdates by workers {polled}: exactly one must poll"
+    leader = leaders.pop()
+    assert leader is not None
+    [table] = tables(fake_api, 1)
+    await set_setting(fake_api, table, "s:t:0")
+    first = await open_duel(fake_api, table)
+    duel, rng, taps = duel_id_of(first), random.Random(3), 0
+    for _ in range(4):
+        m = live_duel_message(fake_api, table.chat)
+        assert m is not None
+        assert await tap(fake_api, actor_user(table, m), m, rng.choice(duel_keyboard(m))) is None
+        taps += 1
+    m = live_duel_message(fake_api, table.chat)
+    assert m is not None
+    query = fake_api.press_button(actor_user(table, m), m, rng.choice(duel_keyboard(m)))
+    await fake_api.wait_for_answer(query, timeout=TIMEOUT)
+    since = fake_api.last_seq
+    killed = time.monotonic()
+    await workers.kill(leader)  # right after the press: its table may not be drawn yet
+    taps += 1
+    standby, _ = await workers.wait_poller(since=since, timeout=TAKE_OVER + 5)
+    took = time.monotonic() - killed
+    assert standby != leader
+    assert took < TAKE_OVER, f"the standby took {took:.1f} s to poll"
+    storage = await workers.storage()
+    await stored.settled(storage, duel)
+    while (m := live_duel_message(fake_api, table.chat)) is not None:
+        answer = tiebreak_answer(table, m)
+        user, data = answer or (actor_user(table, m), rng.choice(duel_keyboard(m)))
+        assert await tap(fake_api, user, m, data) is None
+        taps += 1
+        assert taps < 40
+    record = await stored.settled(storage, duel)
+    assert record.status == "finished" and stored.actions(record) == taps
+    assert audit.unanswered(fake_api) == [] and audit.sent_twice(fake_api) == []
+    assert refused_calls(fake_api, allow=ALLOWED) == []
+    assert set(workers.pollers(since)) - {None} == {standby}
+    print(f"\n[workers] polling pair: the leader killed -9 mid-duel, the standby polled "
+          f"{took:.1f} s later; the duel ended after {taps} moves, each applied once")
+
+
+async def test_a_settings_change_on_one_worker_holds_on_the_others(
+        fake_api: FakeTelegramAPI, launch_workers: LaunchWorkers,
+        postgres_database: str) -> None:
+    workers = await launch_workers(postgres_database, 3, env=MACHINE_SPEED, connections=1)
+    [table] = tables(fake_api, 1)
+    members = [fake_api.add_user(f"Member{i}") for i in range(9)]  # a member's repeat: dropped
+    for member in members:
+        fake_api.add_member(table.chat, member)
+
+    async def rules() -> tuple[str, str]:
+        """/rules from the next member: (the reply's text, the worker that handled it)."""
+        sent = fake_api.send_command(members.pop(), table.chat, "rules")
+        reply = await fake_api.wait_for_message(
+            table.chat, lambda m: m.reply_to is not None
+            and m.reply_to.message_id == sent.message_id,
+            after_message_id=sent.message_id, timeout=TIMEOUT)
+        return reply.text or "", await handled_by(fake_api, sent.update_id)
+
+    before = [await rules() for _ in range(3)]  # every worker reads the settings once
+    assert {w for _, w in before} == set(workers.targets)
+    assert all("the same stack" in text for text, _ in before), before[0][0][:200]
+    for language, phrase in (("ru", "одинаковый стек"), ("en", "the same stack")):
+        await set_setting(fake_api, table, f"s:l:{language}")
+        changed_on = await handled_by(fake_api, fake_api.all_updates[-1]["update_id"])
+        after = [await rules() for _ in range(3)]
+        assert {w for _, w in after} - {changed_on}, "no other worker was asked"
+        for text, worker in after:
+            assert phrase in text, f"{worker} did not see the change made on {changed_on}"
+
+
+async def handled_by(api: FakeTelegramAPI, update_id: int | None) -> str:
+    """The worker whose answer acknowledged the update (its delivery's target)."""
+    await api.wait_for(lambda: any(d.update_id == update_id and d.ok for d in api.deliveries),
+                       TIMEOUT, f"update {update_id} acknowledged")
+    ok = [d.target for d in api.deliveries if d.update_id == update_id and d.ok]
+    assert len(ok) == 1, f"update {update_id} acknowledged {len(ok)} times"
+    return ok[0]
