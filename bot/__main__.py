@@ -24,7 +24,7 @@ from bot import dbcopy, instance, logs
 from bot.config import ENVIRONMENT, Config, ConfigError
 from bot.i18n import LANGUAGES
 from bot.storage import StorageError
-from bot.telegram import connect, webhook
+from bot.telegram import connect, runner, webhook
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # Telegram failed the start in a way retrying does not fix
@@ -154,24 +154,23 @@ def run() -> int:
 
 
 def _serve(config: Config) -> int:
-    from bot.app import UPDATES, build
+    from bot.app import UPDATES, build, storage_of
 
     app = build(config)
     loop = asyncio.new_event_loop()  # the one python-telegram-bot then runs the bot in
     asyncio.set_event_loop(loop)
     try:
-        secret = None
+        hook = None
         if config.use_webhook:
             webhook.check_listen(config)
-            secret = loop.run_until_complete(webhook.secret(config))
+            assert config.webhook_url is not None
+            hook = runner.Webhook(
+                url=config.webhook_url, path=webhook.url_path(config),
+                listen=config.webhook_listen, port=config.webhook_port,
+                secret=loop.run_until_complete(webhook.secret(config)))
         if not loop.run_until_complete(connect.connect(app)):
             return EXIT_OK
-        if secret is None:
-            app.run_polling(allowed_updates=UPDATES)
-        else:
-            app.run_webhook(listen=config.webhook_listen, port=config.webhook_port,
-                            url_path=webhook.url_path(config), webhook_url=config.webhook_url,
-                            secret_token=secret, allowed_updates=UPDATES)
+        loop.run_until_complete(runner.run(app, storage_of, allowed=UPDATES, webhook=hook))
     except StorageError as e:
         return _refuse(str(e), EXIT_CONFIG)
     except InvalidToken:

@@ -52,8 +52,10 @@ def build(config: Config) -> App:
     # Answers: a photo upload on a slow link takes many seconds, and a send that timed out is
     # not sent again (it may have arrived: bot.telegram.send), so give Telegram time to answer.
     builder = builder.read_timeout(SEND_READ_TIMEOUT).media_write_timeout(MEDIA_WRITE_TIMEOUT)
+    # No updater: updates come in through bot.telegram.intake, saved before they are
+    # acknowledged (bot.telegram.runner runs the application).
     app: App = (
-        builder.concurrent_updates(FairUpdateProcessor())
+        builder.updater(None).concurrent_updates(FairUpdateProcessor())
         .post_init(_started)
         .post_shutdown(_stopped)
         .build()
@@ -80,6 +82,10 @@ async def _started(app: App) -> None:
         await start(app, config)
     await svc.janitor.resume(app.bot)  # the old messages a kill left undeleted
     log.info("@%s is up", svc.bot_username)
+
+
+def storage_of(app: App) -> Storage:
+    return services(app.bot_data).storage
 
 
 async def _stopped(app: App) -> None:

@@ -25,6 +25,7 @@ from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStat
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
 from bot.storage.db import (
     Database,
+    HeldLock,
     Rollback,
     StorageError,
     UniqueViolation,
@@ -34,6 +35,7 @@ from bot.storage.db import (
 from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
+from bot.storage.inbox import InboxRepo, Incoming
 from bot.storage.meta import MetaRepo
 from bot.storage.migrate import ChatMove, move_chat
 from bot.storage.migrations import MIGRATIONS
@@ -65,6 +67,9 @@ __all__ = [
     "DuelRepo",
     "DuelResult",
     "DuelStatus",
+    "HeldLock",
+    "InboxRepo",
+    "Incoming",
     "MatchRecord",
     "MetaRepo",
     "RatingRepo",
@@ -103,12 +108,13 @@ class Storage:
     deletes: DeleteRepo  # the janitor's journal
     casino: CasinoRepo  # six-card poker's balances and games
     timers: TimerRepo  # turn timers
+    inbox: InboxRepo  # the updates from Telegram, saved before they are acknowledged
 
     @classmethod
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
                    MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db),
-                   CasinoRepo(db), TimerRepo(db))
+                   CasinoRepo(db), TimerRepo(db), InboxRepo(db))
 
     @classmethod
     async def open(cls, where: str | PathLike[str]) -> Storage:

@@ -154,11 +154,26 @@ def pending(migrations: Sequence[Migration], current: int, where: str) -> list[M
     return [m for m in migrations if m[0] > current]
 
 
+class HeldLock(Protocol):
+    """A lock `Database.try_hold` took."""
+
+    async def alive(self) -> bool:
+        """Still held: the database confirms it within a few seconds."""
+        ...
+
+    async def release(self) -> None:
+        """Give it up (also when the database cannot be reached any more)."""
+        ...
+
+
 class Database(ABC):
     """One engine's database; open with `await Database.open(where)`, share one instance,
     `await close()` at exit."""
 
     engine: ClassVar[str]  # "sqlite" or "postgresql"
+    # Appended to a subquery that picks rows to claim: rows another process is claiming are
+    # skipped, not waited for (PostgreSQL); SQLite has one process (its file lock), nothing.
+    SKIP_LOCKED: ClassVar[str]
     path: str  # where it is, as it may be shown (a file path, or a URL without its password)
     busy_timeout: float
 
@@ -221,6 +236,13 @@ class Database(ABC):
         inside the block join the transaction while it lasts. Other tasks' reads meanwhile
         see the state before it; their writes wait for it (at most the busy timeout).
         """
+
+    @abstractmethod
+    async def try_hold(self, name: str) -> HeldLock | None:
+        """Take the lock `name` for this process, held until released or this process's
+        connection to the database ends (a kill, a network loss); None if another holds it.
+        SQLite: the database's file lock (bot.instance) already makes this process the only
+        one, so it always succeeds."""
 
     @abstractmethod
     async def tables(self) -> list[str]:

@@ -152,7 +152,24 @@ CREATE INDEX users_username ON users (lower(username));
 # same step for both engines (migrations_pg.PG_MIGRATIONS names it too).
 V14_HINTS = "ALTER TABLE duels ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;"
 
+# Every update from Telegram, saved before it is acknowledged (before the polling offset moves
+# past it, before a webhook's 200) and crossed off once handled (bot.telegram.intake): a kill
+# in between leaves it to be handled after the restart, or by another worker once its lease
+# runs out; a second delivery of one update_id finds its row and takes no effect.
+V_INBOX = """
+CREATE TABLE inbox (
+    update_id    INTEGER PRIMARY KEY,
+    body         TEXT    NOT NULL,
+    received_at  REAL    NOT NULL,
+    owner        TEXT,
+    lease_until  REAL,
+    done_at      REAL
+);
+CREATE INDEX inbox_pending ON inbox (lease_until) WHERE done_at IS NULL;
+CREATE INDEX inbox_done ON inbox (done_at) WHERE done_at IS NOT NULL;
+"""
+
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
                                V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS,
                                V10_RATINGS, V11_TOURNAMENTS, V12_PENDING_DELETES,
-                               V13_USERNAME_LOWER, V14_HINTS)
+                               V13_USERNAME_LOWER, V14_HINTS, V_INBOX)

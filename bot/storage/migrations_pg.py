@@ -240,4 +240,18 @@ CREATE TABLE pending_deletes (
 );
 """
 
-PG_MIGRATIONS: tuple[Migration, ...] = ((13, V13_BASELINE), (14, V14_HINTS))
+# bot.storage.migrations.V_INBOX, with PostgreSQL's types.
+V_INBOX = """
+CREATE TABLE inbox (
+    update_id    BIGINT           PRIMARY KEY,
+    body         TEXT             NOT NULL,
+    received_at  DOUBLE PRECISION NOT NULL,
+    owner        TEXT,
+    lease_until  DOUBLE PRECISION,
+    done_at      DOUBLE PRECISION
+);
+CREATE INDEX inbox_pending ON inbox (lease_until) WHERE done_at IS NULL;
+CREATE INDEX inbox_done ON inbox (done_at) WHERE done_at IS NOT NULL;
+"""
+
+PG_MIGRATIONS: tuple[Migration, ...] = ((13, V13_BASELINE), (14, V14_HINTS), (15, V_INBOX))

@@ -36,6 +36,7 @@ from bot.storage.db import (
     READERS,
     ConstraintError,
     Database,
+    HeldLock,
     Migration,
     Params,
     Row,
@@ -50,6 +51,11 @@ from bot.storage.migrations_pg import PG_MIGRATIONS
 log = logging.getLogger(__name__)
 
 STATEMENT_TIMEOUT_MS = 60_000
+# What the server or the network can make a statement fail with. asyncpg's own client errors
+# (InternalClientError: a connection the server cut mid-operation, left in a wrong state)
+# are failures of the database too, not the bot's bugs.
+_FAILURES = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
+             asyncpg.InternalClientError)
 MIGRATION_LOCK = 0x5158_0001  # pg_advisory_xact_lock key: one process migrates at a time
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
@@ -80,9 +86,11 @@ class PostgresDatabase(Database):
     """A PostgreSQL database; opened through `Database.open` with a `postgresql://` URL."""
 
     engine: ClassVar[str] = "postgresql"
+    SKIP_LOCKED: ClassVar[str] = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, pool: Any, url: str, *, busy_timeout: float) -> None:
         self._pool = pool
+        self._url = url  # for a lock's own connection (try_hold); never shown: `path` is
         self.path = redact_url(url)
         self.busy_timeout = busy_timeout
         self._lock = asyncio.Lock()  # one transaction at a time in this process
@@ -106,7 +114,7 @@ class PostgresDatabase(Database):
                 url, min_size=0, max_size=max(2, readers + 2), timeout=busy_timeout,
                 command_timeout=STATEMENT_TIMEOUT_MS / 1000 + 5, server_settings=settings,
                 statement_cache_size=1024, reset=_keep_session)
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        except _FAILURES as e:
             raise StorageError(f"cannot open the database {shown!r}: {_describe(e)}") from e
         db = cls(pool, url, busy_timeout=busy_timeout)
         try:
@@ -135,6 +143,29 @@ class PostgresDatabase(Database):
     async def schema_version(self) -> int:
         row = await self.fetchone("SELECT max(version) FROM schema_version")
         return int(row[0]) if row and row[0] is not None else 0
+
+    async def try_hold(self, name: str) -> HeldLock | None:
+        """A session advisory lock on a connection of its own, outside the pool: the server
+        releases it the moment that connection ends. Keepalives make a vanished machine's
+        connection end within about 11 s (idle 5 s, then 3 probes 2 s apart)."""
+        settings = {"application_name": "sixshooter-lock", "tcp_keepalives_idle": "5",
+                    "tcp_keepalives_interval": "2", "tcp_keepalives_count": "3"}
+        try:
+            conn = await asyncpg.connect(self._url, timeout=self.busy_timeout,
+                                         server_settings=settings)
+        except _FAILURES as e:
+            raise StorageError(f"database {self.path!r}: {_describe(e)}") from e
+        try:
+            async with self._guard():
+                taken = await conn.fetchval(
+                    "SELECT pg_try_advisory_lock(hashtextextended($1, 0))", name)
+        except BaseException:
+            conn.terminate()
+            raise
+        if not taken:
+            await _close_quietly(conn)
+            return None
+        return _AdvisoryLock(conn, self.busy_timeout)
 
     async def tables(self) -> list[str]:
         rows = await self.fetchall(
@@ -171,7 +202,7 @@ class PostgresDatabase(Database):
             raise UniqueViolation(f"database {self.path!r}: {_describe(e)}") from e
         except asyncpg.IntegrityConstraintViolationError as e:
             raise ConstraintError(f"database {self.path!r}: {_describe(e)}") from e
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        except _FAILURES as e:
             raise StorageError(f"database {self.path!r}: {_describe(e)}") from e
 
     @asynccontextmanager
@@ -272,14 +303,39 @@ class PostgresDatabase(Database):
         undoes it then), there is nothing to undo."""
         try:
             await pg_tx.rollback()
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        except _FAILURES as e:
             log.debug("database %s: rollback: %s", self.path, _describe(e))
 
     async def _release(self, conn: Any) -> None:
         try:
             await self._pool.release(conn)
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        except _FAILURES as e:
             log.debug("database %s: release: %s", self.path, _describe(e))
+
+
+class _AdvisoryLock:
+    def __init__(self, conn: Any, timeout: float) -> None:
+        self._conn, self._timeout = conn, timeout
+
+    async def alive(self) -> bool:
+        if self._conn.is_closed():
+            return False
+        try:
+            async with asyncio.timeout(self._timeout):
+                return bool(await self._conn.fetchval("SELECT 1"))
+        except _FAILURES:
+            return False
+
+    async def release(self) -> None:
+        await _close_quietly(self._conn)  # the session's end releases its locks
+
+
+async def _close_quietly(conn: Any) -> None:
+    try:
+        async with asyncio.timeout(2.0):
+            await conn.close()
+    except _FAILURES:
+        conn.terminate()
 
 
 async def _keep_session(conn: Any) -> None:

@@ -31,6 +31,7 @@ from bot.storage.db import (
     READERS,
     ConstraintError,
     Database,
+    HeldLock,
     Migration,
     Params,
     Row,
@@ -75,6 +76,7 @@ class SqliteDatabase(Database):
     """A SQLite file (or ":memory:"); opened through `Database.open`."""
 
     engine: ClassVar[str] = "sqlite"
+    SKIP_LOCKED: ClassVar[str] = ""
 
     def __init__(self, writer: aiosqlite.Connection, path: str, *,
                  busy_timeout: float = BUSY_TIMEOUT) -> None:
@@ -152,6 +154,9 @@ class SqliteDatabase(Database):
     async def schema_version(self) -> int:
         row = await self.fetchone("PRAGMA user_version")
         return int(row[0]) if row else 0
+
+    async def try_hold(self, name: str) -> HeldLock | None:
+        return _FileLocked()
 
     async def tables(self) -> list[str]:
         rows = await self.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'"
@@ -297,3 +302,14 @@ class SqliteDatabase(Database):
         except sqlite3.Error as e:
             if "no transaction is active" not in str(e):
                 log.exception("database %s: rollback failed", self.path)
+
+
+class _FileLocked:
+    """What `try_hold` gives on SQLite: the file lock beside the database (bot.instance) is
+    held for the process's lifetime, so this process is the only one."""
+
+    async def alive(self) -> bool:
+        return True
+
+    async def release(self) -> None:
+        pass

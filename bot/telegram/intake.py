@@ -1,0 +1,170 @@
+"""Updates in: saved before they are acknowledged, handled once, none lost to a kill.
+
+`Intake.receive(updates)` saves the updates in the inbox (`bot.storage.inbox`), claimed by this
+process, and only then returns, so its caller may acknowledge them: long polling moves its
+offset past them, a webhook answers 200. The new ones (a second delivery of an update finds its
+row and is dropped here) are then handled as python-telegram-bot would (the application's
+update processor, then its handlers) and crossed off when done.
+
+A process killed in between leaves its claimed updates behind. It stops renewing their leases,
+so once a lease has run out (`LEASE`, about 10 s) any process's sweep takes them and handles
+them: one that starts takes its own dead predecessor's at once on SQLite (the file lock says
+nobody else can hold them). An update handled twice that way (killed after its effect, before
+it was crossed off) takes effect once: a game move is a compare-and-swap on the version the
+press was for, so the second is a double tap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Callable, Sequence
+
+from telegram import Update
+
+from bot.storage import Incoming, Storage, StorageError
+from bot.telegram import App
+
+log = logging.getLogger(__name__)
+
+LEASE = 10.0  # seconds an update stays claimed without its owner renewing it
+SWEEP_EVERY = 3.0  # seconds between renewing this process's leases and taking stale ones
+PRUNE_EVERY = 600.0  # seconds between dropping old handled rows
+DONE_TRIES = 3  # attempts to cross an update off before leaving it to its lease
+STOP_WAIT = 10.0  # seconds a graceful stop waits for the updates in hand
+
+Clock = Callable[[], float]
+
+
+def worker_name() -> str:
+    """This process among all the bot's: host, pid and a random part (a pid comes back)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def incoming(update: Update) -> Incoming:
+    return Incoming(update.update_id, json.dumps(update.to_dict(), separators=(",", ":")))
+
+
+class Intake:
+    def __init__(self, app: App, storage: Storage, *, owner: str | None = None,
+                 clock: Clock = time.time) -> None:
+        self.app, self.storage, self.clock = app, storage, clock
+        self.owner = owner or worker_name()
+        self._in_hand: dict[int, asyncio.Task[None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._pruned = 0.0
+
+    @property
+    def in_hand(self) -> int:
+        return len(self._in_hand)
+
+    async def start(self) -> None:
+        """Take what a dead process left (at once on SQLite, where only this one can run),
+        then sweep in the background."""
+        alone = self.storage.engine == "sqlite"
+        await self._take_stale(before=float("inf") if alone else self.clock())
+        self._sweeper = asyncio.create_task(self._sweep(), name="intake-sweep")
+
+    async def receive(self, updates: Sequence[Update]) -> None:
+        """Save `updates`, then handle the new ones in the background; the caller may then
+        acknowledge them.
+
+        While the database cannot save them, they are handled unsaved: the handlers meet the
+        same outage and answer with the apology (`bot.common.errors`), or answer what needs no
+        database, and the user presses again once it is back. Holding them unacknowledged
+        instead would leave every press unanswered for the outage's length."""
+        if not updates:
+            return
+        now = self.clock()
+        try:
+            new = await self.storage.inbox.save(
+                [incoming(u) for u in updates], owner=self.owner, now=now,
+                lease_until=now + LEASE)
+        except StorageError as e:
+            log.warning("cannot save %d updates (%s): handled unsaved", len(updates), e)
+            for update in updates:
+                self._handle(update, saved=False)
+            return
+        for update in updates:
+            if update.update_id in new:
+                self._handle(update)
+            else:
+                log.debug("update %d: seen before, dropped", update.update_id)
+
+    def _handle(self, update: Update, *, saved: bool = True) -> None:
+        if update.update_id in self._in_hand:
+            return
+        task = asyncio.create_task(self._process(update, saved),
+                                   name=f"update-{update.update_id}")
+        self._in_hand[update.update_id] = task
+
+    async def _process(self, update: Update, saved: bool) -> None:
+        try:
+            processor = self.app.update_processor
+            await processor.process_update(update, self.app.process_update(update))
+        except Exception:  # the application's error handler saw the handlers' errors
+            log.exception("update %d: not handled", update.update_id)
+        finally:
+            if saved:
+                await self._cross_off(update.update_id)
+            self._in_hand.pop(update.update_id, None)
+
+    async def _cross_off(self, update_id: int) -> None:
+        for attempt in range(DONE_TRIES):
+            try:
+                await self.storage.inbox.done(update_id, now=self.clock())
+                return
+            except StorageError as e:
+                log.warning("update %d: cannot mark it handled (%s)", update_id, e)
+                await asyncio.sleep(0.5 * (attempt + 1))
+        # Left to its lease: whoever takes it again finds its effect made (compare-and-swap).
+
+    async def _take_stale(self, *, before: float) -> None:
+        now = self.clock()
+        taken = await self.storage.inbox.take_stale(self.owner, before=before,
+                                                    lease_until=now + LEASE)
+        for row in taken:
+            if row.update_id in self._in_hand:
+                continue
+            try:
+                update = Update.de_json(json.loads(row.body), self.app.bot)
+            except (ValueError, TypeError, KeyError) as e:
+                log.error("update %d: saved but unreadable (%s): dropped", row.update_id,
+                          type(e).__name__)
+                await self._cross_off(row.update_id)
+                continue
+            log.info("update %d: taken over from a stopped worker", row.update_id)
+            self._handle(update)
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                now = self.clock()
+                if self._in_hand:
+                    await self.storage.inbox.renew(self.owner, lease_until=now + LEASE)
+                await self._take_stale(before=now)
+                if now - self._pruned >= PRUNE_EVERY:
+                    self._pruned = now
+                    await self.storage.inbox.prune(now=now)
+            except StorageError as e:
+                log.warning("inbox sweep failed: %s", e)
+
+    async def stop(self) -> None:
+        """Stop sweeping, give the updates in hand a moment, and hand back the rest's leases
+        so another worker takes them at once."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        if self._in_hand:
+            await asyncio.wait(list(self._in_hand.values()), timeout=STOP_WAIT)
+        with contextlib.suppress(StorageError):
+            if self._in_hand:
+                await self.storage.inbox.renew(self.owner, lease_until=0.0)

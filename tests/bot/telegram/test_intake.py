@@ -1,0 +1,125 @@
+"""The intake: an update is saved before `receive` returns, handled once, crossed off after,
+and left by a dead process to the next one."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from pathlib import Path
+from typing import Any, cast
+
+from telegram import Chat, Message, Update, User
+
+from bot.storage import Storage
+from bot.telegram import App
+from bot.telegram.intake import Intake, incoming
+from bot.telegram.scheduling import FairUpdateProcessor
+
+WHEN = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+
+
+def update(n: int) -> Update:
+    chat = Chat(-7, Chat.GROUP)
+    return Update(n, message=Message(n, WHEN, chat, from_user=User(5, "Ann", is_bot=False),
+                                     text=f"/rules {n}"))
+
+
+class FakeApp:
+    """What the intake uses of an Application: its update processor, process_update, bot."""
+
+    def __init__(self, *, fail: set[int] | None = None) -> None:
+        self.update_processor = FairUpdateProcessor()
+        self.bot = None
+        self.handled: list[int] = []
+        self.fail = fail or set()
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    async def process_update(self, u: object) -> None:
+        assert isinstance(u, Update)
+        await self.gate.wait()
+        self.handled.append(u.update_id)
+        if u.update_id in self.fail:
+            raise RuntimeError("a handler's bug")
+
+
+def intake_of(app: FakeApp, storage: Storage, owner: str) -> Intake:
+    return Intake(cast(App, app), storage, owner=owner)
+
+
+async def settle(intake: Intake) -> None:
+    for _ in range(200):
+        if not intake.in_hand:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("updates still in hand")
+
+
+async def test_saved_before_receive_returns_handled_once_then_crossed_off(
+        store: Storage) -> None:
+    app = FakeApp()
+    app.gate.clear()  # the handlers wait: what is saved is saved before any handling
+    intake = intake_of(app, store, "w1")
+    await intake.receive([update(1), update(2)])
+    assert await store.inbox.pending() == 2 and app.handled == []
+    await intake.receive([update(2)])  # Telegram delivered it again
+    app.gate.set()
+    await settle(intake)
+    assert sorted(app.handled) == [1, 2]
+    assert await store.inbox.pending() == 0
+
+
+async def test_a_handler_that_raises_is_still_crossed_off(store: Storage) -> None:
+    app = FakeApp(fail={3})
+    intake = intake_of(app, store, "w1")
+    await intake.receive([update(3), update(4)])
+    await settle(intake)
+    assert sorted(app.handled) == [3, 4] and await store.inbox.pending() == 0
+
+
+async def test_the_next_process_handles_what_a_killed_one_left(tmp_path: Path) -> None:
+    where = tmp_path / "k.db"
+    first = await Storage.open(where)
+    # A process saved two updates and died before handling them (its lease still runs).
+    now = 1_000.0
+    await first.inbox.save([incoming(update(7)), incoming(update(8))], owner="dead",
+                           now=now, lease_until=now + 9_999_999_999)
+    await first.close()
+    storage = await Storage.open(where)
+    try:
+        app = FakeApp()
+        intake = intake_of(app, storage, "next")
+        await intake.start()  # SQLite: only this process can run, so they are its own at once
+        await settle(intake)
+        assert sorted(app.handled) == [7, 8]
+        assert await storage.inbox.pending() == 0
+        await intake.stop()
+    finally:
+        await storage.close()
+
+
+async def test_a_graceful_stop_hands_back_what_is_still_in_hand(store: Storage) -> None:
+    app = FakeApp()
+    app.gate.clear()
+    intake = intake_of(app, store, "w1")
+    await intake.start()
+    await intake.receive([update(9)])
+    stopping = asyncio.create_task(intake.stop())
+    await asyncio.sleep(0.05)
+    assert not stopping.done()  # it waits for the update in hand ...
+    app.gate.set()
+    await stopping
+    assert await store.inbox.pending() == 0  # ... which finished
+
+
+async def test_a_stale_update_is_taken_over_by_a_live_worker(store: Storage) -> None:
+    now = 50.0
+    await store.inbox.save([incoming(update(11))], owner="dead", now=now, lease_until=now + 1)
+    app = FakeApp()
+    intake = Intake(cast(App, app), store, owner="alive", clock=lambda: now + 5)
+    taken: list[Any] = await store.inbox.take_stale("probe", before=now, lease_until=0)
+    assert taken == []  # not yet stale at its own time
+    await intake.start()
+    await settle(intake)
+    assert app.handled == [11]
+    await intake.stop()
