@@ -44,8 +44,10 @@ SCALE = 0.05  # turn timers 20 times faster: the 60 s setting lasts 3 s
 MACHINE_SPEED = {"SIXSHOOTER_RATE_LIMIT": "off", "SIXSHOOTER_TIME_SCALE": str(SCALE)}
 TAKE_OVER = 15.0  # seconds a standby may take to poll after the leader's death
 TIMED_OUT = 45.0  # seconds a duel nobody plays takes to end on its timers (3 s turns)
-# What a restart may legitimately meet: a delete of a message that is already gone.
-ALLOWED = ("message to delete not found",)
+# What a kill may legitimately leave: a delete of a message already gone; a press whose
+# worker died after answering it, taken over and answered again (Telegram refuses the second
+# answer; the first reached the user: `audit.unanswered` checks every press had one).
+ALLOWED = ("message to delete not found", "query is too old")
 
 
 def tables(api: FakeTelegramAPI, n: int) -> list[Table]:
@@ -268,7 +270,7 @@ async def test_a_settings_change_on_one_worker_holds_on_the_others(
         postgres_database: str) -> None:
     workers = await launch_workers(postgres_database, 3, env=MACHINE_SPEED, connections=1)
     [table] = tables(fake_api, 1)
-    members = [fake_api.add_user(f"Member{i}") for i in range(9)]  # a member's repeat: dropped
+    members = [fake_api.add_user(f"Member{i}") for i in range(12)]  # a member's repeat: dropped
     for member in members:
         fake_api.add_member(table.chat, member)
 
@@ -281,8 +283,10 @@ async def test_a_settings_change_on_one_worker_holds_on_the_others(
             after_message_id=sent.message_id, timeout=TIMEOUT)
         return reply.text or "", await handled_by(fake_api, sent.update_id)
 
-    before = [await rules() for _ in range(3)]  # every worker reads the settings once
-    assert {w for _, w in before} == set(workers.targets)
+    before: list[tuple[str, str]] = []
+    while {w for _, w in before} != set(workers.targets):  # each worker reads the settings
+        assert len(before) < 6, [d.summary() for d in fake_api.deliveries]
+        before.append(await rules())
     assert all("the same stack" in text for text, _ in before), before[0][0][:200]
     for language, phrase in (("ru", "одинаковый стек"), ("en", "the same stack")):
         await set_setting(fake_api, table, f"s:l:{language}")

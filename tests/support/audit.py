@@ -59,6 +59,15 @@ def sent_twice(api: FakeTelegramAPI) -> list[str]:
         (r.params.get("chat_id"), r.params.get("text") or r.params.get("caption"),
          json.dumps(r.params.get("reply_markup"), sort_keys=True))
         for r in api.requests if r.ok and r.method in _SENDS)
-    return [f"sent {n} times in chat {chat}: {str(text)[:80]!r}"
-            for (chat, text, _), n in sent.items() if n > 1]
+    return [f"sent {n} times in chat {chat}: {str(text)[:80]!r}, buttons {_first_data(markup)}"
+            for (chat, text, markup), n in sent.items() if n > 1]
+
+
+def _first_data(markup: str) -> str | None:
+    """The callback data of a keyboard's first button (e.g. d:7:3:b01), None without one."""
+    loaded = json.loads(markup)
+    if isinstance(loaded, str):  # as sent in a form field: JSON in JSON
+        loaded = json.loads(loaded)
+    rows = loaded.get("inline_keyboard", []) if isinstance(loaded, dict) else []
+    return next((b["callback_data"] for row in rows for b in row if "callback_data" in b), None)
 
