@@ -51,6 +51,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         if api is not None:
             lines = "\n".join(r.summary() for r in api.requests[-40:])
             report.sections.append(("fake Telegram API: latest requests", lines or "(none)"))
+            if api.deliveries:
+                posts = "\n".join(d.summary() for d in api.deliveries[-40:])
+                pending = ", ".join(str(u["update_id"]) for u in api.pending_updates)
+                report.sections.append(("fake Telegram API: latest webhook deliveries",
+                                        f"{posts}\npending: {pending or '(none)'}, in flight: "
+                                        f"{api.deliveries_in_flight}"))
         for proc in item.stash.get(_BOTS, []):
             report.sections.append((f"bot process log {proc.log_path}", proc.log()[-20000:]))
     return report

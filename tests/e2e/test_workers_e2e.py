@@ -73,6 +73,7 @@ async def set_setting(api: FakeTelegramAPI, table: Table, data: str) -> None:
 class Tally:
     taps: dict[int, int] = field(default_factory=dict)  # duel id -> presses accepted
     total: int = 0
+    stale: list[str] = field(default_factory=list)  # presses refused as stale (see play_on)
 
 
 async def play_out(api: FakeTelegramAPI, table: Table, rng: random.Random,
@@ -80,16 +81,33 @@ async def play_out(api: FakeTelegramAPI, table: Table, rng: random.Random,
     """One duel opened and played to its end (declining tiebreaks); returns its id."""
     first = await open_duel(api, table)
     duel = duel_id_of(first)
-    tally.taps[duel] = 0
+    await play_on(api, table, rng, tally, duel)
+    return duel
+
+
+async def play_on(api: FakeTelegramAPI, table: Table, rng: random.Random, tally: Tally,
+                  duel: int) -> None:
+    """Play the chat's live duel to its end. A press refused as stale is not a move: a worker
+    killed between sending a table and recording it leaves that table behind, not the duel's
+    (its buttons are refused as stale), and the live one is sent anew; the player presses
+    that. The test bounds such refusals by the kills."""
+    tally.taps.setdefault(duel, 0)
     while (m := live_duel_message(api, table.chat)) is not None:
         answer = tiebreak_answer(table, m)
         user, data = answer or (actor_user(table, m), rng.choice(duel_keyboard(m)))
         toast = await tap(api, user, m, data)
-        assert toast is None, f"duel {duel}: a legal press was refused: {toast}"
+        if toast is not None:
+            tally.stale.append(f"duel {duel}: {toast}")
+            left_behind = m
+
+            def anew() -> bool:
+                return live_duel_message(api, table.chat) is not left_behind
+
+            await api.wait_for(anew, TIMEOUT, f"duel {duel}: its live table anew")
+            continue
         tally.taps[duel] += 1
         tally.total += 1
         assert tally.taps[duel] < 40, f"duel {duel} does not end"
-    return duel
 
 
 def first_lines(api: FakeTelegramAPI, table: Table, word: str, after: int) -> list[FakeMessage]:
@@ -138,6 +156,8 @@ async def test_three_webhook_workers_play_twenty_duels_through_a_kill(
         await set_setting(fake_api, table, "s:t:0")  # machine speed: no timer in the way
         played = [await play_out(fake_api, table, random.Random(rng.random()), tally)
                   for _ in range(DUELS_PER_GROUP - (i == 0))]
+        print(f"[workers] group {i}: {len(played)} duels played in "
+              f"{time.monotonic() - t0:.1f} s")
         if i == 0:  # its last duel is left to the clock
             timed = await left_to_the_clock(fake_api, table)
             played.append(timed[0])
@@ -163,15 +183,21 @@ async def test_three_webhook_workers_play_twenty_duels_through_a_kill(
     assert reminders == timeouts == 3, (reminders, timeouts)  # A, B, then A twice in a row
     assert (await stored.duel(storage, timed)).status == "finished"
     assert audit.unanswered(fake_api) == []
-    assert audit.sent_twice(fake_api) == []
+    # A kill between a send and its record makes the bot send the live table again (it cannot
+    # know the first reached Telegram): at most one per kill, never a result or a reply.
+    resent = audit.sent_twice(fake_api)
+    assert len(resent) <= workers.kills and all(", buttons d:" in x for x in resent), resent
     assert refused_calls(fake_api, allow=ALLOWED) == []
+    assert len(tally.stale) <= 2 * workers.kills, tally.stale
     assert workers.kills == 1 and sum(not d.ok for d in fake_api.deliveries) >= 1
     rates = audit.group_rates(fake_api)
     print(f"\n[workers] 3 webhook workers, {len(duels)} duels in {GROUPS} groups in {wall:.1f} s: "
           f"{tally.total} moves, {workers.kills} kill -9 (restarted), "
           f"{sum(not d.ok for d in fake_api.deliveries)} failed deliveries retried, "
           f"each to one result; timers fired: {reminders} reminders, {timeouts} timeouts, "
-          f"each once; max per-group calls in a minute (pacing off): {max(rates.values())}")
+          f"each once; {len(resent)} live table(s) sent again after the kill, "
+          f"{len(tally.stale)} press(es) on a table left behind refused as stale; max per-group "
+          f"calls in a minute (pacing off): {max(rates.values())}")
 
 
 async def test_three_workers_keep_each_groups_budget_together(
@@ -250,15 +276,15 @@ async def test_a_standby_takes_over_when_the_leader_dies(
     assert took < TAKE_OVER, f"the standby took {took:.1f} s to poll"
     storage = await workers.storage()
     await stored.settled(storage, duel)
-    while (m := live_duel_message(fake_api, table.chat)) is not None:
-        answer = tiebreak_answer(table, m)
-        user, data = answer or (actor_user(table, m), rng.choice(duel_keyboard(m)))
-        assert await tap(fake_api, user, m, data) is None
-        taps += 1
-        assert taps < 40
+    tally = Tally()
+    await play_on(fake_api, table, rng, tally, duel)
+    taps += tally.taps[duel]
+    assert len(tally.stale) <= 2, tally.stale
     record = await stored.settled(storage, duel)
     assert record.status == "finished" and stored.actions(record) == taps
-    assert audit.unanswered(fake_api) == [] and audit.sent_twice(fake_api) == []
+    assert audit.unanswered(fake_api) == []
+    resent = audit.sent_twice(fake_api)
+    assert len(resent) <= 1 and all(", buttons d:" in x for x in resent), resent
     assert refused_calls(fake_api, allow=ALLOWED) == []
     assert set(workers.pollers(since)) - {None} == {standby}
     print(f"\n[workers] polling pair: the leader killed -9 mid-duel, the standby polled "
