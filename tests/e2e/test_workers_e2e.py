@@ -98,9 +98,8 @@ async def play_on(api: FakeTelegramAPI, table: Table, rng: random.Random, tally:
         toast = await tap(api, user, m, data)
         if toast is not None:
             tally.stale.append(f"duel {duel}: {toast}")
-            left_behind = m
 
-            def anew() -> bool:
+            def anew(left_behind: FakeMessage = m) -> bool:
                 return live_duel_message(api, table.chat) is not left_behind
 
             await api.wait_for(anew, TIMEOUT, f"duel {duel}: its live table anew")
