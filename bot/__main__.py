@@ -23,8 +23,9 @@ from telegram.error import InvalidToken, TelegramError
 from bot import dbcopy, instance, logs
 from bot.config import ENVIRONMENT, Config, ConfigError
 from bot.i18n import LANGUAGES
-from bot.storage import StorageError
-from bot.telegram import connect, runner, webhook
+from bot.ops.health import HealthHandler
+from bot.storage import Storage, StorageError
+from bot.telegram import App, connect, runner, webhook
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # Telegram failed the start in a way retrying does not fix
@@ -167,7 +168,9 @@ def _serve(config: Config) -> int:
             hook = runner.Webhook(
                 url=config.webhook_url, path=webhook.url_path(config),
                 listen=config.webhook_listen, port=config.webhook_port,
-                secret=loop.run_until_complete(webhook.secret(config)))
+                secret=loop.run_until_complete(webhook.secret(config)),
+                # The load balancer's health check, beside the updates.
+                routes=[(r"/healthz", HealthHandler, {"storage": lambda: _storage(app)})])
         if not loop.run_until_complete(connect.connect(app)):
             return EXIT_OK
         loop.run_until_complete(runner.run(app, storage_of, allowed=UPDATES, webhook=hook))
@@ -187,6 +190,13 @@ def _serve(config: Config) -> int:
         if not loop.is_closed():
             loop.close()
     return EXIT_OK
+
+
+def _storage(app: App) -> Storage | None:
+    from bot.services import KEY
+
+    svc = app.bot_data.get(KEY)
+    return None if svc is None else svc.storage
 
 
 def _refuse(line: str, code: int) -> int:

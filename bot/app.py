@@ -9,6 +9,8 @@ from telegram.ext import ApplicationBuilder
 
 from bot import common, duel, fairness, info, settings, sixcard, stats, tournament
 from bot.config import Config
+from bot.ops import server as ops
+from bot.ops.requests import MeteredRequest
 from bot.services import KEY, Services, services
 from bot.storage import Storage
 from bot.telegram import App, menu
@@ -28,6 +30,7 @@ MENU: tuple[Command, ...] = tuple(c for f in FEATURES for c in f.COMMANDS)
 # game.
 STARTS = (duel.start, sixcard.start, tournament.start, common.start)
 CONFIG = "sixshooter.config"
+OPS = "sixshooter.ops"  # the running /metrics and /healthz server, if any
 UPDATES = ["message", "callback_query", "my_chat_member"]
 SEND_READ_TIMEOUT = 25.0  # seconds to wait for Telegram's answer to a request (PTB: 5)
 MEDIA_WRITE_TIMEOUT = 30.0  # seconds to upload a picture (PTB: 20)
@@ -48,10 +51,13 @@ def build(config: Config) -> App:
     # Connections: the flood limits keep about 30 sends a second in flight, so a small pool
     # serves them all; 256 idle-checked connections cost a fifth of the bot's CPU in httpx's
     # pool bookkeeping. A request waits up to POOL_WAIT for a free one instead of failing.
-    builder = builder.connection_pool_size(POOL_SIZE).pool_timeout(POOL_WAIT)
     # Answers: a photo upload on a slow link takes many seconds, and a send that timed out is
     # not sent again (it may have arrived: bot.telegram.send), so give Telegram time to answer.
-    builder = builder.read_timeout(SEND_READ_TIMEOUT).media_write_timeout(MEDIA_WRITE_TIMEOUT)
+    # Every call, getUpdates too, goes through MeteredRequest: counted for /metrics.
+    builder = builder.request(MeteredRequest(
+        connection_pool_size=POOL_SIZE, pool_timeout=POOL_WAIT, read_timeout=SEND_READ_TIMEOUT,
+        media_write_timeout=MEDIA_WRITE_TIMEOUT))
+    builder = builder.get_updates_request(MeteredRequest(connection_pool_size=1))
     # No updater: updates come in through bot.telegram.intake, saved before they are
     # acknowledged (bot.telegram.runner runs the application).
     app: App = (
@@ -82,6 +88,7 @@ async def _started(app: App) -> None:
         await start(app, config)
     await svc.janitor.resume(app.bot)  # the old messages a kill left undeleted
     log.info("@%s is up", svc.bot_username)
+    app.bot_data[OPS] = await ops.start(config, lambda: svc.storage)  # /metrics, /healthz
 
 
 def storage_of(app: App) -> Storage:
@@ -93,3 +100,5 @@ async def _stopped(app: App) -> None:
         await services(app.bot_data).janitor.close(app.bot)
         await services(app.bot_data).storage.close()
         services(app.bot_data).drawer.shutdown()
+    if app.bot_data.get(OPS) is not None:  # (a closed database meanwhile: /healthz says 503)
+        await app.bot_data.pop(OPS).stop()

@@ -30,6 +30,7 @@ DEFAULT_DB = "sixshooter.db"
 DEFAULT_WEBHOOK_PORT = 8443
 DEFAULT_WEBHOOK_LISTEN = "127.0.0.1"  # behind a reverse proxy that terminates TLS
 DEFAULT_CHALLENGE_TTL = 600
+DEFAULT_METRICS_LISTEN = "127.0.0.1"  # metrics are for the operator's scraper, not the world
 TIME_SCALE_MIN, TIME_SCALE_MAX = 0.0001, 100.0
 
 ENVIRONMENT = """\
@@ -53,6 +54,10 @@ environment:
                               for a Bot API server without limits (a benchmark's fake)
   SIXSHOOTER_TIME_SCALE       multiplies every turn timer and its reminder; default 1 (tests:
                               0.01 makes a 5-minute turn last 3 seconds)
+  SIXSHOOTER_METRICS_PORT     serve GET /metrics (Prometheus) and GET /healthz on this port;
+                              default: off. Never the webhook's port
+  SIXSHOOTER_METRICS_LISTEN   the address /metrics listens on; default 127.0.0.1; 0.0.0.0 or ::
+                              for a scraper on another machine (keep the port firewalled)
 """
 
 _HOW_TO_GET_A_TOKEN = (
@@ -86,6 +91,8 @@ class Config:
     challenge_ttl: int = DEFAULT_CHALLENGE_TTL  # seconds before an unanswered challenge expires
     rate_limit: bool = True  # keep to Telegram's flood limits (off only for a limitless server)
     time_scale: float = 1.0  # turn timers last this many times their nominal length
+    metrics_port: int | None = None  # /metrics and /healthz for operators; None: off
+    metrics_listen: str = DEFAULT_METRICS_LISTEN
 
     @property
     def database(self) -> str | Path:
@@ -127,13 +134,18 @@ class Config:
             webhook_url=_url(
                 environ, "SIXSHOOTER_WEBHOOK_URL", ("https",), "https://bot.example.org/hook"
             ),
-            webhook_port=_port(environ, "SIXSHOOTER_WEBHOOK_PORT"),
-            webhook_listen=_address(environ, "SIXSHOOTER_WEBHOOK_LISTEN"),
+            webhook_port=_port(environ, "SIXSHOOTER_WEBHOOK_PORT") or DEFAULT_WEBHOOK_PORT,
+            webhook_listen=_address(environ, "SIXSHOOTER_WEBHOOK_LISTEN", DEFAULT_WEBHOOK_LISTEN),
             webhook_secret=_webhook_secret(_get(environ, "SIXSHOOTER_WEBHOOK_SECRET")),
             challenge_ttl=_seconds(environ, "SIXSHOOTER_CHALLENGE_TTL", DEFAULT_CHALLENGE_TTL),
             rate_limit=_switch(environ, "SIXSHOOTER_RATE_LIMIT", True),
             time_scale=_scale(environ, "SIXSHOOTER_TIME_SCALE"),
+            metrics_port=_port(environ, "SIXSHOOTER_METRICS_PORT"),
+            metrics_listen=_address(environ, "SIXSHOOTER_METRICS_LISTEN", DEFAULT_METRICS_LISTEN),
         )
+        if config.use_webhook and config.metrics_port == config.webhook_port:
+            raise ConfigError(f"SIXSHOOTER_METRICS_PORT={config.metrics_port} is the webhook's "
+                              "port: metrics never share the public webhook; give them another")
         if check_paths and config.db_path is not None:
             check_db_path(config.db_path)
         return config
@@ -224,25 +236,25 @@ def _url(
     return raw
 
 
-def _port(environ: Mapping[str, str], name: str) -> int:
+def _port(environ: Mapping[str, str], name: str) -> int | None:
     raw = _get(environ, name)
     if raw is None:
-        return DEFAULT_WEBHOOK_PORT
+        return None
     if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 65535):
         raise ConfigError(f"{name}={raw!r} is not a TCP port: use a number from 1 to 65535")
     return int(raw)
 
 
-def _address(environ: Mapping[str, str], name: str) -> str:
+def _address(environ: Mapping[str, str], name: str, default: str) -> str:
     raw = _get(environ, name)
     if raw is None:
-        return DEFAULT_WEBHOOK_LISTEN
+        return default
     try:
         return str(ipaddress.ip_address(raw))
     except ValueError:
         raise ConfigError(
-            f"{name}={raw!r} is not an IP address: use 127.0.0.1 (the default) behind a reverse "
-            "proxy on this host, or 0.0.0.0 (:: for IPv6) to listen on every interface"
+            f"{name}={raw!r} is not an IP address: use 127.0.0.1 (the default) for this host "
+            "only, or 0.0.0.0 (:: for IPv6) to listen on every interface"
         ) from None
 
 

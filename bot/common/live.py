@@ -33,7 +33,7 @@ from bot.common.refusal import Refusal
 from bot.common.sync import SYNC_EVERY, SYNC_MOST, Retries
 from bot.i18n import Translator
 from bot.services import Services
-from bot.telegram import send
+from bot.telegram import intake, send
 
 log = logging.getLogger(__name__)
 
@@ -208,10 +208,12 @@ class Live(Generic[R, S, A, E]):
                 await answer_quietly(query)
             else:
                 await toast(query, outcome.text(tr))
+            await intake.settled()
             return
         # Saved: show it whether or not the answer gets through (a slow Telegram, a query
-        # too old), and without waiting for the answer first.
-        answering = asyncio.ensure_future(answer_quietly(query))
+        # too old), and without waiting for the answer first; answered, the press is settled
+        # (showing it again is the restart's job from here on).
+        answering = asyncio.ensure_future(_answer_and_settle(query))
         try:
             await self.present(svc, bot, outcome.record)
         finally:
@@ -287,3 +289,8 @@ class Live(Generic[R, S, A, E]):
         for record in due:
             await self.sync(svc, bot, record.id)
         return len(due)
+
+
+async def _answer_and_settle(query: CallbackQuery) -> None:
+    await answer_quietly(query)
+    await intake.settled()

@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from os import PathLike
 
-from bot.storage import ratings
+from bot.storage import live, ratings
 from bot.storage.casino import CasinoRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
@@ -145,6 +145,14 @@ class Storage:
     async def move_chat(self, old_id: int, new_id: int, *, now: int) -> ChatMove:
         """Every row of chat `old_id` moved to `new_id` (a group that became a supergroup)."""
         return await move_chat(self.db, old_id, new_id, now=now)
+
+    async def ping(self) -> None:
+        """Return once the database answers a trivial query; StorageError if it cannot."""
+        await self.db.ping()
+
+    async def live_games(self) -> live.LiveGames:
+        """The games live now in the whole database (every worker's)."""
+        return await live.live_games(self.db)
 
     async def close(self) -> None:
         await self.db.close()

@@ -32,6 +32,8 @@ from os import PathLike, fspath
 from typing import Any, ClassVar, Protocol
 from urllib.parse import urlsplit
 
+from bot.ops import metrics
+
 Params = Sequence[Any]
 Migration = tuple[int, str]  # (the schema version it takes the database to, its script)
 
@@ -249,6 +251,14 @@ class Database(ABC):
         """The schema's tables (not the engine's own bookkeeping), in no particular order."""
 
     # --- shared by the engines -----------------------------------------------------------
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        metrics.time_statements(cls)  # each statement of each engine timed, failures counted
+
+    async def ping(self) -> None:
+        """Return once the database answers a trivial query (StorageError if it cannot)."""
+        await self.fetchone("SELECT 1")
 
     @property
     def current(self) -> Transaction | None:

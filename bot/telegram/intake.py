@@ -24,7 +24,8 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 
 from telegram import Update
 
@@ -36,10 +37,23 @@ log = logging.getLogger(__name__)
 LEASE = 10.0  # seconds an update stays claimed without its owner renewing it
 SWEEP_EVERY = 3.0  # seconds between renewing this process's leases and taking stale ones
 PRUNE_EVERY = 600.0  # seconds between dropping old handled rows
+SAVE_WAIT = 0.5  # seconds an update waits for its save before it is handled regardless
 DONE_TRIES = 3  # attempts to cross an update off before leaving it to its lease
 STOP_WAIT = 10.0  # seconds a graceful stop waits for the updates in hand
 
 Clock = Callable[[], float]
+_SETTLE: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar(
+    "sixshooter_settle", default=None)
+
+
+async def settled() -> None:
+    """The update being handled has had its effect saved and its press answered; what is left
+    (showing it) a restart redoes from the database. So it is crossed off now: a kill from
+    here on does not hand it to the next process, which would answer the press a second time
+    (Telegram refuses that as too old)."""
+    settle = _SETTLE.get()
+    if settle is not None:
+        await settle()
 
 
 def worker_name() -> str:
@@ -75,44 +89,71 @@ class Intake:
         """Save `updates`, then handle the new ones in the background; the caller may then
         acknowledge them.
 
-        While the database cannot save them, they are handled unsaved: the handlers meet the
-        same outage and answer with the apology (`bot.common.errors`), or answer what needs no
-        database, and the user presses again once it is back. Holding them unacknowledged
-        instead would leave every press unanswered for the outage's length."""
+        A database that cannot take the write within `SAVE_WAIT` (an outage, its writer held
+        by another process) must not stall what needs no write: the updates are then handled
+        at once while the save goes on (crossed off if it succeeds; unsaved, the handlers meet
+        the same trouble and answer with the apology), and acknowledged. Only then can a kill
+        lose one, and only one the database could not have kept anyway."""
         if not updates:
             return
         now = self.clock()
+        saving = asyncio.ensure_future(self.storage.inbox.save(
+            [incoming(u) for u in updates], owner=self.owner, now=now,
+            lease_until=now + LEASE))
+        await asyncio.wait({saving}, timeout=SAVE_WAIT)
+        if not saving.done():
+            log.warning("cannot save %d updates within %g s: handled meanwhile",
+                        len(updates), SAVE_WAIT)
+            for update in updates:
+                self._handle(update, saving)
+            return
         try:
-            new = await self.storage.inbox.save(
-                [incoming(u) for u in updates], owner=self.owner, now=now,
-                lease_until=now + LEASE)
-        except StorageError as e:
+            new = saving.result()
+        except Exception as e:  # StorageError, or a bug: the updates are still handled
             log.warning("cannot save %d updates (%s): handled unsaved", len(updates), e)
             for update in updates:
-                self._handle(update, saved=False)
+                self._handle(update, saving)
             return
         for update in updates:
             if update.update_id in new:
-                self._handle(update)
+                self._handle(update, saving)
             else:
                 log.debug("update %d: seen before, dropped", update.update_id)
 
-    def _handle(self, update: Update, *, saved: bool = True) -> None:
+    def _handle(self, update: Update, saving: asyncio.Future[set[int]] | None) -> None:
+        """Handle `update` in the background; `saving` says whether its row is this process's
+        to cross off (None: a row taken over)."""
         if update.update_id in self._in_hand:
             return
-        task = asyncio.create_task(self._process(update, saved),
+        task = asyncio.create_task(self._process(update, saving),
                                    name=f"update-{update.update_id}")
         self._in_hand[update.update_id] = task
 
-    async def _process(self, update: Update, saved: bool) -> None:
+    async def _process(self, update: Update, saving: asyncio.Future[set[int]] | None) -> None:
+        crossed = False
+
+        async def settle() -> None:
+            nonlocal crossed
+            if crossed:
+                return
+            crossed = True
+            if saving is not None:
+                try:
+                    if update.update_id not in await saving:
+                        return  # not saved by this process: nothing of ours to cross off
+                except Exception:  # never saved (logged where it failed)
+                    return
+            await self._cross_off(update.update_id)
+
+        token = _SETTLE.set(settle)
         try:
             processor = self.app.update_processor
             await processor.process_update(update, self.app.process_update(update))
         except Exception:  # the application's error handler saw the handlers' errors
             log.exception("update %d: not handled", update.update_id)
         finally:
-            if saved:
-                await self._cross_off(update.update_id)
+            _SETTLE.reset(token)
+            await settle()
             self._in_hand.pop(update.update_id, None)
 
     async def _cross_off(self, update_id: int) -> None:
@@ -140,7 +181,7 @@ class Intake:
                 await self._cross_off(row.update_id)
                 continue
             log.info("update %d: taken over from a stopped worker", row.update_id)
-            self._handle(update)
+            self._handle(update, None)
 
     async def _sweep(self) -> None:
         while True:

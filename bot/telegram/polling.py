@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from telegram.error import Conflict, NetworkError, RetryAfter, TelegramError
 
+from bot.ops import metrics
 from bot.storage import HeldLock, Storage, StorageError
 from bot.telegram import App
 from bot.telegram.connect import delays, describe
@@ -61,6 +62,7 @@ async def lead(app: App, intake: Intake, storage: Storage, allowed: Sequence[str
             continue
         standing_by = False
         log.info("polling Telegram: this process leads")
+        metrics.set_poller(True)
         tasks = [asyncio.create_task(poll(app, intake, storage, allowed), name="poll"),
                  asyncio.create_task(_watch(held), name="poll-lock"),
                  asyncio.create_task(stop.wait(), name="poll-stop")]
@@ -73,6 +75,7 @@ async def lead(app: App, intake: Intake, storage: Storage, allowed: Sequence[str
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await held.release()
+            metrics.set_poller(False)
         if stop.is_set():
             return
         error = tasks[0].exception() if tasks[0] in done else None

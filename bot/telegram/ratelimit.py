@@ -37,6 +37,7 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
+from bot.ops import metrics
 from bot.telegram.flood import MemoryWindow, Window
 from bot.telegram.send import retry_after_seconds
 
@@ -190,7 +191,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             if key is None:
                 await self._bot_hold()
             else:
-                done = await self._turn(key, priority, arrival)
+                done = await metrics.flood_wait(self._turn(key, priority, arrival))
                 self._flying[key] += 1
             try:
                 return await callback(*args, **kwargs)

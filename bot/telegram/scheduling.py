@@ -23,6 +23,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
+from bot.ops import metrics
 from bot.telegram import presses
 
 TOTAL = 32  # updates handled at once over all chats
@@ -93,6 +94,7 @@ class FairUpdateProcessor(BaseUpdateProcessor):
         started = False
         try:
             async with contextlib.AsyncExitStack() as slots:
+                slots.enter_context(metrics.handling(update))  # counted; a press: timed
                 await slots.enter_async_context(presses.watch(update))  # a press: answered
                 if member is not None:
                     await slots.enter_async_context(member.slots)

@@ -65,3 +65,13 @@ def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
     whatever order the imports came."""
     assert sorted(g.name for g in chats.GAMES) == ["duel", "six-card", "tournament"]
     assert sorted(loop.game.kind for loop in sync.LOOPS) == ["duel", "sixcard"]
+
+
+def test_every_bot_api_call_goes_through_the_metered_request() -> None:
+    """Sends and getUpdates alike, with the pool and timeouts the bot chose."""
+    from bot.ops.requests import MeteredRequest
+
+    app = application.build(Config(token=TOKEN))
+    sends, polls = app.bot._request[1], app.bot._request[0]
+    assert isinstance(sends, MeteredRequest) and isinstance(polls, MeteredRequest)
+    assert sends.read_timeout == application.SEND_READ_TIMEOUT

@@ -23,6 +23,8 @@ def test_minimal_environment_gives_the_defaults(tmp_path: Path) -> None:
     assert config.webhook_url is None
     assert config.webhook_port == DEFAULT_WEBHOOK_PORT
     assert not config.use_webhook
+    assert config.metrics_port is None  # /metrics is off unless asked for
+    assert config.metrics_listen == "127.0.0.1"
 
 
 def test_default_db_path_is_in_the_working_directory() -> None:
@@ -106,6 +108,10 @@ def test_mask_token_hides_the_secret() -> None:
     ("SIXSHOOTER_WEBHOOK_PORT", "0"),
     ("SIXSHOOTER_WEBHOOK_PORT", "65536"),
     ("SIXSHOOTER_WEBHOOK_PORT", "eighty"),
+    ("SIXSHOOTER_METRICS_PORT", "0"),
+    ("SIXSHOOTER_METRICS_PORT", "70000"),
+    ("SIXSHOOTER_METRICS_PORT", "9100/tcp"),
+    ("SIXSHOOTER_METRICS_LISTEN", "localhost:9100"),
     ("SIXSHOOTER_LOG_LEVEL", "LOUD"),
 ])
 def test_invalid_values_name_the_variable(tmp_path: Path, name: str, value: str) -> None:
@@ -264,3 +270,17 @@ def test_a_database_url_that_cannot_work_is_refused_with_one_line(
     with pytest.raises(ConfigError, match=says) as e:
         Config.from_env(env(tmp_path, SIXSHOOTER_DB=raw))
     assert str(e.value).startswith("SIXSHOOTER_DB: ") and "\n" not in str(e.value)
+
+
+def test_metrics_get_a_port_and_an_address_of_their_own(tmp_path: Path) -> None:
+    config = Config.from_env(env(tmp_path, SIXSHOOTER_METRICS_PORT="9100",
+                                 SIXSHOOTER_METRICS_LISTEN="0.0.0.0"))
+    assert (config.metrics_port, config.metrics_listen) == (9100, "0.0.0.0")
+
+
+def test_metrics_never_share_the_webhook_s_port(tmp_path: Path) -> None:
+    hook = {"SIXSHOOTER_WEBHOOK_URL": "https://bot.example.org/hook"}
+    with pytest.raises(ConfigError, match="SIXSHOOTER_METRICS_PORT=8443") as info:
+        Config.from_env(env(tmp_path, SIXSHOOTER_METRICS_PORT="8443", **hook))
+    assert "\n" not in str(info.value)
+    assert Config.from_env(env(tmp_path, SIXSHOOTER_METRICS_PORT="8443")).metrics_port == 8443

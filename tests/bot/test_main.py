@@ -74,6 +74,18 @@ def test_run_is_the_default_and_a_missing_token_is_one_line(
         assert err.startswith("sixshooter: TELEGRAM_BOT_TOKEN is not set") and err.count("\n") == 1
 
 
+def test_a_bad_metrics_port_is_one_line_and_exit_code_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("SIXSHOOTER_DB", str(tmp_path / "s.db"))
+    monkeypatch.setenv("SIXSHOOTER_METRICS_PORT", "ninety-one hundred")
+    assert cli.main(["run"]) == cli.EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert err.startswith("sixshooter: SIXSHOOTER_METRICS_PORT=") and err.count("\n") == 1
+    assert "SIXSHOOTER_METRICS_PORT" in ENVIRONMENT and "SIXSHOOTER_METRICS_LISTEN" in ENVIRONMENT
+
+
 def test_verify_goes_through_with_its_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     promise = commitment_of(DECK, bytes.fromhex(SALT))
     assert cli.main(["verify", promise, SALT, DECK]) == 0

@@ -35,6 +35,7 @@ from tests.support.driver import (
     version_of,
 )
 from tests.support.fakeapi import FakeTelegramAPI
+from tests.support.ops import free_port, health, ops_env, until
 
 OUTAGE = 4.0  # seconds the database refuses every connection
 PASSWORD = "pw-never-in-a-log-9f3c"  # this server trusts local users: any password works
@@ -110,5 +111,31 @@ async def test_the_duel_goes_on_after_the_database_comes_back(
         assert not refused_calls(fake_api, allow=("message is not modified",))
         await bot.kill()
         await bot.close_storage()
+    finally:
+        await databases.drop_database(admin, url)
+
+
+async def test_healthz_is_503_while_the_database_is_gone_and_200_once_it_is_back(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    admin = databases.admin_url()
+    if admin is None:
+        pytest.skip(databases.HOW)
+    url = await databases.fresh_database(admin)
+    try:
+        port = free_port()
+        bot = await launch_bot(db_path=with_password(url), env=ops_env(port))
+        assert await health(port) == (200, "ok\n")
+        async with outage(admin, url):
+            status, reason = await health(port)
+            assert (status, reason) == (503, "the database cannot be reached\n")
+            assert PASSWORD not in reason and bot.running
+
+        async def healthy() -> bool | None:
+            return True if await health(port) == (200, "ok\n") else None
+
+        await until(healthy, "/healthz ok again")  # the pool connects again on its own
+        assert PASSWORD not in bot.log()
+        assert "health: the database cannot be reached" in bot.log()
+        await bot.kill()
     finally:
         await databases.drop_database(admin, url)

@@ -178,8 +178,17 @@ async def test_webhook_answers_the_secret_and_refuses_forgeries(
     assert fake_api.message(group, challenge.message_id).buttons() == challenge.buttons()
 
     assert await post(port, forged_duel, secret=secret) == 200  # the same update, genuine
-    await fake_api.wait_for_message(group, after_message_id=challenge.message_id,
-                                    timeout=TIMEOUT)
+    answer = await fake_api.wait_for_message(group, after_message_id=challenge.message_id,
+                                             timeout=TIMEOUT)
+    # Delivered again (Telegram retries a POST whose answer it did not get): 200, no effect.
+    assert await post(port, forged_duel, secret=secret) == 200
+    await asyncio.sleep(1.0)
+    assert [m.message_id for m in fake_api.bot_messages(group)
+            if m.message_id > challenge.message_id] == [answer.message_id]
+    # The load balancer's health check, on the same port.
+    async with httpx.AsyncClient() as client:
+        health = await client.get(f"http://127.0.0.1:{port}/healthz")
+    assert (health.status_code, health.text) == (200, "ok\n")
     assert bot.running
     log = bot.log()
     assert "setWebhook" in log  # PTB logged the call's parameters at DEBUG...

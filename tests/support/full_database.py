@@ -120,12 +120,19 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"chat_id": ALICE, "message_id": 2**33},
     ],
     "bot_meta": [{"key": "webhook_secret", "value": SECRET}, {"key": "sync", "value": "3"}],
+    "inbox": [  # a handled update (kept for duplicates), and one still in a worker's hands
+        {"update_id": 2**40, "body": '{"update_id": 1099511627776}', "received_at": NOW + 0.5,
+         "owner": None, "lease_until": None, "done_at": NOW + 1.25},
+        {"update_id": 2**40 + 1, "body": '{"update_id": 1099511627777}',
+         "received_at": NOW + 2.0, "owner": "host:42:abc", "lease_until": NOW + 12.0,
+         "done_at": None},
+    ],
 }
 
 ORDER = ("chats", "chat_settings", "users", "duels", "deals", "duel_messages", "turn_timers",
          "reviews", "results", "ratings", "challenges", "balances", "sixcard_games",
          "tournaments", "tournament_players", "tournament_matches", "pending_deletes",
-         "bot_meta")  # the tables referred to first
+         "bot_meta", "inbox")  # the tables referred to first
 
 
 async def fill(db: Database) -> None:

@@ -123,3 +123,63 @@ async def test_a_stale_update_is_taken_over_by_a_live_worker(store: Storage) -> 
     await settle(intake)
     assert app.handled == [11]
     await intake.stop()
+
+
+async def test_a_settled_update_is_crossed_off_before_its_handler_ends(store: Storage) -> None:
+    from bot.telegram.intake import settled
+
+    app = FakeApp()
+    release = asyncio.Event()
+
+    async def process_update(u: object) -> None:
+        await settled()  # its effect saved and its press answered: the rest is showing it
+        await release.wait()
+
+    app.process_update = process_update  # type: ignore[method-assign]
+    intake = intake_of(app, store, "w1")
+    await intake.receive([update(21)])
+    for _ in range(100):
+        if await store.inbox.pending() == 0:
+            break
+        await asyncio.sleep(0.01)
+    assert await store.inbox.pending() == 0 and intake.in_hand == 1  # off, though in hand
+    release.set()
+    await settle(intake)
+
+
+async def test_a_stalled_save_does_not_stall_the_updates(store: Storage) -> None:
+    from bot.storage import Rollback
+    from bot.telegram import intake as intake_module
+
+    app = FakeApp()
+    intake = intake_of(app, store, "w1")
+    release = asyncio.Event()
+
+    async def hold_the_writer() -> None:
+        try:
+            async with store.transaction():  # another transaction holds the writer ...
+                await release.wait()
+                raise Rollback
+        except Rollback:
+            pass
+
+    holder = asyncio.create_task(hold_the_writer())
+    await asyncio.sleep(0.05)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    await intake.receive([update(31)])  # ... so the save waits: the update does not
+    assert loop.time() - start < intake_module.SAVE_WAIT + 0.5
+    await wait_handled(app, [31])
+    release.set()
+    await holder
+    await settle(intake)
+    assert await store.inbox.pending() == 0  # saved once the writer was free, then crossed off
+    assert await store.inbox.last_id() == 31
+
+
+async def wait_handled(app: FakeApp, ids: list[int]) -> None:
+    for _ in range(300):
+        if sorted(app.handled) == ids:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"handled {app.handled}, not {ids}")

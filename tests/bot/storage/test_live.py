@@ -1,0 +1,48 @@
+"""What the health check and the metrics ask the database, on both engines: a ping, the games
+live in the whole database, and each statement timed with its failures counted."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ops import metrics
+from bot.storage import DuelStatus, Storage, StorageError
+from bot.storage.live import LiveGames
+
+
+def value(name: str, **labels: str) -> float:
+    return metrics.REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+async def test_ping_answers_and_fails_once_closed(database: str) -> None:
+    storage = await Storage.open(database)
+    await storage.ping()
+    await storage.close()
+    with pytest.raises(StorageError):
+        await storage.ping()
+
+
+async def test_live_games_counts_only_live_ones(store: Storage) -> None:
+    assert await store.live_games() == LiveGames(0, 0)
+    first = await store.duels.create(-100, None, (1, 2), "{}", 1000)
+    await store.duels.create(-100, None, (3, 4), "{}", 1000)
+    await store.duels.abandon_chat(-200, now=1001)  # another chat: nothing changes
+    balance = await store.casino.balance(-100, 5, now=1000)
+    await store.casino.create_game(-100, None, 5, "{}", stake=10,
+                                   balance_version=balance.version, now=1000)
+    assert await store.live_games() == LiveGames(2, 1)
+    assert await store.duels.save(first.id, first.version, "{}", DuelStatus.ABANDONED,
+                                  now=1002) is not None
+    assert await store.live_games() == LiveGames(1, 1)
+
+
+async def test_each_statement_is_timed_and_a_failed_one_counted(store: Storage) -> None:
+    engine = store.engine
+    timed = value("sixshooter_db_statement_seconds_count", engine=engine)
+    failed = value("sixshooter_db_errors_total", engine=engine, error="StorageError")
+    await store.ping()
+    await store.live_games()
+    assert value("sixshooter_db_statement_seconds_count", engine=engine) == timed + 2
+    with pytest.raises(StorageError):
+        await store.db.fetchone("SELECT * FROM no_such_table")
+    assert value("sixshooter_db_errors_total", engine=engine, error="StorageError") == failed + 1
