@@ -32,8 +32,9 @@ ENV = {"SIXSHOOTER_RATE_LIMIT": "off", "SIXSHOOTER_TIME_SCALE": "100"}  # no tim
 KILL_CHANCE = 0.4  # of a kill after each press
 TAKE_BACK = 30.0  # seconds for a restarted bot to finish what the killed one left
 # A press whose bot died after answering it is answered again after the restart (Telegram
-# refuses the second answer; the first reached the user), a delete may meet a message gone.
-ALLOWED = ("query is too old", "message to delete not found")
+# refuses the second answer; the first reached the user) and its edits made again ("not
+# modified"); a delete may meet a message gone.
+ALLOWED = ("query is too old", "message to delete not found", "message is not modified")
 
 
 async def restart(workers: Workers) -> None:

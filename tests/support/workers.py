@@ -23,6 +23,8 @@ import socket
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
+import httpx
+
 from bot.storage import Storage
 
 from .botprocess import BotProcess
@@ -136,24 +138,22 @@ class Workers:
             await asyncio.sleep(0.05)
 
     async def wait_listening(self, i: int, timeout: float = START_TIMEOUT) -> None:
-        """Until worker i accepts connections on its webhook port (fails if it exits)."""
+        """Until worker i serves its webhook port: its GET /healthz answers 200 (the database
+        answers), as a load balancer's health check waits for (fails if it exits)."""
         proc, port = self.procs[i], self.ports[i]
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while True:
-            if not proc.running:
-                raise RuntimeError(f"worker {i} exited before listening:\n{proc.log()[-4000:]}")
-            try:
-                _, writer = await asyncio.open_connection("127.0.0.1", port)
-            except OSError:
+        async with httpx.AsyncClient(timeout=2.0) as client:
+            while True:
+                if not proc.running:
+                    raise RuntimeError(f"worker {i} exited before serving its webhook:\n"
+                                       f"{proc.log()[-4000:]}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await client.get(f"http://127.0.0.1:{port}/healthz")).status_code == 200:
+                        return
                 if loop.time() > deadline:
-                    raise TimeoutError(f"worker {i} does not listen on {port}") from None
+                    raise TimeoutError(f"worker {i}: no healthy webhook port {port}")
                 await asyncio.sleep(0.05)
-                continue
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
-            return
 
     async def wait_poller(self, *, since: int = 0,
                           timeout: float = START_TIMEOUT) -> tuple[int, RecordedRequest]:
