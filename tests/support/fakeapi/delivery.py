@@ -61,8 +61,9 @@ class Delivery:
 class Deliverer:
     """The pump that posts pending updates to the targets while a webhook is set."""
 
-    def __init__(self, state: FakeBotMethods) -> None:
+    def __init__(self, state: FakeBotMethods, errors: list[str]) -> None:
         self.state = state
+        self.errors = errors  # the fake's own bugs, which fail the test
         self.targets: list[str] = []
         self.connections = DEFAULT_CONNECTIONS
         self.timeout = DEFAULT_TIMEOUT
@@ -121,7 +122,9 @@ class Deliverer:
             if self.state.webhook is not None and self.targets:
                 for update in self._due()[: max(0, self._limit() - len(self._in_flight))]:
                     uid = update["update_id"]
-                    self._in_flight[uid] = loop.create_task(self._deliver(update))
+                    task = loop.create_task(self._deliver(update))
+                    self._in_flight[uid] = task
+                    task.add_done_callback(self._check)
             pauses = [p for t in self._not_before.values() if (p := t - loop.time()) > 0]
             await self.state._wait_change(max(0.01, min(pauses, default=1.0)))
 
@@ -144,7 +147,10 @@ class Deliverer:
                     timeout=aiohttp.ClientTimeout(total=self.timeout)) as response:
                 await response.read()
                 record.status = response.status
-        except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+        except asyncio.CancelledError:
+            self._in_flight.pop(uid, None)
+            raise
+        except Exception as exc:  # any other outcome is a failed attempt, repeated
             record.status, record.error = -1, type(exc).__name__
         record.ended = time.time()
         self._in_flight.pop(uid, None)
@@ -161,6 +167,12 @@ class Deliverer:
             else:
                 self._not_before.pop(uid, None)
         self.state._notify()
+
+
+    def _check(self, task: asyncio.Task[None]) -> None:
+        """A delivery that raised is a bug of the fake: kept for the test to fail on."""
+        if not task.cancelled() and task.exception() is not None:
+            self.errors.append(f"webhook delivery: {task.exception()!r}")
 
 
 def _error_message(record: Delivery) -> str:

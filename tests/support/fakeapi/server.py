@@ -60,7 +60,7 @@ class FakeTelegramAPI(FakeBotMethods):
         assert not missing, f"re-run extract_limits.py with these methods: {missing}"
         self._seq = 0
         self.internal_errors: list[str] = []  # tracebacks of bugs in the fake (HTTP 500)
-        self._delivery = Deliverer(self)
+        self._delivery = Deliverer(self, self.internal_errors)
 
     @property
     def base_url(self) -> str:
