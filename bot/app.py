@@ -8,12 +8,15 @@ from typing import Any
 from telegram.ext import ApplicationBuilder
 
 from bot import common, duel, fairness, info, settings, sixcard, stats, tournament
+from bot.common import due
 from bot.config import Config
+from bot.ops import metrics
 from bot.ops import server as ops
 from bot.ops.requests import MeteredRequest
 from bot.services import KEY, Services, services
 from bot.storage import Storage
 from bot.telegram import App, menu
+from bot.telegram.flood import DatabaseWindow
 from bot.telegram.menu import Command
 from bot.telegram.ratelimit import ChatRateLimiter
 from bot.telegram.scheduling import FairUpdateProcessor
@@ -26,9 +29,9 @@ log = logging.getLogger(__name__)
 FEATURES = (duel, sixcard, stats, tournament, fairness, settings, info, common)
 MENU: tuple[Command, ...] = tuple(c for f in FEATURES for c in f.COMMANDS)
 # What runs once the bot is connected, in order: the duels (their turn timers hooked before
-# any is shown again), the six-card games, the tournaments, then the one sync job for every
-# game.
-STARTS = (duel.start, sixcard.start, tournament.start, common.start)
+# any is shown again), the six-card games, the tournaments, the season-end post's job, then
+# the one sync job for every game.
+STARTS = (duel.start, sixcard.start, tournament.start, stats.start, common.start)
 CONFIG = "sixshooter.config"
 OPS = "sixshooter.ops"  # the running /metrics and /healthz server, if any
 UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -41,6 +44,7 @@ POOL_WAIT = 10.0  # seconds a request may wait for one of them
 def build(config: Config) -> App:
     # Any: each builder call changes the builder's generic type, which a conditional cannot name.
     builder: Any = ApplicationBuilder().token(config.token)
+    builder = builder.job_queue(None)  # what must happen later is a due row (bot.common.due)
     if config.api_base_url:
         base = config.api_base_url.rstrip("/")
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
@@ -63,6 +67,7 @@ def build(config: Config) -> App:
     app: App = (
         builder.updater(None).concurrent_updates(FairUpdateProcessor())
         .post_init(_started)
+        .post_stop(_stopping)
         .post_shutdown(_stopped)
         .build()
     )
@@ -72,6 +77,14 @@ def build(config: Config) -> App:
     return app
 
 
+def pace(limiter: ChatRateLimiter, storage: Storage) -> None:
+    """On PostgreSQL several workers may share the token, so they share its flood budget: the
+    limiter (built before storage opens) counts in the database from now on. SQLite has one
+    bot per file: its memory is the whole budget."""
+    if storage.engine == "postgresql":
+        limiter.share(DatabaseWindow(storage.flood))
+
+
 async def _started(app: App) -> None:
     config = app.bot_data[CONFIG]
     storage = await Storage.open(config.database)  # in the application's own event loop
@@ -79,14 +92,18 @@ async def _started(app: App) -> None:
     limiter = app.bot.rate_limiter
     if isinstance(limiter, ChatRateLimiter):  # old messages are deleted when a chat has room
         svc.janitor.room = limiter.room
+        pace(limiter, storage)
     svc.janitor.journal = storage.deletes  # what waits to be deleted survives a kill
     app.bot_data[KEY] = svc
+    scheduler = due.install(app, storage.jobs, storage.engine)  # the features arm due rows
+    scheduler.on_counts = metrics.set_jobs  # jobs due and overdue, on /metrics
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""
     await menu.register(app.bot, MENU)
     for start in STARTS:
         await start(app, config)
     await svc.janitor.resume(app.bot)  # the old messages a kill left undeleted
+    await scheduler.start()  # every feature's handler is ready: run what is due
     log.info("@%s is up", svc.bot_username)
     app.bot_data[OPS] = await ops.start(config, lambda: svc.storage)  # /metrics, /healthz
 
@@ -95,7 +112,12 @@ def storage_of(app: App) -> Storage:
     return services(app.bot_data).storage
 
 
+async def _stopping(app: App) -> None:
+    await due.stop(app)  # no job starts once updates stop; running ones end or are freed
+
+
 async def _stopped(app: App) -> None:
+    await due.stop(app)  # (if the start-up failed before the application ran)
     if KEY in app.bot_data:
         await services(app.bot_data).janitor.close(app.bot)
         await services(app.bot_data).storage.close()

@@ -7,6 +7,10 @@ holder ends, kill -9 included: a restart after a crash never finds a stale lock.
 (removing it would let a third process lock a new file while the second holds the old one);
 it holds the holder's pid, for the message.
 
+On PostgreSQL there is no such lock (several workers are the point); `worker_name` names this
+process among them, and `dead_here` tells a claim of a dead run on this machine, to be taken
+back at once rather than after its lease.
+
     with instance.hold(config.db_path):     # AlreadyRunning if another process holds it
         ...                                 # talk to Telegram
 """
@@ -15,6 +19,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+import secrets
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -63,3 +69,30 @@ def hold(db_path: Path) -> Iterator[Path]:
 def _read_pid(fd: int) -> int | None:
     text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
     return int(text) if text.isdigit() else None
+
+
+# --- this process among the bot's workers (PostgreSQL: several, on several machines) ---------
+
+def worker_name() -> str:
+    """This process as the owner of what it claims (inbox updates, due rows): host/pid/token
+    (a random token: a pid comes back)."""
+    return f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(3)}"
+
+
+def dead_here(owner: str) -> bool:
+    """Is `owner` (a `worker_name`) a process of this machine that is gone? One with this
+    process's pid but not its name is an earlier run's (a restarted container); a pid that
+    runs is alive (or reused: then its claims wait for their leases)."""
+    host, _, rest = owner.partition("/")
+    pid = rest.partition("/")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's process: it runs
+        return False
+    return False

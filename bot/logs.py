@@ -26,7 +26,6 @@ CAPPED = {
     "aiosqlite": logging.INFO,  # DEBUG: each SQL statement with its parameters
     "httpx": logging.WARNING,  # INFO: each request URL, with the token in its path
     "httpcore": logging.INFO,  # DEBUG: connection bookkeeping, noise only
-    "apscheduler": logging.WARNING,  # INFO: every run of every job
 }
 MASK = "[secret]"
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"

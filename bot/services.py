@@ -36,17 +36,12 @@ class Services:
     # Run, in order, after present() brought a duel's messages up to date (the turn timers
     # re-arm there, so every saved change re-arms them, whoever made it).
     on_presented: list[PresentedListener] = field(default_factory=list)
-    # What was last written for each user and chat, so unchanged ones are not written again.
-    seen_users: dict[int, tuple[object, ...]] = field(default_factory=dict)
-    seen_chats: dict[int, tuple[object, ...]] = field(default_factory=dict)
     _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
         default_factory=weakref.WeakValueDictionary
     )
 
     def forget_chats(self, *chat_ids: int) -> None:
         """Forget what is kept in memory about these chats (a group moved to a new id)."""
-        for chat_id in chat_ids:
-            self.seen_chats.pop(chat_id, None)
         self.storage.chats.forget_cached(*chat_ids)
 
     def lock(self, key: str) -> asyncio.Lock:

@@ -1,7 +1,9 @@
 """What every game and command shares: the one shell loop (`live`), the one refusal type
-(`refusal`), the handlers' helpers (`handlers`), the error handler (`errors`) and a chat's
-life (`chats`: who is around, the bot leaving a chat, a group becoming a supergroup). It
-knows no game: each game plugs itself in."""
+(`refusal`), the handlers' helpers (`handlers`), the error handler (`errors`), a chat's
+life (`chats`: who is around, the bot leaving a chat, a group becoming a supergroup), the one
+scheduler of whatever must happen later (`due`: rows any worker runs), the sync job that
+keeps every game's messages up to date (`sync`) and the deletes a dead worker left
+(`cleanup`). It knows no game: each game plugs itself in."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.common import chats, errors, handlers, sync
+from bot.common import chats, cleanup, errors, handlers, sync
 from bot.config import Config
 from bot.telegram import App
 from bot.telegram.menu import Command
@@ -35,5 +37,6 @@ def register(app: App) -> None:
 
 async def start(app: App, config: Config) -> None:
     """Once every game has shown what it lost track of: the one job that keeps every game's
-    messages up to date."""
-    sync.arm_sync(app)
+    messages up to date, and another worker's fallback for the deletes written down."""
+    await sync.arm_sync(app)
+    cleanup.arm(app)

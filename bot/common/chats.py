@@ -87,18 +87,12 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat = update.effective_user, update.effective_chat
     now = svc.clock()
     if user is not None:
-        key = (user.first_name, user.last_name, user.username, user.language_code, user.is_bot)
-        if svc.seen_users.get(user.id) != key:
-            await svc.storage.users.upsert(user.id, user.first_name, user.last_name,
-                                           user.username, user.language_code, user.is_bot,
-                                           now=now)
-            svc.seen_users[user.id] = key
+        await svc.storage.users.remember(user.id, user.first_name, user.last_name,
+                                         user.username, user.language_code, user.is_bot,
+                                         now=now)
     if chat is not None and update.my_chat_member is None:
-        ckey = (chat.type, chat.title, bool(chat.is_forum))
-        if svc.seen_chats.get(chat.id) != ckey:
-            await svc.storage.chats.upsert(chat.id, chat.type, chat.title, bool(chat.is_forum),
-                                           now=now)
-            svc.seen_chats[chat.id] = ckey
+        await svc.storage.chats.remember(chat.id, chat.type, chat.title, bool(chat.is_forum),
+                                         now=now)
 
 
 async def on_my_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -108,12 +102,10 @@ async def on_my_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     svc = services(context.bot_data)
     chat = change.chat
     if change.new_chat_member.status in _GONE:
-        svc.seen_chats.pop(chat.id, None)
-        await forget_chat(svc, chat.id)
+        await forget_chat(svc, chat.id)  # marked left: its next update records it again
     else:
         await svc.storage.chats.upsert(chat.id, chat.type, chat.title, bool(chat.is_forum),
                                        now=svc.clock())
-        svc.seen_chats[chat.id] = (chat.type, chat.title, bool(chat.is_forum))
         log.info("joined chat %d (%s)", chat.id, chat.type)
 
 

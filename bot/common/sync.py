@@ -6,15 +6,17 @@ A lag that persists is tried again at once the first time, then after twice the 
 try before (`Retries`: 20 s, 40 s, ... up to an hour), so a chat that keeps refusing (the bot
 lost its rights, a closed topic) costs one call an hour, not three a minute, and is still
 tried. A key is a record at one version: a new save is tried at once; a key that no longer
-lags is forgotten."""
+lags is forgotten.
+
+The job is one due row (kind `sync`: bot.common.due), so with several workers one of them
+looks at a time; each run arms the next before it looks (a crash mid-run loses no look)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from telegram.ext import ContextTypes
-
+from bot.common import due
 from bot.services import services
 from bot.telegram import App
 
@@ -60,14 +62,20 @@ def plug(loop: Live[Any, Any, Any, Any]) -> None:
         LOOPS.append(loop)
 
 
-async def sync_lagging(context: ContextTypes.DEFAULT_TYPE) -> None:
-    svc = services(context.bot_data)
+SYNC = "sync"  # the due row's kind (one row, key "all")
+
+
+async def sync_lagging(app: App, key: str, data: object) -> None:
+    await due.of(app).later(SYNC, key, SYNC_EVERY)  # the next look, whatever this one does
+    svc = services(app.bot_data)
     for loop in LOOPS:
-        await loop.resync(svc, context.bot, SYNC_GRACE)
+        await loop.resync(svc, app.bot, SYNC_GRACE)
 
 
-def arm_sync(app: App) -> None:
-    """The one job that brings every game's lagging messages up to date."""
-    if app.job_queue is not None:
-        app.job_queue.run_repeating(sync_lagging, interval=SYNC_EVERY, first=SYNC_EVERY,
-                                    name="sync")
+due.register(SYNC, sync_lagging)
+
+
+async def arm_sync(app: App) -> None:
+    """The one job that brings every game's lagging messages up to date (its row is kept if
+    it is due sooner: a start arms it idempotently)."""
+    await due.of(app).later(SYNC, "all", SYNC_EVERY, sooner_only=True)

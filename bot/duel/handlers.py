@@ -127,7 +127,7 @@ async def post_challenge(context: ContextTypes.DEFAULT_TYPE, svc: Services,
     if sent is None:
         return
     if await storage.challenges.set_message(c.id, sent.message_id):
-        schedule_expiry(context.application, c.id, svc.challenge_ttl)
+        await schedule_expiry(context.application, c.id, svc.challenge_ttl)
         return  # from now on, whoever settles it edits this message
     fresh = await storage.challenges.get(c.id)
     if fresh is not None and not fresh.is_pending:

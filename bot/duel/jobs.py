@@ -1,10 +1,12 @@
 """Timed work: challenge expiry, and keeping every live duel's message up to date.
 
-The job queue is not persistent, so everything here is derived from the database: at start
-`resume` brings every live duel's message up to date, closes challenges that were saved but
-never sent, and re-arms every pending challenge's expiry; the one sync job
-(`bot.common.sync`) redraws any duel whose message fell behind (a network
-failure, a crash between save and send).
+A challenge's expiry is a due row (kind `challenge.expire`, key its id: bot.common.due), armed
+once its message is sent; any worker expires it, and only a challenge still open (the
+compare-and-swap of `settle`), so a second firing does nothing. At start `resume` brings every
+live duel's message up to date, closes challenges that were saved but never sent, and arms
+every pending challenge's expiry again (idempotent: a row due sooner is kept); the one sync
+job (`bot.common.sync`) redraws any duel whose message fell behind (a network failure, a
+crash between save and send).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from __future__ import annotations
 import logging
 
 from telegram import Bot
-from telegram.ext import ContextTypes
 
+from bot.common import due
 from bot.common.handlers import chat_language
 from bot.duel import timers
 from bot.duel.challenges import settle
@@ -27,27 +29,28 @@ from bot.telegram import App
 log = logging.getLogger(__name__)
 
 
-def schedule_expiry(app: App, challenge_id: int, delay: float) -> None:
-    if app.job_queue is None:
-        return
-    app.job_queue.run_once(expire_challenge, when=max(0.0, delay), data=challenge_id,
-                           name=f"challenge:{challenge_id}")
+EXPIRE = "challenge.expire"
 
 
-async def expire_challenge(context: ContextTypes.DEFAULT_TYPE) -> None:
-    job = context.job
-    if job is None or not isinstance(job.data, int):
-        return
-    svc = services(context.bot_data)
-    c = await svc.storage.challenges.get(job.data)
+async def schedule_expiry(app: App, challenge_id: int, delay: float, *,
+                          sooner_only: bool = False) -> None:
+    await due.of(app).later(EXPIRE, str(challenge_id), delay, sooner_only=sooner_only)
+
+
+async def expire_challenge(app: App, key: str, data: object) -> None:
+    svc = services(app.bot_data)
+    c = await svc.storage.challenges.get(int(key))
     if c is None or not c.is_pending:
         return
     if c.expires_at > svc.clock():  # re-armed early (clock skew): try again later
-        schedule_expiry(context.application, c.id, c.expires_at - svc.clock())
+        await schedule_expiry(app, c.id, c.expires_at - svc.clock())
         return
     challenger = await svc.storage.users.get(c.challenger_id)
     tr = await chat_language(svc, c.chat_id, challenger.language_code if challenger else None)
-    await settle(svc, context.bot, tr, c, ChallengeStatus.EXPIRED)
+    await settle(svc, app.bot, tr, c, ChallengeStatus.EXPIRED)
+
+
+due.register(EXPIRE, expire_challenge)
 
 
 async def show_moved(svc: Services, bot: Bot, moved: ChatMove) -> None:
@@ -66,7 +69,7 @@ async def resume(app: App) -> None:
     unsent = await svc.storage.challenges.expire_unsent(svc.clock() - UNSENT_GRACE)
     pending = await svc.storage.challenges.list_pending()
     for c in pending:
-        schedule_expiry(app, c.id, c.expires_at - svc.clock())
+        await schedule_expiry(app, c.id, c.expires_at - svc.clock(), sooner_only=True)
     turns = await timers.restore(app)
     log.info("resumed: %d live duel(s) redrawn, %d challenge timer(s) and %d turn timer(s) "
              "armed, %d never-sent challenge(s) closed", lagging, len(pending), turns, unsent)

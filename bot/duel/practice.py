@@ -22,7 +22,7 @@ from bot.duel.challenges import BadDuelCommand, parse_stack
 from bot.duel.present import LIVE, present
 from bot.i18n import Html, Translator
 from bot.services import Services
-from bot.storage import DuelRecord, deals_of
+from bot.storage import DuelRecord, chat_lock, deals_of
 from bot.telegram import callbacks, send
 from rules.cards import shuffled_deck
 from rules.duel import DuelState, choose_first_dealer
@@ -96,7 +96,7 @@ async def start_practice(svc: Services, bot_user: User, chat_id: int, thread_id:
                                bot_user.username, None, True, now=svc.clock())
     state = DuelState.new(stack, choose_first_dealer(svc.rng))
     state.deal(shuffled_deck(svc.rng), new_salt())
-    async with storage.transaction():
+    async with storage.transaction(lock=chat_lock(chat_id)):  # one live duel, across workers
         if await storage.duels.live_for_user_in_chat(chat_id, user_id) is not None:
             return None
         record = await storage.duels.create(chat_id, thread_id, (user_id, bot_user.id),

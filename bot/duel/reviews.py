@@ -1,8 +1,9 @@
 """The review of a finished duel (issue 12): each player's accuracy, luck and worst mistake
 (`rules.duel.review`, from the public log only). It is computed once, in the background (a
 worker thread, after the duel's result is shown: never delaying a tap), kept in storage, and
-shown by the result's Review button. After a restart, the duels finished in the last days
-without a review get theirs."""
+shown by the result's Review button. The work is a due row (kind `review`, key the duel's id:
+bot.common.due), so any worker does it and a restart keeps it; done twice, the review is kept
+once (the first). At start, the duels finished in the last days without a review get theirs."""
 
 from __future__ import annotations
 
@@ -11,8 +12,7 @@ import logging
 import random
 from typing import Any
 
-from telegram.ext import ContextTypes, JobQueue
-
+from bot.common import due
 from bot.i18n import Html, Translator
 from bot.services import Services, services
 from bot.storage import DuelRecord
@@ -25,23 +25,18 @@ log = logging.getLogger(__name__)
 KEY = "sixshooter.reviews"  # the Reviewer in bot_data
 DELAY = 0.5  # seconds after the result is shown
 CATCH_UP = 3 * 24 * 3600  # after a restart: duels finished this recently get their review
+REVIEW = "review"  # the due rows' kind
 
 
 class Reviewer:
-    def __init__(self, svc: Services, job_queue: JobQueue[Any] | None) -> None:
-        self.svc, self.job_queue = svc, job_queue
+    def __init__(self, svc: Services, scheduler: due.Scheduler | None) -> None:
+        self.svc, self.scheduler = svc, scheduler
         self._running: set[int] = set()
 
     async def on_presented(self, record: DuelRecord) -> None:
         """A duel just shown finished: review it soon (once)."""
-        if record.status.value == "finished" and self.job_queue is not None:
-            self.job_queue.run_once(self._job, when=DELAY, data=record.id,
-                                    name=f"review:{record.id}")
-
-    async def _job(self, context: ContextTypes.DEFAULT_TYPE) -> None:
-        job = context.job
-        if job is not None and isinstance(job.data, int):
-            await self.compute(job.data)
+        if record.status.value == "finished" and self.scheduler is not None:
+            await self.scheduler.later(REVIEW, str(record.id), DELAY, sooner_only=True)
 
     async def compute(self, duel_id: int) -> Review | None:
         """Compute and keep the duel's review, unless kept already; the review."""
@@ -67,10 +62,10 @@ class Reviewer:
     async def resume(self) -> int:
         since = self.svc.clock() - CATCH_UP
         pending = await self.svc.storage.duels.unreviewed(since)
-        if self.job_queue is not None:
+        if self.scheduler is not None:
             for n, duel_id in enumerate(pending):
-                self.job_queue.run_once(self._job, when=DELAY * (n + 2), data=duel_id,
-                                        name=f"review:{duel_id}")
+                await self.scheduler.later(REVIEW, str(duel_id), DELAY * (n + 2),
+                                           sooner_only=True)
         return len(pending)
 
 
@@ -101,9 +96,19 @@ def review_text(tr: Translator, names: tuple[str, str], done: Review,
     return Html("\n".join(lines))
 
 
+async def _on_due(app: App, key: str, data: Any) -> None:
+    reviewer = reviewer_of(app.bot_data)
+    if reviewer is None:
+        raise LookupError("the reviewer is not installed")
+    await reviewer.compute(int(key))
+
+
+due.register(REVIEW, _on_due)
+
+
 def install(app: App) -> Reviewer:
     svc = services(app.bot_data)
-    reviewer = Reviewer(svc, app.job_queue)
+    reviewer = Reviewer(svc, due.of(app))
     svc.on_presented.append(reviewer.on_presented)
     app.bot_data[KEY] = reviewer
     return reviewer

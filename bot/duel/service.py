@@ -24,6 +24,7 @@ from bot.storage import (
     DuelStatus,
     ResultReason,
     Rollback,
+    chat_lock,
     deals_of,
 )
 from rules.cards import shuffled_deck
@@ -168,8 +169,8 @@ async def start_duel(
     _deal_if_due(svc, state)
     now = svc.clock()
     storage = svc.storage
-    try:
-        async with storage.transaction():
+    try:  # under the chat's lock: no other worker starts a duel of theirs here meanwhile
+        async with storage.transaction(lock=chat_lock(challenge.chat_id)):
             for player in (challenge.challenger_id, acceptor_id):
                 if await storage.duels.live_for_user_in_chat(challenge.chat_id, player):
                     raise Rollback

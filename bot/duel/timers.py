@@ -3,8 +3,9 @@ forfeit after two timeouts in a row.
 
 The length is the chat's setting (ChatSettings.turn_timer; 0 = off), times the configured time
 scale. What a timer needs is saved (bot.storage.timers): the deadline of the move at the duel's
-current version and each player's timeouts in a row. The job queue only holds alarms derived
-from that row, so `restore` re-arms every live duel after a restart.
+current version and each player's timeouts in a row. Its next alarm is a due row (kind
+`turn`, key the duel's id: bot.common.due), so any worker fires it, and it survives a restart;
+`restore` still re-arms every live duel at start (idempotent: a deadline is kept).
 
 - `arm` runs after every present() (Services.on_presented), so every saved change re-arms the
   timer, whoever made it: a tap, /surrender, a new duel, the clock's own move, a redraw after a
@@ -12,21 +13,24 @@ from that row, so `restore` re-arms every live duel after a restart.
   does not give a player more time); otherwise the new move gets a fresh deadline, and every
   move made since the row was last brought up to date clears that player's count.
 - An alarm carries the duel id and the version it was armed for. When it fires for a move
-  already made it is simply stale; the clock's move goes through `service.act` with that version,
-  so a move made at the same moment wins the compare-and-swap and the clock's is refused.
+  already made it is simply stale (and re-arms the duel's current move, in case a worker armed
+  the old one last); the clock's move goes through `service.act` with that version, so a move
+  made at the same moment wins the compare-and-swap and the clock's is refused, and a reminder
+  is marked sent before it is sent: fired twice, each happens once. After the reminder the
+  deadline is armed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
 from telegram import Bot
-from telegram.ext import ContextTypes, JobQueue
 
+from bot.common import due
 from bot.common.chats import forget_chat, migrate_chat
 from bot.common.refusal import Refusal
 from bot.duel.present import LIVE, Table, present, repost, table_for
@@ -58,38 +62,41 @@ class Alarm:
 
 
 class Scheduler(Protocol):
-    def set(self, alarm: Alarm, delay: float) -> None: ...
+    async def arm(self, duel_id: int, alarms: Sequence[tuple[Alarm, float]]) -> None:
+        """The duel's alarms from now (each with its delay), replacing those armed before."""
 
-    def clear(self, duel_id: int) -> None: ...
-
-
-def _job_name(duel_id: int) -> str:
-    return f"turn:{duel_id}"
+    async def clear(self, duel_id: int) -> None: ...
 
 
-class JobScheduler:
-    """Alarms as python-telegram-bot jobs (not persistent: `restore` rebuilds them)."""
+TURN = "turn"  # the due rows' kind: one row per duel, its next alarm
 
-    def __init__(self, job_queue: JobQueue[Any] | None) -> None:
-        self.job_queue = job_queue
 
-    def set(self, alarm: Alarm, delay: float) -> None:
-        if self.job_queue is not None:
-            self.job_queue.run_once(_on_alarm, when=max(0.0, delay), data=alarm,
-                                    name=_job_name(alarm.duel_id))
+class DueAlarms:
+    """A duel's next alarm as its due row (the rest follow: the reminder arms the deadline)."""
 
-    def clear(self, duel_id: int) -> None:
-        if self.job_queue is None:
+    def __init__(self, scheduler: due.Scheduler) -> None:
+        self.due = scheduler
+
+    async def arm(self, duel_id: int, alarms: Sequence[tuple[Alarm, float]]) -> None:
+        if not alarms:
+            await self.clear(duel_id)
             return
-        for job in self.job_queue.get_jobs_by_name(_job_name(duel_id)):
-            with contextlib.suppress(LookupError):  # it ran meanwhile
-                job.schedule_removal()
+        alarm, delay = min(alarms, key=lambda a: a[1])
+        await self.due.later(TURN, str(duel_id), delay,
+                             {"version": alarm.version, "alarm": alarm.kind.value})
+
+    async def clear(self, duel_id: int) -> None:
+        await self.due.cancel(TURN, str(duel_id))
 
 
-async def _on_alarm(context: ContextTypes.DEFAULT_TYPE) -> None:
-    job, timers = context.job, context.bot_data.get(KEY)
-    if job is not None and isinstance(job.data, Alarm) and isinstance(timers, TurnTimers):
-        await timers.fire(job.data)
+async def _on_alarm(app: App, key: str, data: Any) -> None:
+    timers = app.bot_data.get(KEY)
+    if not isinstance(timers, TurnTimers):
+        raise LookupError("the turn timers are not installed")
+    await timers.fire(Alarm(int(key), int(data["version"]), AlarmKind(data["alarm"])))
+
+
+due.register(TURN, _on_alarm)
 
 
 class TurnTimers:
@@ -110,13 +117,13 @@ class TurnTimers:
         the duel is over. Call with the duel's lock held, or from present()."""
         record = await self.svc.storage.duels.get(duel_id)
         if record is None or not record.is_live:
-            self.scheduler.clear(duel_id)
+            await self.scheduler.clear(duel_id)
             await self.repo.delete(duel_id)
             return None
         row = await self.repo.get(duel_id)
         if row is None or row.version != record.version or not row.armed:
             row = await self._new_deadline(record, row)
-        self._schedule(row)
+        await self._schedule(row)
         return row
 
     async def _new_deadline(self, record: DuelRecord, row: TimerRecord | None) -> TimerRecord:
@@ -135,15 +142,16 @@ class TurnTimers:
         await self.repo.put(new)
         return new
 
-    def _schedule(self, row: TimerRecord) -> None:
-        self.scheduler.clear(row.duel_id)
+    async def _schedule(self, row: TimerRecord) -> None:
         if row.deadline is None:
+            await self.scheduler.clear(row.duel_id)
             return
-        now = self.svc.clock()
+        now, alarms = self.svc.clock(), []
         if not row.reminded and row.remind_at is not None and now < row.deadline:
-            self.scheduler.set(Alarm(row.duel_id, row.version, AlarmKind.REMIND),
-                               row.remind_at - now)
-        self.scheduler.set(Alarm(row.duel_id, row.version, AlarmKind.EXPIRE), row.deadline - now)
+            alarms.append((Alarm(row.duel_id, row.version, AlarmKind.REMIND),
+                           row.remind_at - now))
+        alarms.append((Alarm(row.duel_id, row.version, AlarmKind.EXPIRE), row.deadline - now))
+        await self.scheduler.arm(row.duel_id, alarms)
 
     async def restore(self) -> int:
         """After a start: every live duel's timer armed from the database. Returns how many
@@ -163,12 +171,20 @@ class TurnTimers:
         async with LIVE.lock(self.svc, alarm.duel_id):
             record = await self.svc.storage.duels.get(alarm.duel_id)
             row = await self.repo.get(alarm.duel_id)
-            if (record is None or not record.is_live or record.version != alarm.version
-                    or row is None or row.version != alarm.version or row.deadline is None):
+            if record is not None and record.is_live and record.version != alarm.version:
+                await self.arm(record.id)  # stale: the current move's alarm stands
+                return False
+            if (record is None or not record.is_live or row is None
+                    or row.version != alarm.version or row.deadline is None):
                 return False
             try:
                 if alarm.kind is AlarmKind.REMIND:
-                    return await self._remind(record, row)
+                    try:
+                        return await self._remind(record, row)
+                    finally:  # sent now or before (fired twice): the deadline is next
+                        fresh = await self.repo.get(record.id)
+                        if fresh is not None and fresh.version == alarm.version:
+                            await self._schedule(fresh)
                 return await self._expire(alarm, record, row)
             except send.ChatGone:
                 await forget_chat(self.svc, record.chat_id)
@@ -195,7 +211,7 @@ class TurnTimers:
         assert row.deadline is not None
         early = row.deadline - self.svc.clock()
         if early >= EARLY:  # armed early (e.g. the clock stepped back): wait on
-            self.scheduler.set(alarm, early)
+            await self.scheduler.arm(alarm.duel_id, [(alarm, early)])
             return False
         move = timeout_move(DuelState.from_json(record.state_json), row.timeouts)
         if move is None:
@@ -235,7 +251,7 @@ def _notice(t: Table, move: TimeoutMove) -> Html:
 def install(app: App, svc: Services,
             scale: float) -> TurnTimers:
     """Create the timers of a running bot and hook them to present()."""
-    timers = TurnTimers(svc, app.bot, JobScheduler(app.job_queue), scale)
+    timers = TurnTimers(svc, app.bot, DueAlarms(due.of(app)), scale)
     app.bot_data[KEY] = timers
     svc.on_presented.append(timers.on_presented)
     return timers

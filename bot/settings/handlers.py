@@ -3,7 +3,7 @@ standings' season and whether a new season resets the ratings.
 
 Anyone may open the settings message; in a group only the chat's admins (asked of Telegram
 with getChatMember at each tap) may change them, and anyone else's tap gets a toast and changes
-nothing. In a private chat the chat is the user's own. Saved at once (ChatRepo.set_settings):
+nothing. In a private chat the chat is the user's own. Saved at once (ChatRepo.update_settings):
 a new duel reads them when it starts, a turn timer when the next move is armed. A tap on the
 value already chosen, on a message that already shows it, is answered without an edit.
 """
@@ -81,17 +81,14 @@ async def on_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await answer_quietly(query)
         await send.drop_keyboard(context.bot, chat.id, message.message_id)
         return
-    async with svc.lock(f"settings:{chat.id}"):
-        settings = await svc.storage.chats.get_settings(chat.id)
-        try:
-            new = changed(settings, press)
-        except ValueError:
-            await toast(query, tr.t("toast.invalid"))
-            return
-        if new != settings:
-            await svc.storage.chats.set_settings(chat.id, new)
-            log.info("chat %d: settings changed by user %d: %s", chat.id, user.id,
-                     new.to_json())
+    try:  # under the chat's lock: a change on another worker meanwhile is kept too
+        settings, new = await svc.storage.chats.update_settings(
+            chat.id, lambda now: changed(now, press))
+    except ValueError:
+        await toast(query, tr.t("toast.invalid"))
+        return
+    if new != settings:
+        log.info("chat %d: settings changed by user %d: %s", chat.id, user.id, new.to_json())
     tr = await chat_language(svc, chat.id, user.language_code)  # the language may have changed
     await toast(query, tr.t("settings.saved"))
     private = chat.type == ChatType.PRIVATE

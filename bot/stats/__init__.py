@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from telegram.ext import CallbackQueryHandler, CommandHandler
 
+from bot.config import Config
 from bot.stats import handlers, season_end
 from bot.telegram import App
 from bot.telegram.chatter import shows
@@ -20,4 +21,8 @@ def register(app: App) -> None:
     app.add_handler(CommandHandler("stats", shows(handlers.stats)))
     app.add_handler(CommandHandler("history", shows(handlers.history)))
     app.add_handler(CallbackQueryHandler(handlers.on_board, pattern=r"^b:"))
-    season_end.arm(app)
+
+
+async def start(app: App, config: Config) -> None:
+    """Once connected: the season-end post's job armed."""
+    await season_end.arm(app)

@@ -4,11 +4,14 @@ their shown rating up the most over it). With the chat's setting season_reset, t
 ratings were replayed from its own duels (everyone a newcomer at its start), the climb is
 measured from a newcomer's rating, and the post says the new season starts afresh.
 
-A job looks every `EVERY` seconds (and a minute after start) at the chats with a result in the
-last `LOOKBACK` seconds; for each with seasons on, the season before the current one is posted
-unless bot_meta already marks it (`season_posted:<chat>:<season key>`). The mark is written
-before the post: a crash in between loses that post rather than doubling it ("once"). A season
-nobody played in is marked and not posted; a chat the bot has left is skipped.
+A job (one due row, kind `season.end`: bot.common.due, so one worker of several looks at a
+time; each run arms the next first) looks every `EVERY` seconds (and a minute after start) at
+the chats with a result in the last `LOOKBACK` seconds; for each with seasons on, the season
+before the current one is posted unless bot_meta already marks it
+(`season_posted:<chat>:<season key>`). The mark is taken before the post, by a write that only
+one worker can make (`MetaRepo.claim`): a crash in between loses that post rather than
+doubling it, and two runs at once post it once. A season nobody played in is marked and not
+posted; a chat the bot has left is skipped.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ import logging
 from functools import partial
 
 from telegram import Bot
-from telegram.ext import ContextTypes
 
+from bot.common import due
 from bot.common.handlers import chat_language, names_of
 from bot.i18n import Html, Translator
 from bot.services import Services, services
@@ -49,9 +52,8 @@ async def post_ended(bot: Bot, svc: Services, now: int) -> int:
         if kind == "none" or chat is None or not chat.active:
             continue
         season = seasons.previous(seasons.season_of(now, kind))
-        if await svc.storage.meta.get(mark(chat_id, season)) is not None:
-            continue
-        await svc.storage.meta.set(mark(chat_id, season), str(now))
+        if not await svc.storage.meta.claim(mark(chat_id, season), str(now)):
+            continue  # posted already (or being posted by another run)
         results = await svc.storage.results.for_chat(chat_id)
         if not any(season.holds(r.finished_at) for r in results):
             continue
@@ -93,12 +95,18 @@ async def _post(bot: Bot, svc: Services, tr: Translator, chat_id: int, title: st
     log.info("chat %d: season %s posted", chat_id, season.key)
 
 
-async def _job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    svc = services(context.bot_data)
-    await post_ended(context.bot, svc, svc.clock())
+SEASON_END = "season.end"  # the due row's kind (one row, key "all")
 
 
-def arm(app: App) -> None:
-    """The job that posts the seasons that ended."""
-    if app.job_queue is not None:
-        app.job_queue.run_repeating(_job, interval=EVERY, first=60, name="season_end")
+async def _on_due(app: App, key: str, data: object) -> None:
+    await due.of(app).later(SEASON_END, key, EVERY)  # the next look, whatever this one does
+    svc = services(app.bot_data)
+    await post_ended(app.bot, svc, svc.clock())
+
+
+due.register(SEASON_END, _on_due)
+
+
+async def arm(app: App) -> None:
+    """The job that posts the seasons that ended (a row due sooner is kept)."""
+    await due.of(app).later(SEASON_END, "all", 60, sooner_only=True)

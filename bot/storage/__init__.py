@@ -5,6 +5,8 @@
     new_version = await storage.duels.save(duel.id, duel.version, state.to_json(), now=now)
     async with storage.transaction():                 # several repositories' writes, all or none
         ...
+    async with storage.transaction(lock=chat_lock(chat_id)):  # and one at a time per chat,
+        ...                                                    # across every worker
     await storage.close()
 
 Features reach the database only through `Storage`: its repositories, `transaction()` and
@@ -29,13 +31,16 @@ from bot.storage.db import (
     Rollback,
     StorageError,
     UniqueViolation,
+    chat_lock,
     locate,
     redact_url,
 )
 from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
+from bot.storage.flood import FloodRecord, FloodRepo
 from bot.storage.inbox import InboxRepo, Incoming
+from bot.storage.jobs import DueJob, JobCounts, JobRepo
 from bot.storage.meta import MetaRepo
 from bot.storage.migrate import ChatMove, move_chat
 from bot.storage.migrations import MIGRATIONS
@@ -63,13 +68,18 @@ __all__ = [
     "Database",
     "Deal",
     "DeleteRepo",
+    "DueJob",
     "DuelRecord",
     "DuelRepo",
     "DuelResult",
     "DuelStatus",
+    "FloodRecord",
+    "FloodRepo",
     "HeldLock",
     "InboxRepo",
     "Incoming",
+    "JobCounts",
+    "JobRepo",
     "MatchRecord",
     "MetaRepo",
     "RatingRepo",
@@ -86,6 +96,7 @@ __all__ = [
     "UniqueViolation",
     "UserRecord",
     "UserRepo",
+    "chat_lock",
     "deals_of",
     "locate",
     "redact_url",
@@ -108,13 +119,16 @@ class Storage:
     deletes: DeleteRepo  # the janitor's journal
     casino: CasinoRepo  # six-card poker's balances and games
     timers: TimerRepo  # turn timers
+    flood: FloodRepo  # the flood budget all workers share (bot.telegram.flood.DatabaseWindow)
     inbox: InboxRepo  # the updates from Telegram, saved before they are acknowledged
+    jobs: JobRepo  # due rows: what must happen later, claimed by any worker (bot.common.due)
 
     @classmethod
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
                    MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db),
-                   CasinoRepo(db), TimerRepo(db), InboxRepo(db))
+                   CasinoRepo(db), TimerRepo(db), FloodRepo(db), InboxRepo(db),
+                   JobRepo(db))
 
     @classmethod
     async def open(cls, where: str | PathLike[str]) -> Storage:
@@ -136,11 +150,18 @@ class Storage:
         return self.db.engine
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
+    async def transaction(self, lock: str | None = None) -> AsyncIterator[None]:
         """The repositories' writes in the block commit together or not at all (see
-        `Database.transaction`: any exception undoes it, `Rollback` on purpose)."""
-        async with self.db.transaction():
+        `Database.transaction`: any exception undoes it, `Rollback` on purpose); with a
+        `lock` key (`chat_lock(chat_id)`), no other worker's transaction with that key runs
+        meanwhile (a read-then-write of the chat's rows is as if one at a time)."""
+        async with self.db.transaction(lock):
             yield
+
+    async def try_hold(self, name: str) -> HeldLock | None:
+        """A lock held by one process at a time until released or the process ends
+        (`Database.try_hold`): the poller's role."""
+        return await self.db.try_hold(name)
 
     async def move_chat(self, old_id: int, new_id: int, *, now: int) -> ChatMove:
         """Every row of chat `old_id` moved to `new_id` (a group that became a supergroup)."""

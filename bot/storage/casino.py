@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 
-from bot.storage.db import Database, Rollback, Row, StorageError
+from bot.storage.db import Database, Rollback, Row, StorageError, chat_lock
 
 START_BALANCE = 1000
 REBUY_EVERY = 24 * 3600  # seconds between two rebuys
@@ -146,8 +146,9 @@ class CasinoRepo:
         return _balance(row) if row else None
 
     async def rebuy(self, chat_id: int, user_id: int, *, now: int) -> Rebuy:
-        """A fresh starting balance for a player at zero, at most once per `rebuy_every`."""
-        async with self.db.transaction():
+        """A fresh starting balance for a player at zero, at most once per `rebuy_every`.
+        Under the chat's lock: a second rebuy at once (another worker) reads the first's."""
+        async with self.db.transaction(chat_lock(chat_id)):
             current = await self.balance(chat_id, user_id, now=now)
             if await self.live_game(chat_id, user_id) is not None:
                 return Rebuy(current, RebuyRefusal.IN_PLAY)

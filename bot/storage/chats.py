@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from bot.i18n import LANGUAGES
-from bot.storage.db import Database, Row
+from bot.storage.db import Database, Row, chat_lock
 from rules.duel import DEFAULT_STACK, MAX_STACK, MIN_STACK
 
 log = logging.getLogger(__name__)
@@ -95,12 +96,17 @@ def _chat(row: Row) -> ChatRecord:
 
 
 class ChatRepo:
-    """Settings are read on every move, so they are kept in memory once read: this process is
-    the database's only writer, and `set_settings` keeps the memory in step."""
+    """On SQLite (one bot per file: this process is the database's only writer) the chats and
+    their settings, read on every move, are kept in memory once read or written. On PostgreSQL
+    any worker may write them, so every read goes to the database: a cache there would need a
+    read to know it is still true (LISTEN/NOTIFY arrives after the next update may have been
+    read), and a read of one row by its key costs the same round trip as that check."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.cached = db.engine == "sqlite"
         self._settings: dict[int, ChatSettings] = {}
+        self._chats: dict[int, ChatRecord] = {}
 
     async def upsert(
         self, chat_id: int, chat_type: str, title: str | None, is_forum: bool, *, now: int
@@ -113,7 +119,20 @@ class ChatRepo:
             " is_forum = excluded.is_forum, active = 1, updated_at = excluded.updated_at",
             (chat_id, chat_type, title, int(is_forum), now),
         )
-        return ChatRecord(chat_id, chat_type, title, is_forum, True, now)
+        record = ChatRecord(chat_id, chat_type, title, is_forum, True, now)
+        self._remember(self._chats, chat_id, record)
+        return record
+
+    async def remember(self, chat_id: int, chat_type: str, title: str | None, is_forum: bool,
+                       *, now: int) -> bool:
+        """`upsert` only if the chat's row says otherwise (or it is not active); True if
+        written. Every update calls it, and most change nothing."""
+        known = self._chats.get(chat_id) if self.cached else await self.get(chat_id)
+        if (known is not None and known.active
+                and (known.type, known.title, known.is_forum) == (chat_type, title, is_forum)):
+            return False
+        await self.upsert(chat_id, chat_type, title, is_forum, now=now)
+        return True
 
     async def get(self, chat_id: int) -> ChatRecord | None:
         row = await self.db.fetchone("SELECT * FROM chats WHERE id = ?", (chat_id,))
@@ -130,6 +149,7 @@ class ChatRepo:
         changed = await self.db.execute(
             "UPDATE chats SET active = ?, updated_at = ? WHERE id = ?", (int(active), now, chat_id)
         )
+        self._chats.pop(chat_id, None)
         return changed > 0
 
     async def get_settings(self, chat_id: int) -> ChatSettings:
@@ -140,7 +160,8 @@ class ChatRepo:
             "SELECT settings FROM chat_settings WHERE chat_id = ?", (chat_id,)
         )
         settings = ChatSettings.from_json(row["settings"]) if row else ChatSettings()
-        self._settings[chat_id] = settings
+        if self.cached and not self.db.in_transaction:
+            self._settings[chat_id] = settings
         return settings
 
     def forget_cached(self, *chat_ids: int) -> None:
@@ -148,6 +169,7 @@ class ChatRepo:
         a supergroup); the next read goes to the database."""
         for chat_id in chat_ids:
             self._settings.pop(chat_id, None)
+            self._chats.pop(chat_id, None)
 
     async def set_settings(self, chat_id: int, settings: ChatSettings) -> None:
         await self.db.execute(
@@ -155,8 +177,25 @@ class ChatRepo:
             " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
             (chat_id, settings.to_json()),
         )
+        self._remember(self._settings, chat_id, settings)
+
+    async def update_settings(
+        self, chat_id: int, change: Callable[[ChatSettings], ChatSettings]
+    ) -> tuple[ChatSettings, ChatSettings]:
+        """The chat's settings changed by `change` (given them as they are), as (before,
+        after), under the chat's lock: two changes on two workers at once both hold, one after
+        the other. Nothing is written when they are equal, or when `change` raises."""
+        async with self.db.transaction(chat_lock(chat_id)):
+            before = await self.get_settings(chat_id)
+            after = change(before)
+            if after != before:
+                await self.set_settings(chat_id, after)
+        self._remember(self._settings, chat_id, after)
+        return before, after
+
+    def _remember(self, memory: dict[int, Any], chat_id: int, value: Any) -> None:
         # Inside a caller's transaction the write may still be undone: forget, don't remember.
-        if self.db.in_transaction:
-            self._settings.pop(chat_id, None)
+        if self.cached and not self.db.in_transaction:
+            memory[chat_id] = value
         else:
-            self._settings[chat_id] = settings
+            memory.pop(chat_id, None)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
@@ -88,6 +89,18 @@ class Transaction:
 _current: contextvars.ContextVar[Transaction | None] = contextvars.ContextVar(
     "sixshooter_storage_tx", default=None
 )
+
+
+def chat_lock(chat_id: int) -> str:
+    """The lock key of a chat's read-modify-writes (`Database.transaction(lock=...)`)."""
+    return f"chat:{chat_id:d}"
+
+
+def lock_id(key: str) -> int:
+    """A lock key as a stable signed 64-bit number (every process and machine agree on it),
+    as PostgreSQL's advisory locks take it."""
+    digest = hashlib.blake2b(key.encode(), digest_size=8, person=b"sixshooter").digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 def is_postgres(where: str | PathLike[str]) -> bool:
@@ -229,8 +242,16 @@ class Database(ABC):
         """Every row of a query (a read: outside a transaction it runs beside the writes)."""
 
     @abstractmethod
-    def transaction(self) -> AbstractAsyncContextManager[None]:
+    def transaction(self, lock: str | None = None) -> AbstractAsyncContextManager[None]:
         """All statements in the block commit together or not at all.
+
+        `lock` (e.g. `chat_lock(chat_id)`) names what the block reads and then writes: no
+        other process's transaction with the same lock runs meanwhile, so a read-modify-write
+        is as if one at a time across workers. PostgreSQL takes an advisory lock on the key,
+        held to the end of the outermost transaction (waited for at most the busy timeout);
+        SQLite's transaction is the database's one writer already. Take it at the start of
+        the block, before any row is written, and one key per block (or in one order), so two
+        transactions never wait for each other.
 
         Any exception (`Rollback` to say it is on purpose) undoes the block and propagates.
         A nested `transaction()` is a savepoint inside the outer one: an exception undoes just

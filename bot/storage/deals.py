@@ -51,8 +51,8 @@ async def record_deals(db: Database, duel_id: int, deals: Iterable[Deal]) -> Non
 async def backfill(db: Database) -> int:
     """Once, after migration V6: write the deals of the duels saved before it, read from their
     states through the rules' public view. One transaction, which also drops the request;
-    returns the number of duels read."""
-    async with db.transaction():
+    returns the number of duels read. Under a lock: workers starting at once replay it once."""
+    async with db.transaction(lock=BACKFILL):
         if await db.fetchone("SELECT 1 FROM bot_meta WHERE key = ?", (BACKFILL,)) is None:
             return 0
         rows = await db.fetchall("SELECT id, state FROM duels ORDER BY id")

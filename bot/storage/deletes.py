@@ -33,3 +33,9 @@ class DeleteRepo:
                 "SELECT chat_id, message_id FROM pending_deletes ORDER BY chat_id, message_id"):
             out.setdefault(int(row["chat_id"]), []).append(int(row["message_id"]))
         return out
+
+    async def pending_in(self, chat_id: int) -> list[int]:
+        """One chat's messages still to delete, oldest first."""
+        rows = await self.db.fetchall("SELECT message_id FROM pending_deletes WHERE chat_id = ?"
+                                      " ORDER BY message_id", (chat_id,))
+        return [int(r["message_id"]) for r in rows]

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.storage.db import Database, Row
+from bot.storage.db import Database, Row, chat_lock
 from bot.storage.deals import Deal, record_deals
 from bot.storage.results import DuelResult, insert_result
 
@@ -174,7 +174,9 @@ class DuelRepo:
         """
         if result is not None and (result.duel_id != duel_id or status is not DuelStatus.FINISHED):
             raise ValueError("a result goes with the save that finishes the same duel")
-        async with self.db.transaction():
+        # The save that writes a result rates it (a read-then-write of the chat's ratings):
+        # the chat's lock first, before the duel's row is locked, as every holder takes it.
+        async with self.db.transaction(None if result is None else chat_lock(result.chat_id)):
             changed = await self.db.execute(
                 "UPDATE duels SET state = ?, status = ?, version = version + 1, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'live'",

@@ -69,6 +69,18 @@ class InboxRepo:
         return sorted((Incoming(r["update_id"], r["body"]) for r in rows),
                       key=lambda u: u.update_id)
 
+    async def owners(self) -> list[str]:
+        """Who holds unhandled updates now (or held them until their leases ran out)."""
+        rows = await self.db.fetchall(
+            "SELECT DISTINCT owner FROM inbox WHERE done_at IS NULL AND owner IS NOT NULL"
+            " ORDER BY owner")
+        return [str(r["owner"]) for r in rows]
+
+    async def release(self, owner: str) -> int:
+        """End every lease of `owner` (a holder known to be dead): any worker takes them."""
+        return await self.db.execute(
+            "UPDATE inbox SET lease_until = 0 WHERE owner = ? AND done_at IS NULL", (owner,))
+
     async def pending(self) -> int:
         """Updates saved and not yet handled (for metrics and tests)."""
         row = await self.db.fetchone("SELECT count(*) FROM inbox WHERE done_at IS NULL")

@@ -22,12 +22,21 @@ class MetaRepo:
             (key, value),
         )
 
+    async def claim(self, key: str, value: str) -> bool:
+        """Store `value` unless the key has one; True if this call stored it (of callers
+        racing, on any number of workers, exactly one gets True)."""
+        return await self.db.execute(
+            "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+            (key, value)) == 1
+
     async def get_or_create(self, key: str, make: Callable[[], str]) -> str:
-        """The stored value; the first time, `make()`'s, stored (one transaction: two callers
-        racing agree on one value)."""
-        async with self.db.transaction():
+        """The stored value; the first time, `make()`'s, stored. Callers racing, on several
+        workers too, agree on one value and `make` runs once: one transaction under the key's
+        lock, read, then written only if absent."""
+        async with self.db.transaction(lock=f"meta:{key}"):
             value = await self.get(key)
             if value is None:
                 value = make()
-                await self.set(key, value)
+                await self.db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)"
+                                      " ON CONFLICT (key) DO NOTHING", (key, value))
         return value

@@ -152,11 +152,45 @@ CREATE INDEX users_username ON users (lower(username));
 # same step for both engines (migrations_pg.PG_MIGRATIONS names it too).
 V14_HINTS = "ALTER TABLE duels ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;"
 
+# Due rows (issue 19): whatever must happen later (a turn's reminder and deadline, a challenge's
+# expiry, the bot's own move, a review, the sync of lagging messages, a tournament's tick, the
+# season-end post) is a row that any live worker claims (bot.storage.jobs, bot.common.due).
+# `generation` is new at every (re-)arming, so the finish of an older claim leaves a re-armed
+# row alone; `owner` and `lease_until` say who runs it until when (a dead owner's lease runs
+# out, and another worker takes the row). Times are REAL unix seconds.
+V15_DUE_JOBS = """
+CREATE TABLE due_jobs (
+    kind         TEXT    NOT NULL,                 -- which handler runs it
+    key          TEXT    NOT NULL,                 -- what it is about, within its kind
+    due_at       REAL    NOT NULL,
+    data         TEXT    NOT NULL DEFAULT '{}',    -- JSON, the handler's
+    generation   INTEGER NOT NULL,                 -- new at every arming
+    attempts     INTEGER NOT NULL DEFAULT 0,       -- failures in a row
+    owner        TEXT,                             -- the worker running it, or NULL
+    lease_until  REAL,                             -- its claim holds until then
+    PRIMARY KEY (kind, key)
+);
+CREATE INDEX due_jobs_due ON due_jobs (due_at);
+CREATE INDEX due_jobs_held ON due_jobs (lease_until) WHERE lease_until IS NOT NULL;
+"""
+
+# The flood budget every worker shares (bot.storage.flood, bot.telegram.flood.DatabaseWindow):
+# one row per key (a chat, the bot), its calls counted within the window's span and the hold
+# a 429 put on it. Portable: the same step for both engines (migrations_pg names it too).
+V16_FLOOD = """
+CREATE TABLE flood_windows (
+    key         TEXT    PRIMARY KEY,               -- 'bot', 'chat:-100...'
+    calls       TEXT    NOT NULL DEFAULT '',       -- unix times of the calls counted, oldest first
+    held_until  DOUBLE PRECISION NOT NULL DEFAULT 0,  -- unix time a 429's hold ends
+    touched_at  DOUBLE PRECISION NOT NULL          -- unix time of the last take (pruning)
+);
+"""
+
 # Every update from Telegram, saved before it is acknowledged (before the polling offset moves
 # past it, before a webhook's 200) and crossed off once handled (bot.telegram.intake): a kill
 # in between leaves it to be handled after the restart, or by another worker once its lease
 # runs out; a second delivery of one update_id finds its row and takes no effect.
-V_INBOX = """
+V17_INBOX = """
 CREATE TABLE inbox (
     update_id    INTEGER PRIMARY KEY,
     body         TEXT    NOT NULL,
@@ -172,4 +206,5 @@ CREATE INDEX inbox_done ON inbox (done_at) WHERE done_at IS NOT NULL;
 MIGRATIONS: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING,
                                V6_DEALS, V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS,
                                V10_RATINGS, V11_TOURNAMENTS, V12_PENDING_DELETES,
-                               V13_USERNAME_LOWER, V14_HINTS, V_INBOX)
+                               V13_USERNAME_LOWER, V14_HINTS, V15_DUE_JOBS, V16_FLOOD,
+                               V17_INBOX)

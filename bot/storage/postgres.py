@@ -4,8 +4,9 @@
   once per statement text (`numbered_sql`) and prepared once per connection (asyncpg's cache).
 * **Transactions** run on one pooled connection, found again through the task's context, one
   at a time in this process (an `asyncio.Lock`, as SQLite's single writer), so one process
-  behaves exactly as on SQLite; several processes are ordered by PostgreSQL's row locks and the
-  compare-and-swap on every game's version. A nested transaction is a savepoint.
+  behaves exactly as on SQLite; several processes are ordered by PostgreSQL's row locks, the
+  compare-and-swap on every game's version, and a transaction's `lock` key (an advisory lock
+  held to the outermost transaction's end). A nested transaction is a savepoint.
 * **Reads** outside a transaction take any pooled connection and see the last committed state.
 * **Nothing waits forever.** A connection is waited for at most the busy timeout, a statement's
   lock too (`lock_timeout`), and a statement runs at most a minute (`statement_timeout`);
@@ -43,20 +44,20 @@ from bot.storage.db import (
     StorageError,
     Transaction,
     UniqueViolation,
+    lock_id,
     pending,
     redact_url,
 )
+from bot.storage.locks import advisory_lock
 from bot.storage.migrations_pg import PG_MIGRATIONS
+from bot.storage.pgerrors import FAILURES as _FAILURES
+from bot.storage.pgerrors import describe as _describe
 
 log = logging.getLogger(__name__)
 
 STATEMENT_TIMEOUT_MS = 60_000
-# What the server or the network can make a statement fail with. asyncpg's own client errors
-# (InternalClientError: a connection the server cut mid-operation, left in a wrong state)
-# are failures of the database too, not the bot's bugs.
-_FAILURES = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
-             asyncpg.InternalClientError)
 MIGRATION_LOCK = 0x5158_0001  # pg_advisory_xact_lock key: one process migrates at a time
+_LOCK = "SELECT pg_advisory_xact_lock($1)"  # a transaction's `lock` (db.lock_id of its key)
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
 
@@ -145,27 +146,7 @@ class PostgresDatabase(Database):
         return int(row[0]) if row and row[0] is not None else 0
 
     async def try_hold(self, name: str) -> HeldLock | None:
-        """A session advisory lock on a connection of its own, outside the pool: the server
-        releases it the moment that connection ends. Keepalives make a vanished machine's
-        connection end within about 11 s (idle 5 s, then 3 probes 2 s apart)."""
-        settings = {"application_name": "sixshooter-lock", "tcp_keepalives_idle": "5",
-                    "tcp_keepalives_interval": "2", "tcp_keepalives_count": "3"}
-        try:
-            conn = await asyncpg.connect(self._url, timeout=self.busy_timeout,
-                                         server_settings=settings)
-        except _FAILURES as e:
-            raise StorageError(f"database {self.path!r}: {_describe(e)}") from e
-        try:
-            async with self._guard():
-                taken = await conn.fetchval(
-                    "SELECT pg_try_advisory_lock(hashtextextended($1, 0))", name)
-        except BaseException:
-            conn.terminate()
-            raise
-        if not taken:
-            await _close_quietly(conn)
-            return None
-        return _AdvisoryLock(conn, self.busy_timeout)
+        return await advisory_lock(self._url, self.path, name, timeout=self.busy_timeout)
 
     async def tables(self) -> list[str]:
         rows = await self.fetchall(
@@ -245,10 +226,10 @@ class PostgresDatabase(Database):
     # --- transactions ----------------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
+    async def transaction(self, lock: str | None = None) -> AsyncIterator[None]:
         outer = self.current
         if outer is not None:
-            async with self._savepoint(outer):
+            async with self._savepoint(outer, lock):
                 yield
             return
         if self._closed:
@@ -269,6 +250,8 @@ class PostgresDatabase(Database):
             try:
                 async with self._guard():
                     await pg_tx.start()
+                    if lock is not None:
+                        await conn.execute(_LOCK, lock_id(lock))
                 try:
                     yield
                 finally:
@@ -285,10 +268,12 @@ class PostgresDatabase(Database):
             self._lock.release()
 
     @asynccontextmanager
-    async def _savepoint(self, tx: Transaction) -> AsyncIterator[None]:
+    async def _savepoint(self, tx: Transaction, lock: str | None) -> AsyncIterator[None]:
         async with tx.handle_lock, self._guard():
             savepoint = tx.handle.transaction()  # inside a transaction: a savepoint
             await savepoint.start()
+            if lock is not None:  # held to the outer transaction's end (this session has it)
+                await tx.handle.execute(_LOCK, lock_id(lock))
         try:
             yield
         except BaseException:
@@ -313,39 +298,7 @@ class PostgresDatabase(Database):
             log.debug("database %s: release: %s", self.path, _describe(e))
 
 
-class _AdvisoryLock:
-    def __init__(self, conn: Any, timeout: float) -> None:
-        self._conn, self._timeout = conn, timeout
-
-    async def alive(self) -> bool:
-        if self._conn.is_closed():
-            return False
-        try:
-            async with asyncio.timeout(self._timeout):
-                return bool(await self._conn.fetchval("SELECT 1"))
-        except _FAILURES:
-            return False
-
-    async def release(self) -> None:
-        await _close_quietly(self._conn)  # the session's end releases its locks
-
-
-async def _close_quietly(conn: Any) -> None:
-    try:
-        async with asyncio.timeout(2.0):
-            await conn.close()
-    except _FAILURES:
-        conn.terminate()
-
-
 async def _keep_session(conn: Any) -> None:
     """A connection back in the pool keeps its session: asyncpg still rolls back a transaction
     left open, and the bot sets nothing else on a pooled connection (no LISTEN, no SET, no
-    session advisory lock), so its default reset query would be a round trip per statement
-    for nothing."""
-
-
-def _describe(e: BaseException) -> str:
-    """An error in one line, without the URL (which may carry a password)."""
-    text = str(e).strip().splitlines()[0] if str(e).strip() else ""
-    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+    session advisory lock): the default reset query would be a round trip for nothing."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from bot.storage.db import Database
+from bot.storage.db import Database, chat_lock
 from rules import rating
 from rules.rating import Game, Rating, replay
 
@@ -44,9 +44,10 @@ async def _put(db: Database, chat_id: int, user_id: int, r: Rating) -> None:
 
 
 async def rate_result(db: Database, result: DuelResult) -> None:
-    """Move both players' ratings by `result` (in a transaction: the caller's, if any)."""
+    """Move both players' ratings by `result` (in a transaction: the caller's, if any), under
+    the chat's lock: a read, then a write of the chat's rows, one worker at a time."""
     g = Game(result.chat_id, result.players, result.winner_id)
-    async with db.transaction():
+    async with db.transaction(chat_lock(g.chat_id)):
         a, b = [await _get(db, g.chat_id, p) or rating.initial() for p in g.players]
         na, nb = rating.after_duel(a, b, g.winner())
         await _put(db, g.chat_id, g.players[0], na)
@@ -72,8 +73,9 @@ class RatingRepo:
 async def backfill(db: Database) -> int:
     """Once, after migration V10: every chat's ratings computed from its stored results, in
     order (finished_at, duel_id), replacing whatever rows there are. One transaction, which
-    also drops the request; returns the number of results replayed."""
-    async with db.transaction():
+    also drops the request; returns the number of results replayed. Under a lock: workers
+    starting at once replay it once."""
+    async with db.transaction(lock=BACKFILL):
         if await db.fetchone("SELECT 1 FROM bot_meta WHERE key = ?", (BACKFILL,)) is None:
             return 0
         rows = await db.fetchall(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.storage.db import Database, Row
+from bot.storage.db import Database, Row, chat_lock
 from bot.storage.ratings import rate_result
 
 
@@ -53,9 +53,10 @@ _COLUMNS = (
 
 async def insert_result(db: Database, result: DuelResult) -> None:
     """Write a result and move both players' ratings by it (bot.storage.ratings), together;
-    inside `db.transaction()` they commit with whatever else is in there."""
+    inside `db.transaction()` they commit with whatever else is in there. The chat's lock
+    first (the ratings' read-then-write needs it), before any row is locked."""
     r = result
-    async with db.transaction():
+    async with db.transaction(chat_lock(r.chat_id)):
         await db.execute(
             f"INSERT INTO results ({_COLUMNS})"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -41,6 +41,7 @@ from bot.storage.db import (
     numbered,
     pending,
 )
+from bot.storage.locks import FileLocked
 from bot.storage.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -156,7 +157,7 @@ class SqliteDatabase(Database):
         return int(row[0]) if row else 0
 
     async def try_hold(self, name: str) -> HeldLock | None:
-        return _FileLocked()
+        return FileLocked()
 
     async def tables(self) -> list[str]:
         rows = await self.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'"
@@ -253,7 +254,9 @@ class SqliteDatabase(Database):
     # --- transactions -------------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
+    async def transaction(self, lock: str | None = None) -> AsyncIterator[None]:
+        # `lock`: nothing to take. BEGIN IMMEDIATE makes this the file's one writer (another
+        # process's transaction waits for it), and the lock file lets one bot use the file.
         outer = self.current
         if outer is not None:
             async with self._savepoint(outer):
@@ -302,14 +305,3 @@ class SqliteDatabase(Database):
         except sqlite3.Error as e:
             if "no transaction is active" not in str(e):
                 log.exception("database %s: rollback failed", self.path)
-
-
-class _FileLocked:
-    """What `try_hold` gives on SQLite: the file lock beside the database (bot.instance) is
-    held for the process's lifetime, so this process is the only one."""
-
-    async def alive(self) -> bool:
-        return True
-
-    async def release(self) -> None:
-        pass

@@ -1,8 +1,9 @@
 """Turn timers as saved: each live duel's deadline and each player's timeouts in a row.
 
-The job queue forgets everything on a restart; this table is what `bot.duel.timers` re-arms from.
-One row per duel. `version` is the duel version the row is up to date with: its deadline is
-for the move at that version, and its counts include every move up to it.
+What `bot.duel.timers` arms the duel's next alarm (a due row, bot.storage.jobs) from, and what
+an alarm checks when it fires. One row per duel. `version` is the duel version the row is up
+to date with: its deadline is for the move at that version, and its counts include every move
+up to it.
 """
 
 from __future__ import annotations

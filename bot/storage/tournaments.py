@@ -108,14 +108,20 @@ _MATCHES = (
 )
 
 
+def _signup(tournament_id: int) -> str:
+    """The lock of a tournament's seats: a join counts and numbers them (two at once on two
+    workers would take one seat), the start schedules who is seated."""
+    return f"tournament:{tournament_id:d}"
+
+
 class TournamentRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def _touch(self, sql: str, *params: object) -> bool:
+    async def _touch(self, sql: str, *params: object, lock: str | None = None) -> bool:
         """One statement on a tournament's players or matches, growing its version if it
-        changed a row."""
-        async with self.db.transaction():
+        changed a row (under `lock`, if given)."""
+        async with self.db.transaction(lock):
             rows = await self.db.fetchall(f"{sql} RETURNING tournament_id", params)
             if rows:
                 await self.db.execute("UPDATE tournaments SET version = version + 1"
@@ -174,14 +180,15 @@ class TournamentRepo:
             " WHERE t.id = ? AND t.status = 'signup' GROUP BY t.id"
             " HAVING COUNT(p.user_id) < ?"
             " AND COALESCE(SUM(CASE WHEN p.user_id = ? THEN 1 ELSE 0 END), 0) = 0",
-            user_id, tournament_id, MAX_PLAYERS, user_id)
+            user_id, tournament_id, MAX_PLAYERS, user_id, lock=_signup(tournament_id))
 
     async def leave(self, tournament_id: int, user_id: int) -> bool:
         """Unseat `user_id` in sign-up; False if not seated, or the opener (who cancels)."""
         return await self._touch(
             "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?"
             " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup'"
-            " AND opener_id <> ?)", tournament_id, user_id, tournament_id, user_id)
+            " AND opener_id <> ?)", tournament_id, user_id, tournament_id, user_id,
+            lock=_signup(tournament_id))
 
     async def start(self, tournament_id: int, version: int, pairings: Sequence[Pairing],
                     due: Sequence[int], now: int) -> TournamentRecord | None:
@@ -189,7 +196,7 @@ class TournamentRepo:
         match due at `due[i]`. The pairings must be the seated players' (ValueError)."""
         if len(due) != len(pairings):
             raise ValueError("one due time per pairing")
-        async with self.db.transaction():
+        async with self.db.transaction(_signup(tournament_id)):  # no join slips in meanwhile
             if not await self._move(tournament_id, version, "signup", "running", now):
                 return None
             seated = set(await self.players(tournament_id))

@@ -39,12 +39,30 @@ def _user(row: Row) -> UserRecord:
 
 
 class UserRepo:
-    """Reads by id are served from memory once seen: this process is the database's only
-    writer, and every write goes through `upsert`, which keeps the memory in step."""
+    """On SQLite reads by id are served from memory once seen: this process is the database's
+    only writer (one bot per file), and every write goes through `upsert`, which keeps the
+    memory in step. On PostgreSQL any worker may write a user, so reads go to the database
+    (see `ChatRepo`: a check would cost the read it saves)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.cached = db.engine == "sqlite"
         self._by_id: dict[int, UserRecord] = {}
+
+    async def remember(
+        self, user_id: int, first_name: str, last_name: str | None, username: str | None,
+        language_code: str | None, is_bot: bool, *, now: int,
+    ) -> bool:
+        """`upsert` only if the user's row says otherwise; True if written. Every update
+        calls it, and most change nothing."""
+        known = self._by_id.get(user_id) if self.cached else await self.get(user_id)
+        if known is not None and (known.first_name, known.last_name, known.username,
+                                  known.language_code, known.is_bot) == (
+                first_name, last_name, normalize_username(username), language_code, is_bot):
+            return False
+        await self.upsert(user_id, first_name, last_name, username, language_code, is_bot,
+                          now=now)
+        return True
 
     async def upsert(
         self,
@@ -86,7 +104,7 @@ class UserRepo:
                           and u.username.lower() == username.lower()]:
                 del self._by_id[other.id]
         # Inside a caller's transaction the write may still be undone: forget, don't remember.
-        if self.db.in_transaction:
+        if self.db.in_transaction or not self.cached:
             self._by_id.pop(user_id, None)
         else:
             self._by_id[user_id] = record
@@ -99,7 +117,9 @@ class UserRepo:
         row = await self.db.fetchone("SELECT * FROM users WHERE id = ?", (user_id,))
         if row is None:
             return None
-        record = self._by_id[user_id] = _user(row)
+        record = _user(row)
+        if self.cached and not self.db.in_transaction:
+            self._by_id[user_id] = record
         return record
 
     async def find_by_username(self, username: str) -> UserRecord | None:

@@ -7,11 +7,14 @@ the same chat (with the same arguments and reply: `/stats @bob` or `/stats` as a
 `REPEAT_WITHIN` seconds of the one answered gets no second message: the
 repeat is dropped at once, never queued (the first reply is on its way or there already).
 The answered one's sends are made as `Priority.CHATTER`, so when the group's flood budget is
-short they wait behind what a game needs (bot.telegram.ratelimit).
+short they wait behind what a game needs (bot.telegram.ratelimit). With several workers (the
+limiter's window is the database's) the answered asks are counted there, so a repeat is one
+whichever worker it reaches.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections import OrderedDict
@@ -21,7 +24,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.telegram.flood import Clock
+from bot.telegram.flood import Clock, DatabaseWindow
 from bot.telegram.ratelimit import PRIORITY, Priority
 
 log = logging.getLogger(__name__)
@@ -53,6 +56,19 @@ class Repeats:
             self._answered.popitem(last=False)
         return True
 
+    async def first_shared(self, window: DatabaseWindow, command: str, chat_id: int,
+                           user_id: int, text: str = "") -> bool:
+        """`first`, counted in the window every worker shares (one ask per `within`)."""
+        digest = hashlib.blake2b(" ".join(text.split()).encode(), digest_size=8).hexdigest()
+        key = f"repeat:{command}:{chat_id:d}:{user_id:d}:{digest}"
+        return await window.take(key, 1, self.within) == 0.0
+
+
+def _shared(context: Any) -> DatabaseWindow | None:
+    """The window every worker shares, if the bot's rate limiter counts in one."""
+    window = getattr(getattr(getattr(context, "bot", None), "rate_limiter", None), "window", None)
+    return window if isinstance(window, DatabaseWindow) else None
+
 
 def shows(callback: Callback, repeats: Repeats | None = None) -> Callback:
     """The handler of a command that only shows something: repeats dropped, sends yielding."""
@@ -63,7 +79,10 @@ def shows(callback: Callback, repeats: Repeats | None = None) -> Callback:
         text = "" if message is None else (message.text or "")
         if message is not None and message.reply_to_message is not None:  # about whom it asks
             text += f" reply:{message.reply_to_message.message_id}"
-        if chat is not None and user is not None and not seen.first(chat.id, user.id, text):
+        shared = _shared(context)
+        if chat is not None and user is not None and not (
+                seen.first(chat.id, user.id, text) if shared is None else
+                await seen.first_shared(shared, callback.__name__, chat.id, user.id, text)):
             log.info("chat %d: a repeat of %s by user %d dropped", chat.id,
                      callback.__name__, user.id)
             return

@@ -20,15 +20,13 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
-import secrets
-import socket
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 
 from telegram import Update
 
+from bot.instance import dead_here, worker_name
 from bot.storage import Incoming, Storage, StorageError
 from bot.telegram import App
 
@@ -56,11 +54,6 @@ async def settled() -> None:
         await settle()
 
 
-def worker_name() -> str:
-    """This process among all the bot's: host, pid and a random part (a pid comes back)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-
-
 def incoming(update: Update) -> Incoming:
     return Incoming(update.update_id, json.dumps(update.to_dict(), separators=(",", ":")))
 
@@ -79,10 +72,16 @@ class Intake:
         return len(self._in_hand)
 
     async def start(self) -> None:
-        """Take what a dead process left (at once on SQLite, where only this one can run),
-        then sweep in the background."""
-        alone = self.storage.engine == "sqlite"
-        await self._take_stale(before=float("inf") if alone else self.clock())
+        """Take what a dead process left (at once on SQLite, where only this one can run; on
+        PostgreSQL at once what this machine's dead runs left), then sweep in the
+        background."""
+        if self.storage.engine == "sqlite":
+            await self._take_stale(before=float("inf"))
+        else:  # this machine's dead runs' at once; other machines' once their leases end
+            for owner in await self.storage.inbox.owners():
+                if owner != self.owner and dead_here(owner):
+                    await self.storage.inbox.release(owner)
+            await self._take_stale(before=self.clock())
         self._sweeper = asyncio.create_task(self._sweep(), name="intake-sweep")
 
     async def receive(self, updates: Sequence[Update]) -> None:

@@ -10,7 +10,8 @@ busy one later, all that piled up in one `deleteMessages` call (up to 100). At s
 is pending is deleted at once. With a `journal` (the database's `pending_deletes`), what waits
 is written down before the wait and crossed off once deleted, so after a kill `resume`
 deletes it; without one (tests), a kill forgets it, and a press on such an old message's
-buttons is refused as out of date and deletes it.
+buttons is refused as out of date and deletes it. With several workers, `written` (a due row
+armed after each write: bot.common.cleanup) lets another worker delete what a dead one left.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ BATCH = 100  # Telegram's limit for deleteMessages
 REMEMBER = 4096  # deleted messages remembered, so a press on one does not delete it again
 
 Room = Callable[[int], Awaitable[bool]]  # may a call that can wait be made in this chat now?
+Written = Callable[[int], Awaitable[None]]  # a chat's deletes were just written down
 
 
 class Journal(Protocol):
@@ -54,6 +56,7 @@ class Janitor:
     def __init__(self, room: Room = always, journal: Journal | None = None) -> None:
         self.room = room
         self.journal = journal
+        self.written: Written | None = None
         self._written: set[tuple[int, int]] = set()  # pending and in the journal
         self._pending: dict[int, list[int]] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -80,10 +83,14 @@ class Janitor:
             return 0
         found = await self.journal.pending()
         for chat_id, ids in found.items():
-            for message_id in ids:
-                self._written.add((chat_id, message_id))
-                self.delete_later(bot, chat_id, message_id)
+            self.adopt(bot, chat_id, ids)
         return sum(len(ids) for ids in found.values())
+
+    def adopt(self, bot: Bot, chat_id: int, message_ids: Sequence[int]) -> None:
+        """Delete these messages, written down already (by a run or a worker now gone)."""
+        for message_id in message_ids:
+            self._written.add((chat_id, message_id))
+            self.delete_later(bot, chat_id, message_id)
 
     async def _write(self, chat_id: int) -> None:
         """Write down this chat's waiting messages not written yet (never fatal)."""
@@ -95,6 +102,12 @@ class Janitor:
             self._written.update((chat_id, m) for m in new)
         except Exception:  # a cleanup must never take anything else down
             log.exception("chat %d: %d message(s) to delete not written down", chat_id, len(new))
+            return
+        try:
+            if self.written is not None:
+                await self.written(chat_id)
+        except Exception:
+            log.exception("chat %d: no other worker would delete what is written down", chat_id)
 
     async def _sweep(self, bot: Bot, chat_id: int) -> None:
         try:

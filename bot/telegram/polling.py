@@ -50,7 +50,7 @@ async def lead(app: App, intake: Intake, storage: Storage, allowed: Sequence[str
     standing_by = False
     while not stop.is_set():
         try:
-            held = await storage.db.try_hold(lock_name(app.bot.id))
+            held = await storage.try_hold(lock_name(app.bot.id))
         except StorageError as e:
             log.warning("cannot ask the database who polls (%s)", e)
             held = None

@@ -2,8 +2,9 @@
 
 Telegram allows a bot about 30 messages a second overall and 20 a minute per group (edits and
 deletes count), each a sliding window: at most that many in ANY second, in ANY minute. The
-counts live in a `bot.telegram.flood.Window` (in memory now; shared by every worker once it
-is kept in the database). Here:
+counts live in a `bot.telegram.flood.Window`: this process's memory, or the database every
+worker shares (`DatabaseWindow`, given at start-up with `share`), asked once per call (one
+`take_all` for the bot and the chat together). Here:
 
 * a request that carries a `chat_id` waits in its chat's queue until the chat (a group: 20
   in any 60 s) and the bot (30 in any second) both have room, neither is held, and the
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import heapq
 import itertools
 import logging
@@ -38,7 +40,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
 from bot.ops import metrics
-from bot.telegram.flood import MemoryWindow, Window
+from bot.telegram.flood import MemoryWindow, Take, Window
 from bot.telegram.send import retry_after_seconds
 
 log = logging.getLogger(__name__)
@@ -99,6 +101,10 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._arrivals = itertools.count()
         self._flying: Counter[Key] = Counter()  # each chat's requests waiting for their answer
 
+    def share(self, window: Window) -> None:
+        """Count in `window` from now on (the database's, once storage is open)."""
+        self.window = window
+
     async def initialize(self) -> None:
         pass
 
@@ -112,10 +118,11 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         first, so it never delays one that cannot."""
         if self._queues.get(chat_id) or self._flying[chat_id]:
             return False
-        if await self.window.held(BOT) > 0 or await self.window.held(window_key(chat_id)) > 0:
-            return False
-        if is_group(chat_id) and await self.window.free(
-                window_key(chat_id), self._group, 60 + MARGIN) < spare + 1:
+        wkey = window_key(chat_id)
+        if is_group(chat_id):  # free() is 0 while held
+            if await self.window.free(wkey, self._group, 60 + MARGIN) < spare + 1:
+                return False
+        elif await self.window.held(wkey) > 0:
             return False
         return await self.window.free(BOT, self._overall, 1 + MARGIN) >= 1
 
@@ -126,7 +133,10 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         done = asyncio.Event()
         heapq.heappush(self._queues.setdefault(key, []), (priority, arrival, turn, done))
         if key not in self._pumps:
-            self._pumps[key] = asyncio.ensure_future(self._pump(key))
+            # A context of its own: the pump outlives the call that started it, and must not
+            # count in that call's database transaction, if it is inside one.
+            self._pumps[key] = asyncio.get_running_loop().create_task(
+                self._pump(key), context=contextvars.Context())
         try:
             await turn
         except asyncio.CancelledError:
@@ -156,19 +166,13 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 self._queues.pop(key, None)
 
     async def _wait_for(self, key: Key) -> float:
-        """0.0 having counted a call for `key` (and the bot), else the seconds to wait."""
+        """0.0 having counted a call for `key` (a group's, in its window) and the bot, else
+        the seconds to wait (neither held, both with room, or nothing counted)."""
         wkey = window_key(key)
-        wait = max(await self.window.held(BOT), await self.window.held(wkey))
-        if wait > 0:
-            return wait
-        if is_group(key) and await self.window.free(wkey, self._group, 60 + MARGIN) < 1:
-            return await self.window.take(wkey, self._group, 60 + MARGIN) or 1e-3
-        wait = await self.window.take(BOT, self._overall, 1 + MARGIN)
-        if wait > 0:
-            return wait
+        takes = [Take(BOT, self._overall, 1 + MARGIN)]
         if is_group(key):
-            return await self.window.take(wkey, self._group, 60 + MARGIN)
-        return 0.0
+            takes.append(Take(wkey, self._group, 60 + MARGIN))
+        return await self.window.take_all(takes, held=(wkey,))
 
     async def _bot_hold(self) -> None:
         while (wait := await self.window.held(BOT)) > 0:

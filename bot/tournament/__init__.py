@@ -32,4 +32,4 @@ def register(app: App) -> None:
 
 
 async def start(app: App, config: Config) -> None:
-    jobs.install(app, config)
+    await jobs.install(app, config)

@@ -2,7 +2,13 @@
 finished duel of a pairing posts the table again (a listener on the duel's presentation),
 and a job every `TICK` seconds decides the walkovers of rounds whose time is over, posts a
 table that fell behind its results (a crash between a result and its post), and ends a
-tournament whose every pairing is decided, with the final table."""
+tournament whose every pairing is decided, with the final table.
+
+Both are due rows (bot.common.due), so any worker runs them: `tournament.refresh` (key the
+tournament and the duel, a second after the result) and one `tournament.tick` row that arms
+its next before it looks. Fired twice, each does its work once: a walkover is a conditional
+write, a table is posted only while it shows fewer results than there are, and a tournament
+finishes by compare-and-swap."""
 
 from __future__ import annotations
 
@@ -10,9 +16,8 @@ import logging
 from typing import Any
 
 from telegram import Bot
-from telegram.ext import ContextTypes
 
-from bot.common import chats
+from bot.common import chats, due
 from bot.common.sync import SYNC_MOST, Retries
 from bot.config import Config
 from bot.services import Services, services
@@ -27,6 +32,8 @@ log = logging.getLogger(__name__)
 TICK = 60.0  # seconds between looks at the running tournaments (times the time scale)
 AFTER_RESULT = 1.0  # seconds after a duel's result is shown before the table follows it
 SCALE = "sixshooter.tournament_scale"  # bot_data: the time scale of rounds (tests speed it)
+RETRIES = "sixshooter.tournament_retries"  # bot_data: this process's backoff of refused tables
+REFRESH, TICK_KIND = "tournament.refresh", "tournament.tick"  # the due rows' kinds
 
 
 def scale_of(bot_data: dict[str, Any]) -> float:
@@ -88,37 +95,42 @@ async def tick(svc: Services, bot: Bot, retries: Retries | None = None) -> None:
         await refresh_safely(svc, bot, tournament_id)
 
 
-async def _tick_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    job = context.job
-    retries = job.data if job is not None and isinstance(job.data, Retries) else None
-    await tick(services(context.bot_data), context.bot, retries)
+def _tick_every(app: App) -> float:
+    return max(1.0, TICK * scale_of(app.bot_data))
 
 
-async def _refresh_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    job = context.job
-    if job is not None and isinstance(job.data, tuple):
-        tournament_id, freed = job.data
-        await refresh_safely(services(context.bot_data), context.bot, tournament_id,
-                             freed=frozenset(freed))
+async def _on_tick(app: App, key: str, data: Any) -> None:
+    every = _tick_every(app)
+    await due.of(app).later(TICK_KIND, key, every)  # the next look, whatever this one does
+    retries = app.bot_data.setdefault(RETRIES, Retries(every, SYNC_MOST))
+    await tick(services(app.bot_data), app.bot, retries)
 
 
-def install(app: App, config: Config) -> None:
-    """The listener on finished duels and the tick (its first look soon after start)."""
+async def _on_refresh(app: App, key: str, data: Any) -> None:
+    await refresh_safely(services(app.bot_data), app.bot, int(data["tournament"]),
+                         freed=frozenset(int(p) for p in data["freed"]))
+
+
+due.register(TICK_KIND, _on_tick)
+due.register(REFRESH, _on_refresh)
+
+
+async def install(app: App, config: Config) -> None:
+    """The listener on finished duels and the tick (its first look soon after start, unless
+    its row is due sooner)."""
     svc = services(app.bot_data)
     app.bot_data[SCALE] = config.time_scale
-    queue = app.job_queue
+    scheduler = due.of(app)
 
     async def on_presented(record: DuelRecord) -> None:
-        if record.status.value != "finished" or record.practice or queue is None:
+        if record.status.value != "finished" or record.practice:
             return
         match = await svc.storage.tournaments.match_of_duel(record.id)
         if match is not None:
-            queue.run_once(_refresh_job, when=AFTER_RESULT,
-                           data=(match.tournament_id, (match.player_a, match.player_b)),
-                           name=f"tournament:{match.tournament_id}")
+            await scheduler.later(REFRESH, f"{match.tournament_id}:{record.id}", AFTER_RESULT,
+                                  {"tournament": match.tournament_id,
+                                   "freed": [match.player_a, match.player_b]},
+                                  sooner_only=True)
 
     svc.on_presented.append(on_presented)
-    if queue is not None:
-        tick_every = max(1.0, TICK * config.time_scale)
-        queue.run_repeating(_tick_job, interval=tick_every, first=2.0, name="tournaments",
-                            data=Retries(tick_every, SYNC_MOST))
+    await scheduler.later(TICK_KIND, "all", 2.0, sooner_only=True)

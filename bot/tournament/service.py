@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bot.common.refusal import Refusal, Refused
 from bot.services import Services
+from bot.storage import Rollback
 from bot.storage.challenges import AlreadyPending
 from bot.storage.tournaments import MatchRecord, TournamentRecord, TournamentStatus
 from rules import tournament
@@ -152,10 +153,12 @@ class Answer:
     challenge_id: int
 
 
-async def play(svc: Services, field: Field, idx: int,
-               user_id: int) -> Asked | Answer | Refusal:
+async def play(svc: Services, field: Field, idx: int, user_id: int,
+               again: bool = True) -> Asked | Answer | Refusal:
     """A player of pairing `idx` asks to play it: a challenge to the other with the
-    tournament's stack, or the answer to theirs."""
+    tournament's stack, or the answer to theirs. The challenge and the match's note of it are
+    written together: when the other asked at the same moment (on another worker), theirs is
+    the match's, this one is undone, and this press answers theirs (`again`: once)."""
     t, m = field.record, field.match(idx)
     if t.status is not TournamentStatus.RUNNING or m is None:
         return Refusal("tournament.toast_over")
@@ -177,12 +180,20 @@ async def play(svc: Services, field: Field, idx: int,
                 return Answer(c.id)
             return Refusal("tournament.toast_waiting")
     now = svc.clock()
-    created = await storage.challenges.create(
-        chat_id=t.chat_id, thread_id=t.thread_id, challenger_id=user_id, target_id=other,
-        target_username=None, stack=t.stack, created_at=now, expires_at=now + svc.challenge_ttl)
-    if isinstance(created, AlreadyPending):
-        return Refusal("error.pending_exists")
-    await storage.tournaments.ask(t.id, idx, user_id, created.id)
+    try:
+        async with storage.transaction():
+            created = await storage.challenges.create(
+                chat_id=t.chat_id, thread_id=t.thread_id, challenger_id=user_id,
+                target_id=other, target_username=None, stack=t.stack, created_at=now,
+                expires_at=now + svc.challenge_ttl)
+            if isinstance(created, AlreadyPending):
+                return Refusal("error.pending_exists")
+            if not await storage.tournaments.ask(t.id, idx, user_id, created.id):
+                raise Rollback  # the match has a challenge, a duel or a walkover meanwhile
+    except Rollback:
+        fresh = await load(svc, t.id) if again else None
+        return Refusal("tournament.toast_stale") if fresh is None else await play(
+            svc, fresh, idx, user_id, again=False)
     log.info("tournament %d: pairing %d asked for by user %d (challenge %d)", t.id, idx,
              user_id, created.id)
     return Asked(created.id)

@@ -3,6 +3,7 @@ their own packages, and one list of features behind the handlers, the menu and t
 
 from __future__ import annotations
 
+import pytest
 from telegram.ext import (
     CallbackQueryHandler,
     ChatMemberHandler,
@@ -10,11 +11,16 @@ from telegram.ext import (
     MessageHandler,
     TypeHandler,
 )
+from telegram.warnings import PTBUserWarning
 
 from bot import app as application
-from bot.common import chats, sync
+from bot.app import pace
+from bot.common import chats, due, sync
 from bot.config import Config
+from bot.storage import Storage
+from bot.telegram.flood import DatabaseWindow, MemoryWindow
 from bot.telegram.menu import group_names, private_names
+from bot.telegram.ratelimit import ChatRateLimiter
 
 TOKEN = "123456:" + "A" * 35
 
@@ -51,6 +57,17 @@ def test_the_handlers_dispatch_as_before() -> None:
     assert len(app.error_handlers) == 1
 
 
+def test_no_job_queue_every_delayed_effect_is_a_due_row() -> None:
+    """What must happen later is a due row any worker may run (bot.common.due), not a job in
+    one process's memory; each kind has its handler once the features are imported."""
+    app = application.build(Config(token=TOKEN))
+    with pytest.warns(PTBUserWarning, match="No `JobQueue` set up"):
+        assert app.job_queue is None
+    assert sorted(due.HANDLERS) == [
+        "challenge.expire", "janitor.orphans", "practice.move", "review", "season.end", "sync",
+        "tournament.refresh", "tournament.tick", "turn"]
+
+
 def test_the_menu_is_the_features_commands_in_todays_order() -> None:
     assert group_names(application.MENU) == (
         "duel", "cancel", "surrender", "practice", "sixcard", "balance", "rebuy", "stats",
@@ -75,3 +92,10 @@ def test_every_bot_api_call_goes_through_the_metered_request() -> None:
     sends, polls = app.bot._request[1], app.bot._request[0]
     assert isinstance(sends, MeteredRequest) and isinstance(polls, MeteredRequest)
     assert sends.read_timeout == application.SEND_READ_TIMEOUT
+
+
+async def test_on_postgresql_the_limiter_counts_in_the_database(store: Storage) -> None:
+    limiter = ChatRateLimiter()
+    pace(limiter, store)
+    kind = DatabaseWindow if store.engine == "postgresql" else MemoryWindow
+    assert type(limiter.window) is kind

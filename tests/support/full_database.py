@@ -127,12 +127,22 @@ ROWS: dict[str, list[dict[str, Any]]] = {
          "received_at": NOW + 2.0, "owner": "host:42:abc", "lease_until": NOW + 12.0,
          "done_at": None},
     ],
+    "flood_windows": [
+        {"key": f"chat:{CHAT}", "calls": f"{NOW - 0.5:.3f} {NOW + 0.25:.3f}",
+         "held_until": NOW + 30.5, "touched_at": NOW + 0.25},
+    ],
+    "due_jobs": [
+        {"kind": "turn", "key": "41", "due_at": NOW + 150.25, "data": '{"version":12}',
+         "generation": 2**61 + 3, "attempts": 0, "owner": None, "lease_until": None},
+        {"kind": "sync", "key": "all", "due_at": NOW + 0.5, "data": "null",
+         "generation": 17, "attempts": 2, "owner": "host/123/ab", "lease_until": NOW + 30.5},
+    ],
 }
 
 ORDER = ("chats", "chat_settings", "users", "duels", "deals", "duel_messages", "turn_timers",
          "reviews", "results", "ratings", "challenges", "balances", "sixcard_games",
          "tournaments", "tournament_players", "tournament_matches", "pending_deletes",
-         "bot_meta", "inbox")  # the tables referred to first
+         "bot_meta", "due_jobs", "flood_windows", "inbox")  # the tables referred to first
 
 
 async def fill(db: Database) -> None:

@@ -206,8 +206,8 @@ async def test_migrate_chat_drops_the_memory_of_both_ids_and_keeps_one_live_game
     svc = Services(storage=store, rng=random.Random(3), clock=lambda: T0)
     await store.chats.set_settings(OLD, SETTINGS)
     assert await store.chats.get_settings(NEW) == ChatSettings()  # remembered: the default
-    svc.seen_chats[OLD] = ("group", "Friends", False)
-    svc.seen_chats[NEW] = ("supergroup", "Friends", False)
+    await store.chats.remember(OLD, "group", "Friends", False, now=T0)
+    await store.chats.remember(NEW, "supergroup", "Friends", False, now=T0)
     in_group = await start_game(svc, OLD, None, ALICE, (10,))
     in_supergroup = await start_game(svc, NEW, None, ALICE, (25,))
     bobs = await start_game(svc, OLD, None, BOB, (10,))
@@ -217,7 +217,6 @@ async def test_migrate_chat_drops_the_memory_of_both_ids_and_keeps_one_live_game
     moved = await migrate_chat(svc, OLD, NEW)
 
     assert await store.chats.get_settings(NEW) == SETTINGS
-    assert OLD not in svc.seen_chats and NEW not in svc.seen_chats
     repo = casino(svc)
     closed = await repo.get_game(in_group.id)
     assert closed is not None and closed.status is GameStatus.ABANDONED

@@ -1,10 +1,11 @@
 """Turn timers with a fake clock, a fake bot and a recording scheduler: alarms are fired by
-calling TurnTimers.fire directly, so nothing waits for real time."""
+calling TurnTimers.fire directly, so nothing waits for real time (their due rows:
+test_timer_rows)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, cast
@@ -12,12 +13,14 @@ from typing import Any, cast
 import pytest
 from telegram import Bot
 
+from bot.common import due
 from bot.duel.present import present
 from bot.duel.service import Applied, act
-from bot.duel.timers import Alarm, AlarmKind, TurnTimers
+from bot.duel.timers import TURN, Alarm, AlarmKind, DueAlarms, TurnTimers
 from bot.i18n import duration, translator
 from bot.services import Services
 from bot.storage import ChatSettings, DuelRecord, DuelStatus, ResultReason, Storage
+from bot.telegram import App
 from rules.duel import Action, Bet, DuelState, Phase
 from tests.rules.duel.helpers import SALT, bets, deck_with
 
@@ -87,10 +90,11 @@ class Alarms:
     def __init__(self) -> None:
         self.pending: dict[int, list[tuple[Alarm, float]]] = {}
 
-    def set(self, alarm: Alarm, delay: float) -> None:
-        self.pending.setdefault(alarm.duel_id, []).append((alarm, delay))
+    async def arm(self, duel_id: int, alarms: Sequence[tuple[Alarm, float]]) -> None:
+        assert all(a.duel_id == duel_id for a, _ in alarms)
+        self.pending[duel_id] = list(alarms)
 
-    def clear(self, duel_id: int) -> None:
+    async def clear(self, duel_id: int) -> None:
         self.pending.pop(duel_id, None)
 
     def of(self, duel_id: int) -> dict[AlarmKind, tuple[Alarm, float]]:
@@ -355,3 +359,46 @@ async def test_time_scale_shortens_the_timer(rig: Rig) -> None:
 def test_duration_words(seconds: int, en: str, ru: str) -> None:
     assert duration(translator("en"), seconds) == en
     assert duration(translator("ru"), seconds) == ru
+
+
+# --- fired twice, or stale (several workers) -------------------------------------------------
+
+
+async def test_a_reminder_fired_twice_is_sent_once_and_still_arms_the_deadline(
+        rig: Rig) -> None:
+    record = await rig.duel(dealt())
+    remind = rig.alarm(record.id, AlarmKind.REMIND)
+    assert await rig.run_out(record.id, AlarmKind.REMIND)
+    rig.alarms.pending.clear()  # e.g. the first firing died before it armed the deadline
+    assert not await rig.timers.fire(remind)
+    assert len(rig.bot.notes) == 1
+    assert rig.alarms.of(record.id) == {
+        AlarmKind.EXPIRE: (Alarm(record.id, record.version, AlarmKind.EXPIRE), 150)}
+
+
+async def test_a_stale_alarm_re_arms_the_current_move(rig: Rig) -> None:
+    record = await rig.duel(dealt())
+    old = rig.alarm(record.id, AlarmKind.EXPIRE)
+    await rig.move(record.id, BOB, Bet(5, 1))
+    rig.alarms.pending.clear()  # another worker armed the old move last
+    rig.clock.now += 300
+    assert not await rig.timers.fire(old)
+    assert (await rig.record(record.id)).version == record.version + 1  # nothing played
+    armed = rig.alarms.of(record.id)
+    assert {a.version for a, _ in armed.values()} == {record.version + 1}
+
+
+async def test_the_next_alarm_is_the_duels_due_row(store: Storage) -> None:
+    scheduler = due.Scheduler(cast(App, object()), store.jobs, engine=store.engine,
+                              clock=lambda: float(T0))
+    alarms = DueAlarms(scheduler)
+    remind, expire = Alarm(5, 3, AlarmKind.REMIND), Alarm(5, 3, AlarmKind.EXPIRE)
+    await alarms.arm(5, [(remind, 150.0), (expire, 300.0)])
+    row = await store.jobs.get(TURN, "5")
+    assert row is not None and row.due_at == T0 + 150
+    assert row.data == {"version": 3, "alarm": "remind"}
+    await alarms.arm(5, [(expire, 150.0)])  # reminded: the deadline next, in the same row
+    row = await store.jobs.get(TURN, "5")
+    assert row is not None and row.data["alarm"] == "expire" and row.due_at == T0 + 150
+    await alarms.clear(5)
+    assert await store.jobs.get(TURN, "5") is None

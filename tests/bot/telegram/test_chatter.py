@@ -4,13 +4,16 @@ the answered one's sends are made as chatter (behind what a game needs)."""
 from __future__ import annotations
 
 import datetime as dt
+from types import SimpleNamespace
 from typing import Any, cast
 
 from telegram import Chat, Message, Update, User
 from telegram.ext import ContextTypes
 
+from bot.storage import Storage
 from bot.telegram.chatter import REPEAT_WITHIN, Repeats, shows
-from bot.telegram.ratelimit import PRIORITY, Priority
+from bot.telegram.flood import DatabaseWindow
+from bot.telegram.ratelimit import PRIORITY, ChatRateLimiter, Priority
 
 WHEN = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 CONTEXT = cast(ContextTypes.DEFAULT_TYPE, None)
@@ -57,3 +60,19 @@ async def test_thirty_asks_in_a_burst_are_answered_once_as_chatter() -> None:
     assert seen == [(7, Priority.CHATTER), (8, Priority.CHATTER)]
     assert PRIORITY.get() is Priority.GAME  # only the handler's own sends are chatter
     assert handler.__name__ == "stats"
+
+
+async def test_with_the_shared_window_a_repeat_on_another_worker_is_one(store: Storage) -> None:
+    seen: list[int] = []
+
+    async def stats(update: Update, context: Any) -> None:
+        assert update.effective_user is not None
+        seen.append(update.effective_user.id)
+
+    limiter = ChatRateLimiter(window=DatabaseWindow(store.flood))
+    context = SimpleNamespace(bot=SimpleNamespace(rate_limiter=limiter))
+    workers = [shows(stats, Repeats()), shows(stats, Repeats())]  # each its own memory
+    for n in range(6):
+        await workers[n % 2](stats_from(-1, 7, n), context)
+    await workers[1](stats_from(-1, 8), context)
+    assert seen == [7, 8]

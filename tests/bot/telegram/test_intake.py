@@ -183,3 +183,24 @@ async def wait_handled(app: FakeApp, ids: list[int]) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"handled {app.handled}, not {ids}")
+
+
+async def test_a_start_takes_at_once_what_this_machines_dead_runs_left(store: Storage) -> None:
+    import os
+    import socket
+    import sys
+
+    gone = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+    await gone.wait()
+    here = socket.gethostname()
+    far = 9_999_999_999.0
+    for n, owner in ((41, f"{here}/{gone.pid}/aa"), (42, f"{here}/{os.getpid()}/earlier"),
+                     (43, f"{here}-elsewhere/1/bb")):
+        await store.inbox.save([incoming(update(n))], owner=owner, now=0, lease_until=far)
+    app = FakeApp()
+    intake = intake_of(app, store, f"{here}/{os.getpid()}/now")
+    await intake.start()
+    await settle(intake)
+    # Another machine's update waits for its lease (SQLite has no other: it takes all).
+    assert sorted(app.handled) == ([41, 42] if store.engine == "postgresql" else [41, 42, 43])
+    await intake.stop()

@@ -4,13 +4,15 @@ budget is a window of 20 calls in any minute; a game's calls go before chatter's
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 from telegram.error import RetryAfter
 
+from bot.storage import Storage
 from bot.telegram import ratelimit
-from bot.telegram.flood import MemoryWindow
+from bot.telegram.flood import DatabaseWindow, MemoryWindow
 from bot.telegram.ratelimit import PRIORITY, ChatRateLimiter, Priority, chat_key, is_group
 
 # RetryAfter's own constructor reads its int form (PTB 22 moving to timedelta).
@@ -205,3 +207,63 @@ async def test_a_chat_has_one_request_on_its_way_at_a_time() -> None:
     answer.set()
     await asyncio.wait_for(asyncio.gather(slow, second), 0.5)
     assert started == ["slow", "elsewhere", "second"]
+
+
+# --- paced by the window every worker shares ----------------------------------------------
+
+async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+async def test_a_limiter_paced_by_the_database_window(clock: Clock, store: Storage) -> None:
+    limiter = ChatRateLimiter(group_per_minute=3, window=DatabaseWindow(store.flood, clock))
+    calls = Calls({})
+    tasks = [asyncio.create_task(send(limiter, calls, -1, "sendMessage")) for _ in range(5)]
+    await until(lambda: len(calls.done) == 3)
+    await asyncio.sleep(0.2)  # the clock stands still: the window stays full
+    assert len(calls.done) == 3 and not await limiter.room(-1)
+    clock.now += 61
+    await asyncio.wait_for(asyncio.gather(*tasks), 10)
+    assert calls.done == [-1] * 5
+
+
+@pytest.fixture
+async def limiters(database: str, clock: Clock) -> AsyncIterator[list[ChatRateLimiter]]:
+    """Three workers' limiters sharing one PostgreSQL database's window."""
+    if not database.startswith("postgresql"):
+        pytest.skip("several workers share PostgreSQL")
+    stores = [await Storage.open(database) for _ in range(3)]
+    yield [ChatRateLimiter(window=DatabaseWindow(s.flood, clock)) for s in stores]
+    for s in stores:
+        await s.close()
+
+
+async def test_three_workers_send_a_group_at_most_20_a_minute(
+        clock: Clock, limiters: list[ChatRateLimiter]) -> None:
+    calls = Calls({})
+    tasks = [asyncio.create_task(send(limiter, calls, -5, "sendMessage"))
+             for limiter in limiters for _ in range(10)]
+    await until(lambda: len(calls.done) == 20)
+    await asyncio.sleep(0.3)  # the clock stands still: no 21st
+    assert len(calls.done) == 20
+    clock.now += 61
+    await asyncio.wait_for(asyncio.gather(*tasks), 10)
+    assert len(calls.done) == 30
+
+
+async def test_a_429_one_worker_got_holds_the_chat_for_every_worker(
+        clock: Clock, limiters: list[ChatRateLimiter]) -> None:
+    a, b, _ = limiters
+    calls = Calls({-5: 1}, retry_after=30)
+    first = asyncio.create_task(send(a, calls, -5, "sendMessage"))
+    await until(lambda: calls.refuse[-5] == 0)  # refused: -5 held 30 s, in the database
+    await until(lambda: a._flying[-5] == 0)
+    other = asyncio.create_task(send(b, calls, -5, "editMessageText"))
+    await asyncio.wait_for(send(b, calls, -6, "sendMessage"), 10)  # other chats go on
+    await asyncio.sleep(0.2)
+    assert calls.done == [-6] and not await b.room(-5)
+    clock.now += 30.2
+    await asyncio.wait_for(asyncio.gather(first, other), 10)
+    assert sorted(map(str, calls.done)) == ["-5", "-5", "-6"]

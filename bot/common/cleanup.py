@@ -1,0 +1,42 @@
+"""What a dead worker left to delete (bot.telegram.janitor's journal), deleted by a live one.
+
+Every write to the journal arms (pushes back) a due row of the chat (kind `janitor.orphans`,
+key the chat's id: bot.common.due) for `AFTER` seconds later. A live worker deletes what it
+wrote within the janitor's `MAX_WAIT`, so what the journal still holds when the row comes due
+was left by a worker that died (or by this process's own failed cross-off): the worker that
+claims the row deletes it, as a restart's `Janitor.resume` would. Fired twice, a message
+deleted already is gone from the journal, and Telegram's "not found" crosses off the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.common import due
+from bot.services import services
+from bot.telegram import App
+from bot.telegram.janitor import MAX_WAIT
+
+ORPHANS = "janitor.orphans"  # the due rows' kind
+AFTER = MAX_WAIT + 30.0  # seconds after the last write of a chat's deletes
+
+
+async def adopt_orphans(app: App, key: str, data: Any) -> None:
+    svc, chat_id = services(app.bot_data), int(key)
+    left = [m for m in await svc.storage.deletes.pending_in(chat_id)
+            if not svc.janitor.handled(chat_id, m)]  # this process's own are on their way
+    if left:
+        svc.janitor.adopt(app.bot, chat_id, left)
+
+
+due.register(ORPHANS, adopt_orphans)
+
+
+def arm(app: App) -> None:
+    """Hook the janitor's writes to the fallback row."""
+    scheduler = due.of(app)
+
+    async def written(chat_id: int) -> None:
+        await scheduler.later(ORPHANS, str(chat_id), AFTER)
+
+    services(app.bot_data).janitor.written = written

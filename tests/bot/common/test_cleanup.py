@@ -1,0 +1,70 @@
+"""What a dead worker left in the janitor's journal is deleted by a live worker: every write
+arms the chat's fallback row, and its handler adopts what is still written down (not what this
+process is deleting itself)."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import cast
+
+import pytest
+from telegram import Bot
+
+from bot.common import cleanup, due
+from bot.services import KEY, Services
+from bot.storage import Storage
+from bot.telegram import App, janitor
+from bot.telegram.janitor import Janitor
+from tests.bot.telegram.test_janitor import FakeBot, room_when, settle
+
+
+@pytest.fixture(autouse=True)
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(janitor, "POLL", 0.01)
+    monkeypatch.setattr(janitor, "MAX_WAIT", 0.2)
+
+
+def worker(store: Storage, bot: FakeBot) -> tuple[App, Services]:
+    svc = Services(storage=store, janitor=Janitor(journal=store.deletes))
+    app = cast(App, SimpleNamespace(bot=cast(Bot, bot), bot_data={KEY: svc}))
+    app.bot_data[due.KEY] = due.Scheduler(app, store.jobs, engine=store.engine)
+    cleanup.arm(app)
+    return app, svc
+
+
+async def test_every_write_arms_the_chats_fallback_row(store: Storage) -> None:
+    app, svc = worker(store, FakeBot())
+    svc.janitor.room = room_when(lambda chat: False)  # no room: it waits, written down
+    svc.janitor.delete_later(cast(Bot, app.bot), -5, 10)
+    await asyncio.sleep(0.05)
+    row = await store.jobs.get(cleanup.ORPHANS, "-5")
+    assert row is not None and await store.deletes.pending() == {-5: [10]}
+    await svc.janitor.close(cast(Bot, app.bot))
+
+
+async def test_a_dead_workers_deletes_are_adopted_by_a_live_one(store: Storage) -> None:
+    dead_app, dead = worker(store, FakeBot())
+    dead.janitor.room = room_when(lambda chat: False)
+    for message_id in (10, 11):
+        dead.janitor.delete_later(cast(Bot, dead_app.bot), -5, message_id)
+    await asyncio.sleep(0.05)
+    for task in list(dead.janitor._tasks.values()):  # the kill: nothing more of it runs
+        task.cancel()
+    await asyncio.sleep(0.01)
+
+    fake = FakeBot()
+    app, live = worker(store, fake)
+    live.janitor.room = room_when(lambda chat: False)
+    live.janitor.delete_later(cast(Bot, fake), -5, 12)  # its own, on their way
+    await asyncio.sleep(0.05)
+    await cleanup.adopt_orphans(app, "-5", None)
+    live.janitor.room = room_when(lambda chat: True)
+    await settle()
+    assert fake.calls == [("deleteMessages", -5, (12, 10, 11))]  # each once
+    assert await store.deletes.pending() == {}
+    await cleanup.adopt_orphans(app, "-5", None)  # fired twice: nothing left to do
+    await settle()
+    assert len(fake.calls) == 1
+
+
