@@ -2,6 +2,7 @@
 
     python bench/bot_load.py [--duels 200] [--seed 1] [--against OTHER_CHECKOUT]
                              [--db postgresql://postgres@127.0.0.1:5432/postgres] [--rounds 2]
+                             [--workers N --db URL]
 
 Starts the fake Telegram Bot API in this process and the `sixshooter` bot as a subprocess,
 opens one duel per group in N groups, then plays every duel to its end at once, each player
@@ -22,6 +23,14 @@ the server's transactions and rows written per tap. SQLite runs inside the bot's
 the bot's CPU on SQLite includes the engine's; on PostgreSQL the engine's is the server's.
 With `--against CHECKOUT` every run is made for both trees (a checkout without PostgreSQL
 runs on SQLite only).
+
+With `--workers N` (and `--db`) the bot runs as 1, 2, ... N worker processes on one PostgreSQL
+database in webhook mode, the fake posting the updates round-robin over them as a load balancer
+would (`--connections` at once, Telegram's max_connections); it prints, for each count, the taps
+per CPU-second of all the workers together (what coordination costs: the goal is that two
+workers keep at least 0.9x one worker's), taps per second and the latency per tap (from the
+update's first POST to its answer and drawing). This 2-core machine runs the fake, PostgreSQL
+and the workers on the same cores, so wall-clock scaling cannot show here.
 """
 
 from __future__ import annotations
@@ -56,14 +65,24 @@ from tests.support.driver import (  # noqa: E402
     open_duel,
 )
 from tests.support.fakeapi import BOT_TOKEN, FakeTelegramAPI  # noqa: E402
+from tests.support.workers import Workers  # noqa: E402
 
 
 class TimedFake(FakeTelegramAPI):
-    """The fake, noting when each update left in a getUpdates response."""
+    """The fake, noting when each update left in a getUpdates response (or, webhook, in the
+    first POST that carried it)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.delivered: dict[int, float] = {}
+        self._posts_seen = 0
+
+    def delivered_at(self, update_id: int) -> float | None:
+        posts = self._delivery.deliveries
+        for d in posts[self._posts_seen:]:  # the perf_counter moment of the first POST
+            self.delivered.setdefault(d.update_id, time.perf_counter() - (time.time() - d.started))
+        self._posts_seen = len(posts)
+        return self.delivered.get(update_id)
 
     async def get_updates(self, params: Any, uploads: Any) -> list[Any]:
         batch = await super().get_updates(params, uploads)
@@ -119,7 +138,8 @@ async def _play(api: TimedFake, table: Table, rng: random.Random,
                                f"message expected: {new_message}); that chat's last requests:"
                                "\n  " + "\n  ".join(seen[-6:])) from e
         done = time.perf_counter()
-        latencies.append(done - api.delivered.get(update_id, done))
+        delivered = api.delivered_at(update_id)
+        latencies.append(done - (done if delivered is None else delivered))
         taps += 1
 
 
@@ -150,6 +170,7 @@ class Figures:
 
     label: str
     engine: str
+    workers: int = 0  # webhook worker processes (0: the one polling bot)
     taps: int = 0
     bot_cpu: float = 0.0
     pg_cpu: float | None = None  # the database's backends (PostgreSQL only)
@@ -171,26 +192,36 @@ class Figures:
 
 
 async def run(duels: int, seed: int, think: float, command: list[str] | None,
-              label: str, admin: str | None = None, wait: float = TIMEOUT) -> Figures:
-    """One load run (on SQLite, or given `admin`, on a fresh PostgreSQL database); prints
-    its figures and returns them."""
+              label: str, admin: str | None = None, wait: float = TIMEOUT,
+              workers: int = 0, connections: int = 8) -> Figures:
+    """One load run (on SQLite, or given `admin`, on a fresh PostgreSQL database; with
+    `workers`, that many webhook workers on it); prints its figures and returns them."""
     engine = "postgresql" if admin else "sqlite"
-    label = f"{label}, {engine}"
-    figures = Figures(label, engine)
+    label = f"{label}, {engine}" + (f", {workers} worker{'s' * (workers > 1)}" if workers else "")
+    figures = Figures(label, engine, workers)
     api = TimedFake(token=BOT_TOKEN)
     await api.start()
     url: str | None = None
-    bot: BotProcess | None = None
+    bots: list[BotProcess] = []
     tmp = tempfile.mkdtemp(prefix="bot_load-")
     try:
         url = await fresh_database(admin) if admin else None
         env = {"SIXSHOOTER_LOG_LEVEL": "WARNING", "SIXSHOOTER_RATE_LIMIT": "off"}
         if url:
             env["SIXSHOOTER_DB"] = url
-        bot = BotProcess(api, Path(tmp) / "load.db", Path(tmp) / "bot.log",
-                         command=command, env=env)
-        await bot.start()
-        assert bot.pid is not None
+        if workers:  # behind the fake's round-robin load balancer
+            assert url is not None, "--workers runs on PostgreSQL: give --db"
+            group = Workers(api, url, Path(tmp), workers, webhook=True, env=env,
+                            connections=connections)
+            bots = group.procs
+            for bot in bots:
+                bot.command = command or bot.command
+            await group.start()
+        else:
+            bots = [BotProcess(api, Path(tmp) / "load.db", Path(tmp) / "bot.log",
+                               command=command, env=env)]
+            await bots[0].start()
+        pids = [bot.pid for bot in bots if bot.pid is not None]
         tables = []
         for i in range(duels):
             a = api.add_user(f"Ann {i}", language_code="en")
@@ -203,27 +234,30 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
         if admin and url:
             figures.pg = ServerUsage(admin, url.rsplit("/", 1)[1])
             await figures.pg.start()
-        cpu0, _ = _proc_stat(bot.pid)
+        cpu0 = sum(_proc_stat(pid)[0] for pid in pids)
         rng = random.Random(seed)
         t1 = time.perf_counter()
         figures.taps = sum(await asyncio.gather(
             *(_play(api, t, random.Random(rng.random()), figures.latencies, think, wait)
               for t in tables)))
         wall = time.perf_counter() - t1
-        cpu1, peak = _proc_stat(bot.pid)
+        stats = [_proc_stat(pid) for pid in pids]
+        cpu1, peak = sum(c for c, _ in stats), max(m for _, m in stats)
         if figures.pg:
             await figures.pg.stop_cpu()
             figures.pg_cpu = figures.pg.backend_cpu
         calls = api.call_counts()
-        await bot.stop()
+        for bot in bots:
+            await bot.stop()
         if figures.pg:
             await figures.pg.stop_counters()
     except TimeoutError:
-        if bot is not None:  # what the bot said (WARNING and above) before it fell behind
-            print(f"[{label}] the bot's log, last lines:\n{bot.log()[-3000:]}", flush=True)
+        for bot in bots:  # what the bot said (WARNING and above) before it fell behind
+            print(f"[{label}] {bot.log_path.name}, last lines:\n{bot.log()[-3000:]}",
+                  flush=True)
         raise
     finally:
-        if bot is not None:
+        for bot in bots:
             await bot.kill()  # gone already, unless the run failed
         if figures.pg is not None:
             await figures.pg.close()
@@ -294,7 +328,34 @@ def _table(runs: list[Figures]) -> None:
             print(f"{engine}: this tree / against, taps per CPU-second of the bot: {a / b:.2f}x")
 
 
+async def main_workers(args: argparse.Namespace) -> None:
+    """1, 2, ... N webhook workers on PostgreSQL, alternating over the rounds."""
+    if not args.db:
+        raise SystemExit("--workers runs the workers on PostgreSQL: give --db URL too")
+    runs: list[Figures] = []
+    for _ in range(args.rounds):
+        for n in range(1, args.workers + 1):
+            try:
+                runs.append(await run(args.duels, args.seed, args.think, None, "this tree",
+                                      args.db, args.wait, workers=n,
+                                      connections=args.connections))
+            except TimeoutError as e:
+                print(f"[{n} workers] failed: {str(e).splitlines()[0]}", flush=True)
+    _table(runs)
+    by_count: dict[int, list[float]] = {}
+    for f in runs:
+        by_count.setdefault(f.workers, []).append(f.per_cpu)
+    one = statistics.median(by_count[1]) if by_count.get(1) else None
+    for n, values in sorted(by_count.items()):
+        if one and n > 1:
+            print(f"{n} workers / 1 worker, taps per CPU-second of all the workers together: "
+                  f"{statistics.median(values) / one:.2f}x (goal: at least 0.9x)")
+
+
 async def main(args: argparse.Namespace) -> None:
+    if args.workers:
+        await main_workers(args)
+        return
     engines: list[str | None] = [None] + ([args.db] if args.db else [])
     trees: list[tuple[str, Path | None]] = [("this tree", None)]
     if args.against is not None:
@@ -342,6 +403,11 @@ if __name__ == "__main__":
     parser.add_argument("--wait", type=float, default=TIMEOUT, metavar="SECONDS",
                         help="how long a player waits for the bot's answer before the run "
                              "fails")
+    parser.add_argument("--workers", type=int, default=0, metavar="N",
+                        help="run 1..N webhook worker processes on the --db PostgreSQL, "
+                             "the fake posting round-robin over them")
+    parser.add_argument("--connections", type=int, default=8,
+                        help="with --workers: updates posted at once (max_connections)")
     parser.add_argument("--rounds", type=int, default=2,
                         help="runs of each tree and engine with --against or --db")
     asyncio.run(main(parser.parse_args()))

@@ -33,6 +33,7 @@ import pytest
 from tests.support import databases
 from tests.support.botprocess import REPO_ROOT, BotProcess, LaunchBot
 from tests.support.fakeapi import BOT_TOKEN, FakeTelegramAPI
+from tests.support.workers import LaunchWorkers, Workers
 
 BOT_MAIN = REPO_ROOT / "bot" / "__main__.py"
 
@@ -50,6 +51,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         if api is not None:
             lines = "\n".join(r.summary() for r in api.requests[-40:])
             report.sections.append(("fake Telegram API: latest requests", lines or "(none)"))
+            if api.deliveries:
+                posts = "\n".join(d.summary() for d in api.deliveries[-40:])
+                pending = ", ".join(str(u["update_id"]) for u in api.pending_updates)
+                report.sections.append(("fake Telegram API: latest webhook deliveries",
+                                        f"{posts}\npending: {pending or '(none)'}, in flight: "
+                                        f"{api.deliveries_in_flight}"))
         for proc in item.stash.get(_BOTS, []):
             report.sections.append((f"bot process log {proc.log_path}", proc.log()[-20000:]))
     return report
@@ -85,6 +92,50 @@ async def on_both_engines(request: pytest.FixtureRequest) -> AsyncIterator[str |
 
 
 @pytest.fixture
+async def postgres_database() -> AsyncIterator[str]:
+    """A new PostgreSQL database of its own (several bot processes share it), dropped after
+    the test; the test is skipped, with one line saying how to run it, without a server."""
+    admin = databases.admin_url()
+    if admin is None:
+        pytest.skip(databases.HOW)
+    url = await databases.fresh_database(admin)
+    try:
+        yield url
+    finally:
+        await databases.drop_database(admin, url)
+
+
+@pytest.fixture
+async def launch_workers(fake_api: FakeTelegramAPI, tmp_path: Path,
+                         request: pytest.FixtureRequest) -> AsyncIterator[LaunchWorkers]:
+    """``await launch_workers(database, n, webhook=True, env={...})`` -> started ``Workers``
+    (tests/support/workers.py); every worker is killed at teardown, and a failed test's
+    report shows their logs."""
+    made: list[Workers] = []
+    processes = request.node.stash.setdefault(_BOTS, [])
+
+    async def launch(database: str, n: int, *, webhook: bool = True,
+                     env: dict[str, str] | None = None, connections: int | None = None,
+                     start: bool = True) -> Workers:
+        if not BOT_MAIN.exists():
+            pytest.skip("bot/__main__.py does not exist yet")
+        first = sum(len(w) for w in made) + 1
+        workers = Workers(fake_api, database, tmp_path, n, webhook=webhook, env=env,
+                          connections=connections, first=first)
+        made.append(workers)
+        processes.extend(workers.procs)
+        if start:
+            await workers.start()
+        return workers
+
+    try:
+        yield launch
+    finally:
+        for workers in made:
+            await workers.close()
+
+
+@pytest.fixture
 async def launch_bot(
     fake_api: FakeTelegramAPI, tmp_path: Path, request: pytest.FixtureRequest
 ) -> AsyncIterator[LaunchBot]:
@@ -93,8 +144,7 @@ async def launch_bot(
     Without ``command`` the real bot is started, and the test is skipped when the bot
     package has no ``__main__`` yet.
     """
-    processes: list[BotProcess] = []
-    request.node.stash[_BOTS] = processes
+    processes: list[BotProcess] = request.node.stash.setdefault(_BOTS, [])
 
     async def launch(
         *,

@@ -13,12 +13,14 @@ Typical e2e test (fixtures from ``tests/e2e/conftest.py``)::
         table = await fake_api.wait_for_message(group, lambda m: m.photo is not None)
 
 Modules: ``server`` (HTTP, failure injection), ``methods`` (the Bot API methods the bot
-calls, and their checks), ``core`` (state, control and query API, waiting), ``formatting``
-(HTML parsing like tdlib: the bot sends HTML only), ``model`` (users, chats, messages,
-records), ``spec`` (limits from ``api_limits.json`` beside it, made by ``extract_limits``).
+calls, and their checks), ``core`` (state, control and query API, waiting), ``delivery``
+(webhook POSTs through a round-robin load balancer: ``deliver_to``), ``formatting`` (HTML
+parsing like tdlib: the bot sends HTML only), ``model`` (users, chats, messages, records), ``spec``
+(limits from ``api_limits.json`` beside it, made by ``extract_limits``).
 """
 
 from .core import DEFAULT_ALLOWED_UPDATES, Injection
+from .delivery import SECRET_HEADER, Delivery
 from .formatting import ParseError, detect_entities, format_text, parse_html, utf16_len
 from .methods import NOT_MODIFIED
 from .model import (
@@ -43,8 +45,10 @@ __all__ = [
     "BOT_USERNAME",
     "DEFAULT_ALLOWED_UPDATES",
     "NOT_MODIFIED",
+    "SECRET_HEADER",
     "ApiError",
     "CallbackQueryRecord",
+    "Delivery",
     "FakeChat",
     "FakeMessage",
     "FakePhoto",

@@ -25,6 +25,7 @@ METHODS = (
     "getUpdates",
     "setWebhook",
     "deleteWebhook",
+    "getWebhookInfo",
     "setMyCommands",
     "sendMessage",
     "sendPhoto",

@@ -83,9 +83,11 @@ def scope_key(scope: JSON) -> str:
 class FakeBotMethods(FakeState):
     """Implements the Bot API methods on top of the fake's state."""
 
-    # setWebhook's parameters while a webhook is set (the fake delivers nothing to it: a test
-    # posts the updates itself; getUpdates answers 409 meanwhile, as Telegram does).
+    # setWebhook's parameters while a webhook is set. The updates then go by POST to the
+    # targets given to `deliver_to` (delivery.py), if any; else a test posts them itself.
+    # getUpdates answers 409 meanwhile, as Telegram does.
     webhook: JSON | None = None
+    last_webhook_error: tuple[int, str] | None = None  # (unix time, message): getWebhookInfo
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -93,6 +95,7 @@ class FakeBotMethods(FakeState):
             "getUpdates": self.get_updates,
             "setWebhook": self.set_webhook,
             "deleteWebhook": self.delete_webhook,
+            "getWebhookInfo": self.get_webhook_info,
             "setMyCommands": self.set_my_commands,
             "sendMessage": self.send_message_api,
             "sendPhoto": self.send_photo,
@@ -476,6 +479,21 @@ class FakeBotMethods(FakeState):
         self.webhook = None
         self._notify()
         return True
+
+    async def get_webhook_info(self, params: Params, uploads: Uploads) -> JSON:
+        """WebhookInfo: url empty while the bot uses getUpdates; pending_update_count counts
+        the updates not yet acknowledged (by an offset, or a webhook's 2XY answer)."""
+        pending = [u for u in self._updates if self._update_kind(u) in self._allowed_updates]
+        info: JSON = {"url": "", "has_custom_certificate": False,
+                      "pending_update_count": len(pending)}
+        if self.webhook is not None:
+            info |= {"url": self.webhook["url"],
+                     "max_connections": self.webhook["max_connections"],
+                     "allowed_updates": self.webhook["allowed_updates"]}
+            if self.last_webhook_error is not None:
+                info |= {"last_error_date": self.last_webhook_error[0],
+                         "last_error_message": self.last_webhook_error[1]}
+        return info
 
     def _command_scope(self, params: Params) -> str:
         scope = params.get("scope") or {"type": "default"}

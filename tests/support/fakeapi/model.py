@@ -284,6 +284,7 @@ class RecordedRequest:
     status: int = 0
     response: JSON = field(default_factory=dict)
     unknown_params: list[str] = field(default_factory=list)
+    peer: tuple[str, int] | None = None  # the client's address and port: which process called
 
     @property
     def ok(self) -> bool:

@@ -7,7 +7,7 @@ import json
 import re
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from email import policy
 from email.parser import BytesParser
 from typing import Any
@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import hdrs, web
 
 from .core import current_request
+from .delivery import DEFAULT_CONNECTIONS, DEFAULT_TIMEOUT, Deliverer, Delivery
 from .methods import FakeBotMethods, Handler
 from .model import BOT_TOKEN, JSON, ApiError, FakeChat, RecordedRequest
 from .spec import Upload, decode_params, known_methods, limits
@@ -59,6 +60,7 @@ class FakeTelegramAPI(FakeBotMethods):
         assert not missing, f"re-run extract_limits.py with these methods: {missing}"
         self._seq = 0
         self.internal_errors: list[str] = []  # tracebacks of bugs in the fake (HTTP 500)
+        self._delivery = Deliverer(self, self.internal_errors)
 
     @property
     def base_url(self) -> str:
@@ -82,9 +84,25 @@ class FakeTelegramAPI(FakeBotMethods):
         self._closing = False
         return self
 
+    def deliver_to(self, targets: Sequence[str], *, connections: int = DEFAULT_CONNECTIONS,
+                   timeout: float = DEFAULT_TIMEOUT) -> None:
+        """While a webhook is set, POST the updates to these local URLs in turn, as Telegram
+        and a round-robin load balancer would, ``connections`` at a time (see delivery.py)."""
+        self._delivery.deliver_to(targets, connections=connections, timeout=timeout)
+
+    @property
+    def deliveries(self) -> list[Delivery]:
+        """Every webhook POST so far, failed ones included, in the order they started."""
+        return list(self._delivery.deliveries)
+
+    @property
+    def deliveries_in_flight(self) -> int:
+        return self._delivery.in_flight
+
     async def stop(self) -> None:
         self._closing = True
         self._notify()  # long polls return at once
+        await self._delivery.stop()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -134,6 +152,9 @@ class FakeTelegramAPI(FakeBotMethods):
         token, name = request.match_info["token"], request.match_info["method"]
         self._seq += 1
         record = RecordedRequest(self._seq, name, {}, {}, time.time())
+        peer = request.transport.get_extra_info("peername") if request.transport else None
+        if peer:
+            record.peer = (str(peer[0]), int(peer[1]))
         self.requests.append(record)
         if token != self.token:
             if _TOKEN_SHAPE.match(token):
