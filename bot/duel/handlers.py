@@ -16,7 +16,7 @@ from telegram.ext import ContextTypes
 from bot.common.errors import answer_quietly
 from bot.common.handlers import asked, chat_language, pressed, reply, toast
 from bot.common.refusal import Refusal
-from bot.duel import keyboards, practice
+from bot.duel import keyboards, payloads, practice
 from bot.duel.challenges import (
     BadDuelCommand,
     accept,
@@ -33,7 +33,7 @@ from bot.duel.service import GAME, STALE, act
 from bot.services import Services
 from bot.storage import ChallengeRecord, ChallengeStatus, DuelRecord
 from bot.storage.challenges import AlreadyPending
-from bot.telegram import callbacks, send
+from bot.telegram import send
 from rules.duel import Surrender
 
 log = logging.getLogger(__name__)
@@ -190,7 +190,7 @@ def _shows_duel(query: CallbackQuery, record: DuelRecord) -> bool:
 
 
 async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, callbacks.DuelPress)
+    p = await pressed(update, context, payloads.DuelPress)
     if p is None:
         return
     query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
@@ -219,7 +219,7 @@ async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, callbacks.ChallengePress)
+    p = await pressed(update, context, payloads.ChallengePress)
     if p is None:
         return
     query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
@@ -229,14 +229,14 @@ async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     challenger = await svc.storage.users.get(c.challenger_id)
     ctr = await chat_language(svc, c.chat_id, challenger.language_code if challenger else None)
-    if press.op == callbacks.ChallengeOp.WITHDRAW:
+    if press.op == payloads.ChallengeOp.WITHDRAW:
         if user.id != c.challenger_id:
             await toast(query, tr.t("toast.not_your_challenge"))
             return
         settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.CANCELLED)
         await toast(query, tr.t("toast.withdrawn" if settled else "toast.challenge_gone"))
         return
-    if press.op == callbacks.ChallengeOp.DECLINE:  # only by the challenged player
+    if press.op == payloads.ChallengeOp.DECLINE:  # only by the challenged player
         why_not = may_decline(c, user)
         if why_not is not None:
             log.info("challenge %d: a decline by user %d refused: %s", c.id, user.id, why_not)
