@@ -99,6 +99,5 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if p is None:
         return
     press = p.payload
-    async with LIVE.lock(p.svc, press.game_id):
-        await LIVE.press(p.svc, context.bot, p.query, p.tr, p.user.id, press.game_id,
-                         press.version, press.action)
+    await LIVE.press(p.svc, context.bot, p.query, p.tr, p.user.id, press.game_id,
+                     press.version, press.action)
