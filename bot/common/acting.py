@@ -19,7 +19,7 @@ from typing import Generic, Protocol, TypeVar
 from bot.common.refusal import Refusal
 from bot.services import Services
 
-log = logging.getLogger("bot.common.live")  # the loop's log lines, as they were named
+log = logging.getLogger(__name__)
 
 
 # A press repeating the move just made from it (a double tap): answered with no toast.

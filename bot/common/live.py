@@ -23,7 +23,7 @@ import logging
 from abc import ABC, abstractmethod
 from typing import Generic
 
-from telegram import Bot, CallbackQuery, Message
+from telegram import Bot, CallbackQuery, MaybeInaccessibleMessage, Message
 
 from bot.common.acting import REPEATED, A, Applied, E, Game, R, Record, S, act, act_on
 from bot.common.chats import migrate_chat
@@ -56,7 +56,8 @@ class Screen(ABC, Generic[R]):
     async def presented(self, svc: Services, record: R) -> None:
         """Run after every present (the duel's turn timers follow it)."""
 
-    async def pressed_on(self, svc: Services, bot: Bot, record: R, message: Message | None,
+    async def pressed_on(self, svc: Services, bot: Bot, record: R,
+                         message: MaybeInaccessibleMessage | None,
                          version: int) -> tuple[R, bool]:
         """A player's button on `message`, about to be acted on: the record to act on (the
         screen may take the message as the live one: a send that arrived after all), and
@@ -64,8 +65,8 @@ class Screen(ABC, Generic[R]):
         moves nothing). None are, unless the screen keeps track of its messages."""
         return record, False
 
-    async def retire(self, svc: Services, bot: Bot, record: R, message: Message | None,
-                     version: int) -> None:
+    async def retire(self, svc: Services, bot: Bot, record: R,
+                     message: MaybeInaccessibleMessage | None, version: int) -> None:
         """A player pressed on an old message of a live record (`pressed_on` said so): it
         must not keep live buttons."""
 
@@ -94,7 +95,7 @@ class Live(Generic[R, S, A, E]):
                      user_id: int, record_id: int, version: int, action: A) -> None:
         game = self.game
         record = await game.load(svc, record_id)
-        message = query.message if isinstance(query.message, Message) else None
+        message = query.message
         old = False
         if record is not None:
             record, old = await self.screen.pressed_on(svc, bot, record, message, version)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from telegram import Bot, Message
+from telegram import Bot, MaybeInaccessibleMessage, Message
 
 from bot.duel import payloads
 from bot.services import Services
@@ -18,10 +18,10 @@ from bot.telegram import callbacks
 log = logging.getLogger(__name__)
 
 
-def shows_duel(message: Message | None, record: DuelRecord) -> bool:
+def shows_duel(message: MaybeInaccessibleMessage | None, record: DuelRecord) -> bool:
     """Is the pressed message one of this duel's own (in its chat, with its buttons)? Forged
     callback data can arrive on any message: that one must not lose its buttons."""
-    if message is None or message.chat.id != record.chat_id:
+    if not isinstance(message, Message) or message.chat.id != record.chat_id:
         return False
     markup = message.reply_markup
     if markup is None:
@@ -37,7 +37,8 @@ def shows_duel(message: Message | None, record: DuelRecord) -> bool:
     return False
 
 
-async def pressed_on(svc: Services, bot: Bot, record: DuelRecord, message: Message | None,
+async def pressed_on(svc: Services, bot: Bot, record: DuelRecord,
+                     message: MaybeInaccessibleMessage | None,
                      version: int) -> tuple[DuelRecord, bool]:
     """The duel to act on, once a press on one of its own messages that was newer than the
     saved live one is adopted; and whether the pressed message is an old one (not live)."""
@@ -65,8 +66,8 @@ async def adopt(svc: Services, bot: Bot, record: DuelRecord, message_id: int,
     return replace(record, message_id=message_id, shown_version=record.version)
 
 
-async def retire(svc: Services, bot: Bot, record: DuelRecord, message: Message | None,
-                 version: int) -> None:
+async def retire(svc: Services, bot: Bot, record: DuelRecord,
+                 message: MaybeInaccessibleMessage | None, version: int) -> None:
     """A press on one of the duel's own messages older than the live one: it must not keep
     live buttons, so it is deleted, unless it is deleted already or about to be."""
     if message is None or not shows_duel(message, record):

@@ -23,7 +23,7 @@ import logging
 from dataclasses import dataclass, replace
 from functools import partial
 
-from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram import Bot, InlineKeyboardMarkup, MaybeInaccessibleMessage
 
 import render
 from bot.common import live
@@ -189,11 +189,12 @@ class DuelScreen(Screen[DuelRecord]):
             await listener(record)
 
     async def pressed_on(self, svc: Services, bot: Bot, record: DuelRecord,
-                         message: Message | None, version: int) -> tuple[DuelRecord, bool]:
+                         message: MaybeInaccessibleMessage | None,
+                         version: int) -> tuple[DuelRecord, bool]:
         return await copies.pressed_on(svc, bot, record, message, version)
 
     async def retire(self, svc: Services, bot: Bot, record: DuelRecord,
-                     message: Message | None, version: int) -> None:
+                     message: MaybeInaccessibleMessage | None, version: int) -> None:
         await copies.retire(svc, bot, record, message, version)
 
 

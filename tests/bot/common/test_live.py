@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import pytest
-from telegram import Bot, Chat, Message
+from telegram import Bot, Chat, MaybeInaccessibleMessage, Message
 
 from bot.common import live
 from bot.common.refusal import Refusal
@@ -105,13 +105,14 @@ class Screen(live.Screen[Rec]):
     async def presented(self, svc: Services, record: Rec) -> None:
         self.presented_ids.append(record.id)
 
-    async def pressed_on(self, svc: Services, bot: Bot, record: Rec, message: Message | None,
+    async def pressed_on(self, svc: Services, bot: Bot, record: Rec,
+                         message: MaybeInaccessibleMessage | None,
                          version: int) -> tuple[Rec, bool]:
         pressed = message.message_id if message is not None else None
         return record, self.live_message not in (None, pressed)
 
-    async def retire(self, svc: Services, bot: Bot, record: Rec, message: Message | None,
-                     version: int) -> None:
+    async def retire(self, svc: Services, bot: Bot, record: Rec,
+                     message: MaybeInaccessibleMessage | None, version: int) -> None:
         self.retired.append(message.message_id if message is not None else None)
 
 
