@@ -20,10 +20,7 @@ from bot.telegram import callbacks, presses, send
 
 log = logging.getLogger(__name__)
 
-P = TypeVar("P", callbacks.DuelPress, callbacks.ChallengePress, callbacks.SixCardPress,
-            callbacks.ResultPress, callbacks.SettingsPress, callbacks.PracticePress,
-            callbacks.OddsPress, callbacks.HintPress, callbacks.BoardPress,
-            callbacks.TournamentPress)
+P = TypeVar("P")  # a feature's kind of payload (`bot.telegram.callbacks.register`)
 
 
 async def user_translator(svc: Services, update: Update) -> Translator:

@@ -5,9 +5,10 @@ apply, save, which version a message shows) and a `Screen` (its messages: show a
 to do when the chat is gone).
 `Live` runs the same steps for every game:
 
-    act      load by id -> is the user a player? the same press again on the move it just made
-             (answered quietly)? is it live? is the version the pressed one?
-             -> apply (the rules decide) -> save by compare-and-swap (saved before shown)
+    press    load by id, once -> the screen looks at the pressed message (adopts a send that
+             arrived after all; an old copy of the live message acts on nothing, and loses
+             its buttons) -> act on the record loaded
+    act      the checks and the rules, saved by compare-and-swap (`bot.common.acting`)
     present  bring the messages from the version they show to the saved one; a chat that
              threw the bot out, or became a supergroup, is handled here for every game
     sync     one job (`bot.common.sync`) redraws every game's lagging messages
@@ -20,12 +21,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic
 
-from telegram import Bot, CallbackQuery, Message
+from telegram import Bot, CallbackQuery, MaybeInaccessibleMessage, Message
 
+from bot.common.acting import REPEATED, A, Applied, E, Game, R, Record, S, act, act_on
 from bot.common.chats import migrate_chat
 from bot.common.errors import answer_quietly
 from bot.common.handlers import toast
@@ -35,105 +35,9 @@ from bot.i18n import Translator
 from bot.services import Services
 from bot.telegram import intake, send
 
+__all__ = ["REPEATED", "Applied", "Game", "Live", "Record", "Screen", "act", "act_on"]
+
 log = logging.getLogger(__name__)
-
-
-# A press repeating the move just made from it (a double tap): answered with no toast.
-REPEATED = Refusal("repeated", quiet=True)
-
-
-class Record(Protocol):
-    """A game as stored: its version grows with every applied action, `shown_version` is
-    what its message shows."""
-
-    @property
-    def id(self) -> int: ...
-    @property
-    def chat_id(self) -> int: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def status(self) -> str: ...  # "live", "finished" or "abandoned" (each game's StrEnum)
-    @property
-    def is_live(self) -> bool: ...
-    @property
-    def needs_redraw(self) -> bool: ...
-    @property
-    def updated_at(self) -> int: ...
-
-
-R = TypeVar("R", bound=Record)
-S = TypeVar("S")  # the rules' state of the game
-A = TypeVar("A")  # an action of the rules
-E = TypeVar("E")  # an event the rules report
-
-
-@dataclass(frozen=True, slots=True)
-class Applied(Generic[R, S, E]):
-    record: R  # as saved
-    state: S  # after the action
-    events: tuple[E, ...]
-
-
-class Game(ABC, Generic[R, S, A, E]):
-    """A game's records and rules, as the loop needs them."""
-
-    def __init__(self, kind: str, label: str, *, stale: Refusal, not_player: Refusal,
-                 over: Refusal) -> None:
-        self.kind = kind  # its records' lock is f"{kind}:{id}"
-        self.label = label  # how log lines name one: "duel 7", "six-card game 3"
-        self.stale = stale  # an older version's button, or not a move of this moment
-        self.not_player = not_player
-        self.over = over
-
-    def finished(self, record: R) -> bool:
-        """Over (played to its end or given up), rather than abandoned."""
-        return record.status == "finished"
-
-    def abandoned(self, record: R) -> bool:
-        """Closed without counting (its chat went away): never shown again."""
-        return record.status == "abandoned"
-
-    def repeats(self, record: R, seat: int, version: int, action: A) -> bool:
-        """Is a press of `action` by `seat` on `version` the very move that took the saved
-        record from `version` to the next one (a double tap)? None are, unless the game can
-        tell from its rules."""
-        return False
-
-    def carries_over(self, record: R, seat: int, version: int, action: A) -> bool:
-        """May a press made on the older `version` still go through (a move that none of
-        the moves since changed, such as two players answering one question at once)? The
-        rules still check it. None may, unless the game can tell."""
-        return False
-
-    @abstractmethod
-    async def load(self, svc: Services, record_id: int) -> R | None: ...
-
-    @abstractmethod
-    def seat(self, record: R, user_id: int) -> int | None:
-        """The user's seat at the game, None for anyone else."""
-
-    @abstractmethod
-    def apply(self, svc: Services, record: R, seat: int, action: A) -> tuple[S, list[E]] | Refusal:
-        """The state after `action` and what happened, or why the rules refuse it."""
-
-    @abstractmethod
-    async def save(self, svc: Services, record: R, state: S, now: int) -> R | None:
-        """Save `state` if `record.version` is still the saved one: the record as saved,
-        or None when a concurrent action won the race."""
-
-    @abstractmethod
-    def summary(self, state: S, events: Sequence[E]) -> str:
-        """One line of what happened, with no card in it."""
-
-    @abstractmethod
-    async def lagging(self, svc: Services) -> Sequence[R]:
-        """Every record whose message does not show its saved version."""
-
-    @abstractmethod
-    async def set_message(self, svc: Services, record_id: int, message_id: int,
-                          version: int) -> bool:
-        """Record that `message_id` shows `version` (False: the record moved on meanwhile)."""
 
 
 class Screen(ABC, Generic[R]):
@@ -152,35 +56,19 @@ class Screen(ABC, Generic[R]):
     async def presented(self, svc: Services, record: R) -> None:
         """Run after every present (the duel's turn timers follow it)."""
 
+    async def pressed_on(self, svc: Services, bot: Bot, record: R,
+                         message: MaybeInaccessibleMessage | None,
+                         version: int) -> tuple[R, bool]:
+        """A player's button on `message`, about to be acted on: the record to act on (the
+        screen may take the message as the live one: a send that arrived after all), and
+        whether `message` is an old one, no longer the record's live message (a press there
+        moves nothing). None are, unless the screen keeps track of its messages."""
+        return record, False
 
-async def act(game: Game[R, S, A, E], svc: Services, record_id: int, version: int | None,
-              user_id: int, action: A) -> Applied[R, S, E] | Refusal:
-    """Apply `action` for `user_id` if `version` is still current (None: whatever is current,
-    for commands such as /surrender). Saved before it returns."""
-    record = await game.load(svc, record_id)
-    if record is None:
-        return game.stale
-    seat = game.seat(record, user_id)
-    if seat is None:
-        return game.not_player
-    if version is not None and version != record.version and game.repeats(
-            record, seat, version, action):
-        return REPEATED  # the same tap again, on the move it has just made
-    if not record.is_live:
-        return game.over if game.finished(record) else game.stale
-    if version is not None and version != record.version and not game.carries_over(
-            record, seat, version, action):
-        return game.stale
-    moved = game.apply(svc, record, seat, action)
-    if isinstance(moved, Refusal):
-        return moved
-    state, events = moved
-    saved = await game.save(svc, record, state, svc.clock())
-    if saved is None:
-        return game.stale  # a concurrent tap or a replayed update won the race
-    log.info("%s %d v%d: user %d (seat %d) %s -> %s", game.label, record.id, saved.version,
-             user_id, seat, action, game.summary(state, events))
-    return Applied(saved, state, tuple(events))
+    async def retire(self, svc: Services, bot: Bot, record: R,
+                     message: MaybeInaccessibleMessage | None, version: int) -> None:
+        """A player pressed on an old message of a live record (`pressed_on` said so): it
+        must not keep live buttons."""
 
 
 class Live(Generic[R, S, A, E]):
@@ -198,17 +86,33 @@ class Live(Generic[R, S, A, E]):
 
     async def press(self, svc: Services, bot: Bot, query: CallbackQuery, tr: Translator,
                     user_id: int, record_id: int, version: int, action: A) -> None:
-        """A player's button, with the game's lock held: a toast saying why nothing happened,
-        or the action saved and shown."""
-        outcome = await act(self.game, svc, record_id, version, user_id, action)
+        """A player's button, under the game's lock: the record loaded once, a toast saying
+        why nothing happened, or the action saved and shown."""
+        async with self.lock(svc, record_id):
+            await self._press(svc, bot, query, tr, user_id, record_id, version, action)
+
+    async def _press(self, svc: Services, bot: Bot, query: CallbackQuery, tr: Translator,
+                     user_id: int, record_id: int, version: int, action: A) -> None:
+        game = self.game
+        record = await game.load(svc, record_id)
+        message = query.message
+        old = False
+        if record is not None:
+            record, old = await self.screen.pressed_on(svc, bot, record, message, version)
+        seat = None if record is None else game.seat(record, user_id)
+        if record is not None and old and seat is not None:
+            if game.repeats(record, seat, version, action):
+                # A double tap on the move that closed this message: it has lost its
+                # buttons already (dropping them again is an edit Telegram refuses).
+                await self._refused(query, tr, user_id, record_id, REPEATED)
+                return
+            if record.is_live:  # a button on a copy that is no longer the live message
+                await self._refused(query, tr, user_id, record_id, game.stale)
+                await self.screen.retire(svc, bot, record, message, version)
+                return
+        outcome = await act_on(game, svc, record, version, user_id, action)
         if isinstance(outcome, Refusal):
-            log.info("%s: a press by user %d refused: %s", self.name(record_id), user_id,
-                     outcome)
-            if outcome.quiet:
-                await answer_quietly(query)
-            else:
-                await toast(query, outcome.text(tr))
-            await intake.settled()
+            await self._refused(query, tr, user_id, record_id, outcome)
             return
         # Saved: show it whether or not the answer gets through (a slow Telegram, a query
         # too old), and without waiting for the answer first; answered, the press is settled
@@ -218,6 +122,15 @@ class Live(Generic[R, S, A, E]):
             await self.present(svc, bot, outcome.record)
         finally:
             await answering
+
+    async def _refused(self, query: CallbackQuery, tr: Translator, user_id: int,
+                       record_id: int, refusal: Refusal) -> None:
+        log.info("%s: a press by user %d refused: %s", self.name(record_id), user_id, refusal)
+        if refusal.quiet:
+            await answer_quietly(query)
+        else:
+            await toast(query, refusal.text(tr))
+        await intake.settled()
 
     # --- present -----------------------------------------------------------------------
 

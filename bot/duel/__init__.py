@@ -9,7 +9,7 @@ hand."""
 
 from __future__ import annotations
 
-from telegram.ext import CallbackQueryHandler, CommandHandler
+from telegram.ext import CommandHandler
 
 from bot.common import chats, sync
 from bot.config import Config
@@ -18,6 +18,7 @@ from bot.duel import (
     handlers,
     hints,
     jobs,
+    payloads,
     practice,
     present,
     rematch,
@@ -26,7 +27,7 @@ from bot.duel import (
     timers,
 )
 from bot.services import services
-from bot.telegram import App
+from bot.telegram import App, callbacks
 from bot.telegram.menu import Command
 
 COMMANDS = (
@@ -44,13 +45,13 @@ def register(app: App) -> None:
     app.add_handler(CommandHandler("duel", handlers.duel))
     app.add_handler(CommandHandler("cancel", handlers.cancel))
     app.add_handler(CommandHandler("surrender", handlers.surrender))
-    app.add_handler(CallbackQueryHandler(handlers.on_duel, pattern=r"^d:"))
-    app.add_handler(CallbackQueryHandler(handlers.on_challenge, pattern=r"^c:"))
-    app.add_handler(CallbackQueryHandler(rematch.on_result, pattern=r"^r:"))
+    app.add_handler(callbacks.handler(payloads.DuelPress, handlers.on_duel))
+    app.add_handler(callbacks.handler(payloads.ChallengePress, handlers.on_challenge))
+    app.add_handler(callbacks.handler(payloads.ResultPress, rematch.on_result))
     app.add_handler(CommandHandler("practice", practice.practice))
-    app.add_handler(CallbackQueryHandler(practice.on_level, pattern=r"^p:"))
-    app.add_handler(CallbackQueryHandler(practice.on_odds, pattern=r"^o:"))
-    app.add_handler(CallbackQueryHandler(hints.on_hint, pattern=r"^h:"))
+    app.add_handler(callbacks.handler(payloads.PracticePress, practice.on_level))
+    app.add_handler(callbacks.handler(payloads.OddsPress, practice.on_odds))
+    app.add_handler(callbacks.handler(payloads.HintPress, hints.on_hint))
 
 
 async def start(app: App, config: Config) -> None:

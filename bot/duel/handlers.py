@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import logging
 
-from telegram import CallbackQuery, Message, Update
+from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.common.errors import answer_quietly
 from bot.common.handlers import asked, chat_language, pressed, reply, toast
 from bot.common.refusal import Refusal
-from bot.duel import keyboards, practice
+from bot.duel import keyboards, payloads, practice
 from bot.duel.challenges import (
     BadDuelCommand,
     accept,
@@ -28,12 +28,12 @@ from bot.duel.challenges import (
 )
 from bot.duel.jobs import schedule_expiry
 from bot.duel.practice import aimed_at_the_bot
-from bot.duel.present import LIVE, adopt, present, repost, retire
-from bot.duel.service import GAME, STALE, act
+from bot.duel.present import LIVE, present, repost
+from bot.duel.service import act
 from bot.services import Services
-from bot.storage import ChallengeRecord, ChallengeStatus, DuelRecord
+from bot.storage import ChallengeRecord, ChallengeStatus
 from bot.storage.challenges import AlreadyPending
-from bot.telegram import callbacks, send
+from bot.telegram import send
 from rules.duel import Surrender
 
 log = logging.getLogger(__name__)
@@ -176,50 +176,17 @@ async def surrender(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 # --- buttons ----------------------------------------------------------------------------
 
 
-def _shows_duel(query: CallbackQuery, record: DuelRecord) -> bool:
-    """Is the pressed message one of this duel's own (in its chat, with its buttons)? Forged
-    callback data can arrive on any message: that one must not lose its buttons."""
-    message = query.message
-    if not isinstance(message, Message) or message.chat.id != record.chat_id:
-        return False
-    prefix = f"d:{record.id}:"
-    markup = message.reply_markup
-    return markup is not None and any(
-        isinstance(b.callback_data, str) and b.callback_data.startswith(prefix)
-        for row in markup.inline_keyboard for b in row)
-
-
 async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, callbacks.DuelPress)
+    p = await pressed(update, context, payloads.DuelPress)
     if p is None:
         return
-    query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
-    async with LIVE.lock(svc, press.duel_id):
-        record = await svc.storage.duels.get(press.duel_id)
-        pressed_id = query.message.message_id if query.message else None
-        if record is not None and pressed_id is not None and _shows_duel(query, record):
-            # A send that arrived after all?
-            record = await adopt(svc, context.bot, record, pressed_id, press.version)
-        seat = None if record is None else record.player_index(user.id)
-        if record is not None and seat is not None and record.message_id not in (
-                None, pressed_id) and GAME.repeats(record, seat, press.version, press.action):
-            # A double tap on the move that closed this message: it has lost its buttons
-            # already (dropping them again is an edit Telegram refuses), nothing to say.
-            await answer_quietly(query)
-            return
-        if record is not None and record.is_live and record.message_id not in (
-                None, pressed_id) and seat is not None:
-            # A button on a message that is no longer the duel's live one.
-            await toast(query, STALE.text(tr))
-            if pressed_id is not None and _shows_duel(query, record):
-                await retire(svc, context.bot, record, pressed_id, press.version)
-            return
-        await LIVE.press(svc, context.bot, query, tr, user.id, press.duel_id, press.version,
-                         press.action)
+    press = p.payload
+    await LIVE.press(p.svc, context.bot, p.query, p.tr, p.user.id, press.duel_id,
+                     press.version, press.action)
 
 
 async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, callbacks.ChallengePress)
+    p = await pressed(update, context, payloads.ChallengePress)
     if p is None:
         return
     query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
@@ -229,14 +196,14 @@ async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     challenger = await svc.storage.users.get(c.challenger_id)
     ctr = await chat_language(svc, c.chat_id, challenger.language_code if challenger else None)
-    if press.op == callbacks.ChallengeOp.WITHDRAW:
+    if press.op == payloads.ChallengeOp.WITHDRAW:
         if user.id != c.challenger_id:
             await toast(query, tr.t("toast.not_your_challenge"))
             return
         settled = await settle(svc, context.bot, ctr, c, ChallengeStatus.CANCELLED)
         await toast(query, tr.t("toast.withdrawn" if settled else "toast.challenge_gone"))
         return
-    if press.op == callbacks.ChallengeOp.DECLINE:  # only by the challenged player
+    if press.op == payloads.ChallengeOp.DECLINE:  # only by the challenged player
         why_not = may_decline(c, user)
         if why_not is not None:
             log.info("challenge %d: a decline by user %d refused: %s", c.id, user.id, why_not)

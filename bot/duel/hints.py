@@ -17,8 +17,9 @@ from telegram.ext import ContextTypes
 
 from bot.common.errors import answer_quietly
 from bot.common.handlers import pressed, toast
+from bot.duel import payloads
 from bot.i18n import Html, Translator
-from bot.telegram import callbacks, send
+from bot.telegram import send
 from rules.duel import Bet, DuelState, Phase, PublicView
 from rules.duel.judge import best_moves
 from rules.duel.review import move_values
@@ -51,7 +52,7 @@ def hint_text(tr: Translator, view: PublicView, moves: list[tuple[Bet, float]]) 
 
 
 async def on_hint(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, callbacks.HintPress)
+    p = await pressed(update, context, payloads.HintPress)
     if p is None:
         return
     query, user, svc, tr = p.query, p.user, p.svc, p.tr

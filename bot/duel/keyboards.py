@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.duel import payloads
 from bot.i18n import Translator
 from bot.storage import ChallengeRecord
 from bot.telegram import callbacks
@@ -17,7 +18,7 @@ COPY_TEXT_MAX = 256  # Telegram's limit for a copy_text button's text
 
 
 def _duel_button(text: str, duel_id: int, version: int, action: Action) -> InlineKeyboardButton:
-    data = callbacks.encode(callbacks.DuelPress(duel_id, version, action))
+    data = callbacks.encode(payloads.DuelPress(duel_id, version, action))
     return InlineKeyboardButton(text, callback_data=data)
 
 
@@ -51,9 +52,9 @@ def duel_bets(tr: Translator, duel_id: int, version: int, view: PublicView,
     if odds:
         rows.append([
             InlineKeyboardButton(tr.t("button.odds"),
-                                 callback_data=callbacks.encode(callbacks.OddsPress(duel_id))),
+                                 callback_data=callbacks.encode(payloads.OddsPress(duel_id))),
             InlineKeyboardButton(tr.t("button.hint"),
-                                 callback_data=callbacks.encode(callbacks.HintPress(duel_id)))])
+                                 callback_data=callbacks.encode(payloads.HintPress(duel_id)))])
     return InlineKeyboardMarkup(rows)
 
 
@@ -73,13 +74,13 @@ def proof_command(proof: DealProof) -> str:
 def result(tr: Translator, duel_id: int, view: PublicView) -> InlineKeyboardMarkup:
     """Rematch, Standings and Review; then one button per finished deal that copies its proof
     (long hex does not belong in prose: tap, paste, send)."""
-    def press(key: str, op: callbacks.ResultOp) -> InlineKeyboardButton:
-        data = callbacks.encode(callbacks.ResultPress(duel_id, op))
+    def press(key: str, op: payloads.ResultOp) -> InlineKeyboardButton:
+        data = callbacks.encode(payloads.ResultPress(duel_id, op))
         return InlineKeyboardButton(tr.t(key), callback_data=data)
 
-    rows = [[press("button.rematch", callbacks.ResultOp.REMATCH),
-             press("button.standings", callbacks.ResultOp.STANDINGS),
-             press("button.review", callbacks.ResultOp.REVIEW)]]
+    rows = [[press("button.rematch", payloads.ResultOp.REMATCH),
+             press("button.standings", payloads.ResultOp.STANDINGS),
+             press("button.review", payloads.ResultOp.REVIEW)]]
     copies = []
     for proof in view.proofs:
         text = proof_command(proof)
@@ -96,12 +97,12 @@ def result(tr: Translator, duel_id: int, view: PublicView) -> InlineKeyboardMark
 
 def challenge(tr: Translator, c: ChallengeRecord) -> InlineKeyboardMarkup:
     """Accept (and Decline, for a challenge to someone) and the challenger's Withdraw."""
-    def button(key: str, op: callbacks.ChallengeOp) -> InlineKeyboardButton:
-        data = callbacks.encode(callbacks.ChallengePress(c.id, c.version, op))
+    def button(key: str, op: payloads.ChallengeOp) -> InlineKeyboardButton:
+        data = callbacks.encode(payloads.ChallengePress(c.id, c.version, op))
         return InlineKeyboardButton(tr.t(key), callback_data=data)
 
-    row = [button("button.accept", callbacks.ChallengeOp.ACCEPT)]
+    row = [button("button.accept", payloads.ChallengeOp.ACCEPT)]
     if c.target_id is not None or c.target_username:
-        row.append(button("button.decline", callbacks.ChallengeOp.DECLINE))
-    row.append(button("button.withdraw", callbacks.ChallengeOp.WITHDRAW))
+        row.append(button("button.decline", payloads.ChallengeOp.DECLINE))
+    row.append(button("button.withdraw", payloads.ChallengeOp.WITHDRAW))
     return InlineKeyboardMarkup([row])

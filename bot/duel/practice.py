@@ -18,6 +18,7 @@ from telegram.ext import ContextTypes
 
 from bot.common.errors import answer_quietly
 from bot.common.handlers import asked, pressed, reply, toast
+from bot.duel import payloads
 from bot.duel.challenges import BadDuelCommand, parse_stack
 from bot.duel.present import LIVE, present
 from bot.i18n import Html, Translator
@@ -47,11 +48,11 @@ def aimed_at_the_bot(message: Message, args: list[str], bot: User) -> bool:
 
 
 def level_keyboard(tr: Translator, user_id: int, stack: int) -> InlineKeyboardMarkup:
-    def button(level: callbacks.AiLevel) -> InlineKeyboardButton:
-        data = callbacks.encode(callbacks.PracticePress(user_id, level, stack))
+    def button(level: payloads.AiLevel) -> InlineKeyboardButton:
+        data = callbacks.encode(payloads.PracticePress(user_id, level, stack))
         return InlineKeyboardButton(tr.t(f"practice.level_{level.level}"), callback_data=data)
 
-    return InlineKeyboardMarkup([[button(lv) for lv in callbacks.AiLevel]])
+    return InlineKeyboardMarkup([[button(lv) for lv in payloads.AiLevel]])
 
 
 async def offer(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
@@ -109,7 +110,7 @@ async def start_practice(svc: Services, bot_user: User, chat_id: int, thread_id:
 
 
 async def on_level(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, callbacks.PracticePress)
+    p = await pressed(update, context, payloads.PracticePress)
     if p is None:
         return
     query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
@@ -194,7 +195,7 @@ def odds_text(tr: Translator, odds: list[HandOdds]) -> Html:
 
 
 async def on_odds(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, callbacks.OddsPress)
+    p = await pressed(update, context, payloads.OddsPress)
     if p is None:
         return
     query, user, svc, tr = p.query, p.user, p.svc, p.tr

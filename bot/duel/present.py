@@ -23,14 +23,14 @@ import logging
 from dataclasses import dataclass, replace
 from functools import partial
 
-from telegram import Bot, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardMarkup, MaybeInaccessibleMessage
 
 import render
 from bot.common import live
 from bot.common.chats import forget_chat
 from bot.common.handlers import display_name
 from bot.common.live import Screen
-from bot.duel import keyboards
+from bot.duel import copies, keyboards
 from bot.duel.captions import (
     Seat,
     bullet_caption,
@@ -188,6 +188,15 @@ class DuelScreen(Screen[DuelRecord]):
         for listener in svc.on_presented:
             await listener(record)
 
+    async def pressed_on(self, svc: Services, bot: Bot, record: DuelRecord,
+                         message: MaybeInaccessibleMessage | None,
+                         version: int) -> tuple[DuelRecord, bool]:
+        return await copies.pressed_on(svc, bot, record, message, version)
+
+    async def retire(self, svc: Services, bot: Bot, record: DuelRecord,
+                     message: MaybeInaccessibleMessage | None, version: int) -> None:
+        await copies.retire(svc, bot, record, message, version)
+
 
 LIVE = live.Live(GAME, DuelScreen())
 
@@ -204,39 +213,6 @@ async def repost(svc: Services, bot: Bot, record: DuelRecord, note: str = "") ->
     """Show a live duel again in a fresh message, which notifies whoever must act (its old
     one may be lost far up the chat); the old message goes."""
     await present(svc, bot, record, note)
-
-
-# --- a press on a message that is not the saved live one ---------------------------------
-
-
-async def adopt(svc: Services, bot: Bot, record: DuelRecord, message_id: int,
-                version: int) -> DuelRecord:
-    """A press on one of the duel's own messages (its buttons, its chat) that the bot has not
-    saved as the live one. If that message was made for the saved version and is newer than
-    the saved message (a send that timed out but arrived, its id never learned), it is the
-    live message: it is saved as such, the one it replaces is deleted (as any message a turn
-    left), and the press goes on there. Returns the record as it now is."""
-    newer = record.message_id is None or message_id > record.message_id
-    if not (record.is_live and newer and version == record.version):
-        return record
-    if not await svc.storage.duels.set_message(record.id, message_id, record.version):
-        return record
-    log.info("duel %d: message %d arrived after all; it is the live one", record.id, message_id)
-    if record.message_id is not None:
-        svc.janitor.delete_later(bot, record.chat_id, record.message_id)
-    return replace(record, message_id=message_id, shown_version=record.version)
-
-
-async def retire(svc: Services, bot: Bot, record: DuelRecord, message_id: int,
-                 version: int) -> None:
-    """A press on one of the duel's own messages older than the live one (an extra copy of a
-    send that was made again, or one whose deletion has not happened): it must not keep live
-    buttons, so it is deleted, unless it is deleted already or about to be."""
-    if svc.janitor.handled(record.chat_id, message_id):
-        return
-    log.info("duel %d: an old copy %d of its live message (v%d) is deleted", record.id,
-             message_id, version)
-    svc.janitor.delete_later(bot, record.chat_id, message_id)
 
 
 async def _present(svc: Services, bot: Bot, record: DuelRecord, note: str | None) -> None:

@@ -12,7 +12,7 @@ from telegram.ext import ContextTypes
 
 from bot.common.errors import answer_quietly
 from bot.common.handlers import chat_language, display_name, pressed, toast
-from bot.duel import practice
+from bot.duel import payloads, practice
 from bot.duel.challenges import accept
 from bot.duel.handlers import post_challenge
 from bot.duel.reviews import review_text, reviewer_of
@@ -21,7 +21,7 @@ from bot.services import Services
 from bot.stats.handlers import show_board
 from bot.storage import DuelRecord
 from bot.storage.challenges import AlreadyPending
-from bot.telegram import callbacks, send
+from bot.telegram import send
 from rules.duel import DuelState
 from rules.duel.review import Review
 
@@ -48,7 +48,7 @@ async def _show_review(context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery,
 
 
 async def on_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, callbacks.ResultPress)
+    p = await pressed(update, context, payloads.ResultPress)
     if p is None:
         return
     query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
@@ -56,11 +56,11 @@ async def on_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if record is None or record.is_live:
         await toast(query, tr.t("toast.invalid"))
         return
-    if press.op is callbacks.ResultOp.STANDINGS:
+    if press.op is payloads.ResultOp.STANDINGS:
         await answer_quietly(query)
         await show_board(context, update, svc, tr, record.chat_id, user.id)
         return
-    if press.op is callbacks.ResultOp.REVIEW:
+    if press.op is payloads.ResultOp.REVIEW:
         await _show_review(context, query, svc, tr, record)
         return
     seat = record.player_index(user.id)

@@ -3,10 +3,10 @@ handlers: the command and its presses, s:...)."""
 
 from __future__ import annotations
 
-from telegram.ext import CallbackQueryHandler, CommandHandler
+from telegram.ext import CommandHandler
 
-from bot.settings import handlers
-from bot.telegram import App
+from bot.settings import handlers, payloads
+from bot.telegram import App, callbacks
 from bot.telegram.chatter import shows
 from bot.telegram.menu import Command
 
@@ -15,4 +15,4 @@ COMMANDS = (Command("settings", groups=True, private=True),)
 
 def register(app: App) -> None:
     app.add_handler(CommandHandler("settings", shows(handlers.settings_command)))
-    app.add_handler(CallbackQueryHandler(handlers.on_settings, pattern=r"^s:"))
+    app.add_handler(callbacks.handler(payloads.SettingsPress, handlers.on_settings))

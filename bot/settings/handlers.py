@@ -20,9 +20,9 @@ from telegram.ext import ContextTypes
 from bot.common.errors import answer_quietly
 from bot.common.handlers import asked, chat_language, is_admin, pressed, toast
 from bot.settings.keyboards import settings_keyboard, settings_text
+from bot.settings.payloads import Setting, SettingsPress
 from bot.storage import ChatSettings
 from bot.telegram import send
-from bot.telegram.callbacks import Setting, SettingsPress
 
 log = logging.getLogger(__name__)
 

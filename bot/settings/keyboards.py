@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import LANGUAGES, Html, Translator, duration, language_name
+from bot.settings.payloads import Setting, SettingsPress
 from bot.storage import ChatSettings
 from bot.telegram import callbacks
-from bot.telegram.callbacks import Setting, SettingsPress
 
 TIMER_CHOICES = (0, 60, 120, 300, 600, 1800)  # seconds; 0 = off
 STACK_CHOICES = (20, 30, 50, 100, 200)

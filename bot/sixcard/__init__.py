@@ -5,12 +5,12 @@ here decides a hand."""
 
 from __future__ import annotations
 
-from telegram.ext import CallbackQueryHandler, CommandHandler
+from telegram.ext import CommandHandler
 
 from bot.common import chats, sync
 from bot.config import Config
-from bot.sixcard import handlers, present, service
-from bot.telegram import App
+from bot.sixcard import handlers, payloads, present, service
+from bot.telegram import App, callbacks
 from bot.telegram.chatter import shows
 from bot.telegram.menu import Command
 
@@ -29,7 +29,7 @@ def register(app: App) -> None:
     app.add_handler(CommandHandler("sixcard", handlers.sixcard_command))
     app.add_handler(CommandHandler("balance", shows(handlers.balance_command)))
     app.add_handler(CommandHandler("rebuy", handlers.rebuy_command))
-    app.add_handler(CallbackQueryHandler(handlers.on_press, pattern=r"^x:"))
+    app.add_handler(callbacks.handler(payloads.SixCardPress, handlers.on_press))
 
 
 async def start(app: App, config: Config) -> None:

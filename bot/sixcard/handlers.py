@@ -13,11 +13,11 @@ from telegram.ext import ContextTypes
 
 from bot.common.handlers import asked, display_name, pressed, reply
 from bot.i18n import WAIT, duration, mention_html
+from bot.sixcard import payloads
 from bot.sixcard.args import BadArgs, parse_args
 from bot.sixcard.present import LIVE, present
 from bot.sixcard.service import Busy, Contended, Unaffordable, casino, rebuy, start_game
 from bot.storage.casino import START_BALANCE, RebuyRefusal
-from bot.telegram import callbacks
 from render.text import signed
 from rules.sixcard import SixCardGame
 
@@ -95,10 +95,9 @@ async def rebuy_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 
 
 async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, callbacks.SixCardPress)
+    p = await pressed(update, context, payloads.SixCardPress)
     if p is None:
         return
     press = p.payload
-    async with LIVE.lock(p.svc, press.game_id):
-        await LIVE.press(p.svc, context.bot, p.query, p.tr, p.user.id, press.game_id,
-                         press.version, press.action)
+    await LIVE.press(p.svc, context.bot, p.query, p.tr, p.user.id, press.game_id,
+                     press.version, press.action)

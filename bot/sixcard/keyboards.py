@@ -15,6 +15,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
+from bot.sixcard import payloads
 from bot.telegram import callbacks
 from render.text import signed
 from rules.sixcard import (
@@ -33,7 +34,7 @@ CARDS_PER_ROW = 3
 
 
 def _button(text: str, game_id: int, version: int, action: SixAction) -> InlineKeyboardButton:
-    data = callbacks.encode(callbacks.SixCardPress(game_id, version, action))
+    data = callbacks.encode(payloads.SixCardPress(game_id, version, action))
     return InlineKeyboardButton(text, callback_data=data)
 
 

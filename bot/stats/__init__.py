@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from telegram.ext import CallbackQueryHandler, CommandHandler
+from telegram.ext import CommandHandler
 
 from bot.config import Config
-from bot.stats import handlers, season_end
-from bot.telegram import App
+from bot.stats import handlers, payloads, season_end
+from bot.telegram import App, callbacks
 from bot.telegram.chatter import shows
 from bot.telegram.menu import Command
 
@@ -20,7 +20,7 @@ COMMANDS = (
 def register(app: App) -> None:
     app.add_handler(CommandHandler("stats", shows(handlers.stats)))
     app.add_handler(CommandHandler("history", shows(handlers.history)))
-    app.add_handler(CallbackQueryHandler(handlers.on_board, pattern=r"^b:"))
+    app.add_handler(callbacks.handler(payloads.BoardPress, handlers.on_board))
 
 
 async def start(app: App, config: Config) -> None:

@@ -21,10 +21,10 @@ from bot.common.refusal import Refusal
 from bot.i18n import Html, Translator
 from bot.services import Services
 from bot.stats import seasons, standings
+from bot.stats.payloads import BoardPress, BoardScope
 from bot.stats.text import board_text, card_text, history_text, split_caption
 from bot.storage import DuelResult
 from bot.telegram import callbacks, send
-from bot.telegram.callbacks import BoardPress, BoardScope
 from render import standings as pictures
 from rules import rating
 from rules.duel import DuelState

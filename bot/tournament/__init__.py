@@ -6,14 +6,14 @@ normal duel started from the table's buttons, whose result enters the table as i
 
 from __future__ import annotations
 
-from telegram.ext import CallbackQueryHandler, CommandHandler
+from telegram.ext import CommandHandler
 
 from bot.common import chats
 from bot.config import Config
 from bot.services import Services
-from bot.telegram import App
+from bot.telegram import App, callbacks
 from bot.telegram.menu import Command
-from bot.tournament import handlers, jobs
+from bot.tournament import handlers, jobs, payloads
 
 COMMANDS = (Command("tournament", groups=True, private=False),)
 
@@ -28,7 +28,7 @@ chats.closes(chats.ChatGames("tournament", forget=_forget))
 
 def register(app: App) -> None:
     app.add_handler(CommandHandler("tournament", handlers.tournament))
-    app.add_handler(CallbackQueryHandler(handlers.on_press, pattern=r"^t:"))
+    app.add_handler(callbacks.handler(payloads.TournamentPress, handlers.on_press))
 
 
 async def start(app: App, config: Config) -> None:

@@ -20,8 +20,8 @@ from bot.duel.challenges import accept
 from bot.duel.handlers import post_challenge
 from bot.services import Services
 from bot.storage.tournaments import TournamentRecord, TournamentStatus
-from bot.telegram import callbacks, send
-from bot.tournament import jobs, present
+from bot.telegram import send
+from bot.tournament import jobs, payloads, present
 from bot.tournament.service import (
     Answer,
     BadTournamentCommand,
@@ -35,7 +35,7 @@ from bot.tournament.service import (
 log = logging.getLogger(__name__)
 
 GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
-Op = callbacks.TournamentOp
+Op = payloads.TournamentOp
 
 
 async def may_run(bot: Bot, t: TournamentRecord, user_id: int) -> bool:
@@ -122,7 +122,7 @@ async def _after_cancel(svc: Services, bot: Bot, tournament_id: int) -> None:
 
 
 async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, callbacks.TournamentPress)
+    p = await pressed(update, context, payloads.TournamentPress)
     if p is None:
         return
     query, user, svc, tr, press = p.query, p.user, p.svc, p.tr, p.payload
@@ -135,7 +135,7 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _press(context: ContextTypes.DEFAULT_TYPE, svc: Services, user: User,
-                 press: callbacks.TournamentPress) -> Refusal | None:
+                 press: payloads.TournamentPress) -> Refusal | None:
     field = await load(svc, press.tournament_id)
     if field is None:
         return Refusal("toast.invalid")

@@ -16,6 +16,7 @@ from bot.services import Services
 from bot.stats.text import split_caption
 from bot.storage.tournaments import MatchRecord, TournamentRecord, TournamentStatus
 from bot.telegram import callbacks, send
+from bot.tournament import payloads
 from bot.tournament.service import DAY, Field, Walkover
 from render import tournament as pictures
 from rules import tournament
@@ -69,12 +70,12 @@ def signup_text(tr: Translator, field: Field, names: dict[int, str]) -> Html:
 
 
 def signup_keyboard(tr: Translator, tournament_id: int) -> InlineKeyboardMarkup:
-    def button(op: callbacks.TournamentOp) -> InlineKeyboardButton:
-        data = callbacks.encode(callbacks.TournamentPress(tournament_id, op))
+    def button(op: payloads.TournamentOp) -> InlineKeyboardButton:
+        data = callbacks.encode(payloads.TournamentPress(tournament_id, op))
         return InlineKeyboardButton(tr.t(f"tournament.button_{op.name.lower()}"),
                                     callback_data=data)
 
-    ops = callbacks.TournamentOp
+    ops = payloads.TournamentOp
     return InlineKeyboardMarkup([[button(ops.JOIN), button(ops.LEAVE)],
                                  [button(ops.START), button(ops.CANCEL)]])
 
@@ -168,8 +169,8 @@ def table_keyboard(field: Field, names: dict[int, str]) -> InlineKeyboardMarkup 
     for m in field.upcoming():
         if m.duel_live:
             continue
-        data = callbacks.encode(callbacks.TournamentPress(
-            field.record.id, callbacks.TournamentOp.MATCH, m.idx))
+        data = callbacks.encode(payloads.TournamentPress(
+            field.record.id, payloads.TournamentOp.MATCH, m.idx))
         rows.append([InlineKeyboardButton(f"⚔️ {names[m.player_a]} — {names[m.player_b]}",
                                           callback_data=data)])
     return InlineKeyboardMarkup(rows) if rows else None

@@ -70,6 +70,19 @@ def test_common_imports_no_game() -> None:
         assert not bad, f"{_name(path)} imports {bad}"
 
 
+
+def test_telegram_imports_no_game_nor_feature() -> None:
+    """bot/telegram is the framing (payloads' registry, sends, intake): the features register
+    their payloads with it, it imports none of them, nor any game's rules."""
+    features = sorted(p.name for p in BOT.iterdir() if p.is_dir() and (p / "__init__.py").exists()
+                      and p.name not in ("telegram", "storage", "common", "ops"))
+    assert {"duel", "sixcard", "settings"} <= set(features), features
+    banned = ("rules", *(f"bot.{f}" for f in features))
+    for path in _modules(BOT / "telegram"):
+        bad = sorted(n for n in _imports(path)
+                     if any(n == b or n.startswith(f"{b}.") for b in banned))
+        assert not bad, f"{_name(path)} imports {bad}"
+
 # Over the limit still, and why: none now (the storage's database layer is split by engine).
 LONG: set[str] = set()
 

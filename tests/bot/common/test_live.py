@@ -1,14 +1,16 @@
 """The one shell loop with a made-up game in memory: what `act` checks before it applies, the
-compare-and-swap, presenting through a chat that is gone, and the resync's grace."""
+compare-and-swap, a press loaded once and vetted by the screen's messages, presenting through
+a chat that is gone, and the resync's grace."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any, cast
 
 import pytest
-from telegram import Bot
+from telegram import Bot, Chat, MaybeInaccessibleMessage, Message
 
 from bot.common import live
 from bot.common.refusal import Refusal
@@ -46,8 +48,10 @@ class Counter(live.Game[Rec, int, int, str]):
         super().__init__("counter", "counter", stale=STALE, not_player=NOT_PLAYER, over=OVER)
         self.rows: dict[int, Rec] = {}
         self.race = False  # the next save loses its compare-and-swap
+        self.loads = 0
 
     async def load(self, svc: Services, record_id: int) -> Rec | None:
+        self.loads += 1
         return self.rows.get(record_id)
 
     def seat(self, record: Rec, user_id: int) -> int | None:
@@ -87,6 +91,8 @@ class Screen(live.Screen[Rec]):
     gone_ids: list[int] = field(default_factory=list)
     presented_ids: list[int] = field(default_factory=list)
     fail: type[Exception] | None = None
+    live_message: int | None = None  # the message it keeps as live (None: it keeps none)
+    retired: list[int | None] = field(default_factory=list)
 
     async def show(self, svc: Services, bot: Bot, record: Rec, note: str | None = None) -> None:
         if self.fail is send.ChatGone:
@@ -98,6 +104,33 @@ class Screen(live.Screen[Rec]):
 
     async def presented(self, svc: Services, record: Rec) -> None:
         self.presented_ids.append(record.id)
+
+    async def pressed_on(self, svc: Services, bot: Bot, record: Rec,
+                         message: MaybeInaccessibleMessage | None,
+                         version: int) -> tuple[Rec, bool]:
+        pressed = message.message_id if message is not None else None
+        return record, self.live_message not in (None, pressed)
+
+    async def retire(self, svc: Services, bot: Bot, record: Rec,
+                     message: MaybeInaccessibleMessage | None, version: int) -> None:
+        self.retired.append(message.message_id if message is not None else None)
+
+
+class Query:
+    """A press on message `message_id` (None: no message), and its answers."""
+
+    def __init__(self, message_id: int | None) -> None:
+        self.message = None if message_id is None else Message(
+            message_id, datetime.now(UTC), Chat(-5, "group"))
+        self.answers: list[str | None] = []
+
+    async def answer(self, text: str | None = None) -> None:
+        self.answers.append(text)
+
+
+class Tr:
+    def t(self, key: str, **kwargs: object) -> str:
+        return key
 
 
 @pytest.fixture
@@ -147,6 +180,42 @@ async def test_a_lost_compare_and_swap_is_stale(loop: live.Live[Rec, int, int, s
     game.race = True
     assert await live.act(loop.game, svc(), 1, 3, 7, 2) == STALE
     assert game.rows[1].version == 3 and game.rows[1].total == 0
+
+
+async def _press(loop: live.Live[Rec, int, int, str], message_id: int | None, version: int,
+                 user_id: int, action: int) -> list[str | None]:
+    query = Query(message_id)
+    await loop.press(svc(), cast(Bot, None), cast(Any, query), cast(Any, Tr()), user_id, 1,
+                     version, action)
+    return query.answers
+
+
+async def test_a_press_loads_its_record_once_then_acts_and_shows(
+        loop: live.Live[Rec, int, int, str]) -> None:
+    game, screen = cast(Counter, loop.game), cast(Screen, loop.screen)
+    assert await _press(loop, 40, 3, 7, 4) == [None]  # answered quietly, saved, shown
+    assert game.loads == 1 and game.rows[1].total == 4 and screen.shown == [(1, 4)]
+    assert await _press(loop, 40, 3, 7, 4) == [None]  # the same tap again: quiet
+    assert await _press(loop, 40, 3, 7, 2) == ["t.stale"]  # an older version's button
+    assert await _press(loop, 40, 4, 8, 2) == ["t.not_player"]
+    assert game.loads == 4 and game.rows[1].version == 4 and screen.shown == [(1, 4)]
+
+
+async def test_a_press_on_an_old_copy_moves_nothing_and_retires_it(
+        loop: live.Live[Rec, int, int, str]) -> None:
+    game, screen = cast(Counter, loop.game), cast(Screen, loop.screen)
+    screen.live_message = 41
+    assert await _press(loop, 40, 3, 7, 4) == ["t.stale"]  # a live record's old copy
+    assert game.rows[1].version == 3 and screen.retired == [40] and screen.shown == []
+    assert await _press(loop, 40, 3, 8, 4) == ["t.not_player"]  # not a player's: not retired
+    assert screen.retired == [40]
+    assert await _press(loop, 41, 3, 7, 4) == [None]  # the live message: acted on
+    assert game.rows[1].version == 4 and screen.shown == [(1, 4)]
+    assert await _press(loop, 40, 3, 7, 4) == [None]  # that move, tapped on the old copy
+    assert screen.retired == [40] and game.rows[1].version == 4
+    assert await _press(loop, 41, 4, 7, 6) == [None]  # total 10: finished
+    assert await _press(loop, 40, 4, 7, 2) == ["t.over"]  # an old copy of a finished one
+    assert screen.retired == [40] and game.loads == 6  # one load per press
 
 
 async def test_present_hands_a_gone_chat_to_the_screen_then_follows(

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from bot.duel import keyboards
+from bot.duel import keyboards, payloads
 from bot.duel.captions import (
     Seat,
     bullet_caption,
@@ -174,9 +174,9 @@ def test_the_results_buttons_rematch_standings_and_a_proof_to_copy_per_deal(
     rows = markup.inline_keyboard
     assert [b.text for b in rows[0]] == ["🔁 Rematch", "🏆 Standings", "🔎 Review"]
     assert [callbacks.decode(b.callback_data) for b in rows[0]] == [
-        callbacks.ResultPress(7, callbacks.ResultOp.REMATCH),
-        callbacks.ResultPress(7, callbacks.ResultOp.STANDINGS),
-        callbacks.ResultPress(7, callbacks.ResultOp.REVIEW)]
+        payloads.ResultPress(7, payloads.ResultOp.REMATCH),
+        payloads.ResultPress(7, payloads.ResultOp.STANDINGS),
+        payloads.ResultPress(7, payloads.ResultOp.REVIEW)]
     copies = [b for row in rows[1:] for b in row]
     assert [b.text for b in copies] == ["📋 Round 1", "📋 Round 2"]
     for button, proof in zip(copies, view.proofs, strict=True):
@@ -189,8 +189,8 @@ def test_the_results_buttons_rematch_standings_and_a_proof_to_copy_per_deal(
 
 
 def test_a_result_press_round_trips_and_nothing_else_decodes_as_one() -> None:
-    for op in callbacks.ResultOp:
-        press = callbacks.ResultPress(12, op)
+    for op in payloads.ResultOp:
+        press = payloads.ResultPress(12, op)
         assert callbacks.decode(callbacks.encode(press)) == press
     for bad in ("r:12", "r:12:x", "r:012:m", "r:-1:m", "r:12:m:1"):
         with pytest.raises(callbacks.CallbackDataError):

@@ -16,10 +16,10 @@ from bot.i18n import translator
 from bot.services import KEY, Services
 from bot.settings.handlers import changed, on_settings, settings_command
 from bot.settings.keyboards import STACK_CHOICES, TIMER_CHOICES, settings_keyboard, settings_text
+from bot.settings.payloads import Setting, SettingsPress
 from bot.storage import ChatSettings, Storage
 from bot.storage.chats import TURN_TIMER_DEFAULT
 from bot.telegram import callbacks
-from bot.telegram.callbacks import Setting, SettingsPress
 
 GROUP = -100555
 ADMIN, MEMBER = 11, 22

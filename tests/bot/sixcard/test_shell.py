@@ -10,6 +10,7 @@ import re
 import pytest
 
 from bot.i18n import WAIT, Html, duration, mention_html, translator
+from bot.sixcard import payloads
 from bot.sixcard.args import BadArgs, parse_args
 from bot.sixcard.captions import caption
 from bot.sixcard.keyboards import game_keyboard
@@ -181,9 +182,9 @@ def test_every_button_decodes_to_a_legal_action_of_its_version() -> None:
             assert markup is not None
             presses = [callbacks.decode(b.callback_data) for row in markup.inline_keyboard
                        for b in row]
-            assert all(isinstance(p, callbacks.SixCardPress)
+            assert all(isinstance(p, payloads.SixCardPress)
                        and (p.game_id, p.version) == (9, version) for p in presses)
-            actions = [p.action for p in presses if isinstance(p, callbacks.SixCardPress)]
+            actions = [p.action for p in presses if isinstance(p, payloads.SixCardPress)]
             assert sorted(map(str, actions)) == sorted(map(str, g.legal_actions()))
             g.apply(rng.choice(g.legal_actions()))
             version += 1

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.settings.payloads import SEASON_CHOICES
 from bot.stats.seasons import KINDS, Season, following, label, previous, season_of
 from bot.storage.chats import SEASON_DEFAULT, SEASON_KINDS
-from bot.telegram.payloads import SEASON_CHOICES
 
 
 def ts(*args: int) -> int:

@@ -1,0 +1,186 @@
+"""The duel's buttons, as callback data (`bot.telegram.callbacks` frames and registers them):
+
+    d:<duel id>:<version>:<action>        a duel action, on the version the button was drawn for
+        action: b<hand 0-5><chips 1|2>    bet on a hand (1 = pass, 2 = play)
+                ty / tn                   tiebreak: yes / no
+                sr                        surrender
+    c:<challenge id>:<version>:a|d|w      accept, decline, withdraw a challenge
+    r:<duel id>:m|s|v                     a finished duel's result: rematch, standings, review
+    p:<user id>:e|n|h:<stack>             a practice duel against the bot: its level
+    o:<duel id>                           a practice duel's odds
+    h:<duel id>                           a practice duel's hint (the best moves now)
+
+Each payload is checked when it is built, so an encoded payload is one the bot itself makes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.telegram.callbacks import CallbackDataError, check_number, number, register
+from rules.duel import HANDS, Bet, Surrender, TiebreakAnswer
+from rules.duel import actions as duel_actions
+
+DuelAction = Bet | TiebreakAnswer | Surrender
+
+
+class ChallengeOp(StrEnum):
+    ACCEPT = "a"
+    DECLINE = "d"
+    WITHDRAW = "w"
+
+
+class AiLevel(StrEnum):
+    """The bot's levels in a practice duel (`rules.duel.ai`), by their one-letter codes."""
+
+    EASY = "e"
+    NORMAL = "n"
+    HARD = "h"
+
+    @property
+    def level(self) -> str:
+        return self.name.lower()
+
+
+class ResultOp(StrEnum):
+    REMATCH = "m"
+    STANDINGS = "s"
+    REVIEW = "v"
+
+
+def _check_action(action: DuelAction) -> None:
+    if isinstance(action, Bet):
+        for value, low, high in ((action.position, 0, HANDS - 1), (action.chips, 1, 2)):
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise CallbackDataError(f"not a bet a button can carry: {action!r}")
+    elif isinstance(action, TiebreakAnswer):
+        if not isinstance(action.accept, bool):
+            raise CallbackDataError("a tiebreak answer is True or False")
+    elif not (isinstance(action, Surrender) and action.reason == "surrender"):
+        # A timeout is the bot's own decision, never a button.
+        raise CallbackDataError(f"not an action a button can carry: {action!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class DuelPress:
+    duel_id: int
+    version: int
+    action: DuelAction
+
+    def __post_init__(self) -> None:
+        check_number("duel_id", self.duel_id)
+        check_number("version", self.version)
+        _check_action(self.action)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengePress:
+    challenge_id: int
+    version: int
+    op: ChallengeOp
+
+    def __post_init__(self) -> None:
+        check_number("challenge_id", self.challenge_id)
+        check_number("version", self.version)
+        if not isinstance(self.op, ChallengeOp):
+            raise CallbackDataError("op must be a ChallengeOp")
+
+
+@dataclass(frozen=True, slots=True)
+class ResultPress:
+    """A button of a finished duel's result."""
+
+    duel_id: int
+    op: ResultOp
+
+    def __post_init__(self) -> None:
+        check_number("duel_id", self.duel_id)
+        if not isinstance(self.op, ResultOp):
+            raise CallbackDataError("op must be a ResultOp")
+
+
+@dataclass(frozen=True, slots=True)
+class PracticePress:
+    """A level for a practice duel against the bot, pressed by the user who asked for it."""
+
+    user_id: int
+    level: AiLevel
+    stack: int
+
+    def __post_init__(self) -> None:
+        check_number("user_id", self.user_id)
+        check_number("stack", self.stack)
+        if not isinstance(self.level, AiLevel):
+            raise CallbackDataError("level must be an AiLevel")
+
+
+@dataclass(frozen=True, slots=True)
+class OddsPress:
+    """Show the odds of a practice duel's table now."""
+
+    duel_id: int
+
+    def __post_init__(self) -> None:
+        check_number("duel_id", self.duel_id)
+
+
+@dataclass(frozen=True, slots=True)
+class HintPress:
+    """Show the best moves for the player to act in a practice duel now."""
+
+    duel_id: int
+
+    def __post_init__(self) -> None:
+        check_number("duel_id", self.duel_id)
+
+
+def _duel(fields: list[str]) -> DuelPress:
+    if len(fields) != 3:
+        raise CallbackDataError("a duel press has an id, a version and an action")
+    duel_id, version, code = fields
+    try:
+        action = duel_actions.parse_action(code)  # the rules' own action codes
+    except duel_actions.BadAction as e:
+        raise CallbackDataError("unknown duel action") from e
+    return DuelPress(number(duel_id), number(version), action)
+
+
+def _challenge(fields: list[str]) -> ChallengePress:
+    if len(fields) != 3 or fields[2] not in {o.value for o in ChallengeOp}:
+        raise CallbackDataError("a challenge press has an id, a version and an operation")
+    return ChallengePress(number(fields[0]), number(fields[1]), ChallengeOp(fields[2]))
+
+
+def _result(fields: list[str]) -> ResultPress:
+    if len(fields) != 2 or fields[1] not in {o.value for o in ResultOp}:
+        raise CallbackDataError("a result press has a duel id and an operation")
+    return ResultPress(number(fields[0]), ResultOp(fields[1]))
+
+
+def _practice(fields: list[str]) -> PracticePress:
+    if len(fields) != 3 or fields[1] not in {lv.value for lv in AiLevel}:
+        raise CallbackDataError("a practice press has a user id, a level and a stack")
+    return PracticePress(number(fields[0]), AiLevel(fields[1]), number(fields[2]))
+
+
+def _odds(fields: list[str]) -> OddsPress:
+    if len(fields) != 1:
+        raise CallbackDataError("an odds press has a duel id")
+    return OddsPress(number(fields[0]))
+
+
+def _hint(fields: list[str]) -> HintPress:
+    if len(fields) != 1:
+        raise CallbackDataError("a hint press has a duel id")
+    return HintPress(number(fields[0]))
+
+
+register("d", DuelPress, lambda p: (str(p.duel_id), str(p.version), str(p.action)), _duel)
+register("c", ChallengePress, lambda p: (str(p.challenge_id), str(p.version), p.op.value),
+         _challenge)
+register("r", ResultPress, lambda p: (str(p.duel_id), p.op.value), _result)
+register("p", PracticePress, lambda p: (str(p.user_id), p.level.value, str(p.stack)),
+         _practice)
+register("o", OddsPress, lambda p: (str(p.duel_id),), _odds)
+register("h", HintPress, lambda p: (str(p.duel_id),), _hint)

@@ -1,0 +1,48 @@
+"""Six-card poker's buttons, as callback data (`bot.telegram.callbacks` frames them):
+
+    x:<game id>:<version>:<action>        an action by its rules code, on the version the
+        button was drawn for: f fold, p play, b buy a sixth card, r0..r5 replace that card,
+        g / n buy the dealer a game or not
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.telegram.callbacks import CallbackDataError, check_number, number, register
+from rules.sixcard import Replace, SixAction, SixCardError, parse_action
+
+
+@dataclass(frozen=True, slots=True)
+class SixCardPress:
+    """An action in a six-card poker game, on the version the button was drawn for."""
+
+    game_id: int
+    version: int
+    action: SixAction
+
+    def __post_init__(self) -> None:
+        check_number("game_id", self.game_id)
+        check_number("version", self.version)
+        try:
+            canonical = parse_action(str(self.action))
+        except SixCardError:
+            canonical = None
+        if canonical != self.action or (isinstance(self.action, Replace) and (
+                type(self.action.index) is not int)):
+            raise CallbackDataError(f"not a six-card action a button can carry: "
+                                    f"{self.action!r}")
+
+
+def _parse(fields: list[str]) -> SixCardPress:
+    if len(fields) != 3:
+        raise CallbackDataError("a six-card press has an id, a version and an action")
+    game_id, version, code = fields
+    try:
+        action = parse_action(code)
+    except SixCardError as e:
+        raise CallbackDataError("unknown six-card action") from e
+    return SixCardPress(number(game_id), number(version), action)
+
+
+register("x", SixCardPress, lambda p: (str(p.game_id), str(p.version), str(p.action)), _parse)
