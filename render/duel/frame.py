@@ -71,8 +71,9 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
             text.draw(im, (cx, y0 + 51), word, 22, P.DIM, anchor="m", face="narrow",
                       cell=(x1 - 14 - col, y0 + 50, x1 - 12, y1 - 4))
             right = x1 - 14 - col - 12
-        text.draw(im, (x0 + 68, y0 + 8), text.name(names[p], 32, right - x0 - 68), 32, P.TEXT)
-        box = text.draw(im, (x0 + 68, y0 + 50), str(stacks[p]), 44, P.TEXT)
+        text.draw(im, (x0 + 68, y0 + 8), text.name(names[p], 32, right - x0 - 68), 32, P.TEXT,
+                  bg=P.PANEL)
+        box = text.draw(im, (x0 + 68, y0 + 50), str(stacks[p]), 44, P.TEXT, bg=P.PANEL)
         if lit:
             tag = "▶ " + labels.text("pic.duel.to_act")
             tag, size = text.fit_shrink(tag, (30, 26), right - box[2] - 16)
@@ -100,7 +101,7 @@ def revolver(im: Image.Image, view: PublicView, labels: Labels, *, bullet: int |
     else:
         caption = labels.text("pic.duel.round_bullet", round=round_, bullet=bullet)
     text.draw(im, (L.W // 2, L.ROUND_LABEL_Y), caption, 30, P.TEXT, anchor="m",
-              max_width=L.W - 2 * L.MARGIN - 16)
+              max_width=L.W - 2 * L.MARGIN - 16, bg=P.FELT)
     if bullet > view.max_bullets:  # a tiebreak bullet: its number on the cylinder's axis
         cx, cy = L.W // 2, L.CYLINDER_XY[1] + L.CYLINDER // 2
         ImageDraw.Draw(im).ellipse((cx - 15, cy - 15, cx + 15, cy + 15), fill=(36, 38, 44),
