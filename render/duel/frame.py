@@ -50,7 +50,6 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
     whoever must act, a lit frame and a "to act" tag left of the dealer's column; `crown` gets
     a gold frame. A stack has no signed figure beside it: on every picture a signed figure is
     what one bullet did (the strip says "this bullet"), never a total since the start."""
-    d = ImageDraw.Draw(im)
     stacks = stacks if stacks is not None else view.stacks
     dealer = view.dealer if dealer is None else dealer
     letter = labels.text("pic.dealer_letter")
@@ -58,8 +57,7 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
         x0, y0, x1, y1 = L.PANELS[p]
         lit = p in to_act
         edge = P.GOLD if p == crown else P.PLAYER[p] if lit else P.PANEL_EDGE
-        d.rounded_rectangle((x0, y0, x1, y1), 16, fill=P.PANEL, outline=edge,
-                            width=4 if lit or p == crown else 2)
+        sprites.lay_plate(im, (x0, y0, x1, y1), 16, P.PANEL, edge, 4 if lit or p == crown else 2)
         im.paste(sprites.chip(p, 0, P.PANEL), (x0 + 12, y0 + 10))
         right = x1 - 18
         if p == dealer:

@@ -212,8 +212,8 @@ def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels:
             d.line((box[2] + 12, y + 18, L.W - L.MARGIN - 12, y + 18), fill=P.PANEL_EDGE, width=2)
             y += L.SCORE_ROUND
         top = y
-        d.rounded_rectangle((L.MARGIN + 4, top - 3, L.W - L.MARGIN - 4,
-                             top + 2 * L.SCORE_LINE + 1), 10, fill=P.PANEL)
+        sprites.lay_plate(im, (L.MARGIN + 4, top - 3, L.W - L.MARGIN - 4,
+                               top + 2 * L.SCORE_LINE + 1), 10, P.PANEL)
         text.draw(im, (COL_NO + 16, top + 2), str(r.number), 32,
                   P.GOLD if r.bonus_duel else P.TEXT, anchor="m", bg=P.PANEL)
         if r.outcome is Outcome.SPLIT:  # under the bullet's number, at a size that fits

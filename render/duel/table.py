@@ -135,8 +135,7 @@ def fold(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult,
         d.rounded_rectangle((x0 + 1, y0 - 2, x1 - 1, y1 + 4), 14, outline=P.PLAYER[p], width=4)
     x0, y0, x1, y1 = L.FOLD
     winner = result.winner
-    d.rounded_rectangle(L.FOLD, 14, fill=P.PANEL,
-                        outline=P.GOLD if winner is not None else P.PANEL_EDGE, width=3)
+    sprites.lay_plate(im, L.FOLD, 14, P.PANEL, P.GOLD if winner is not None else P.PANEL_EDGE, 3)
     who = (text.name(names[0], 28, 200), text.name(names[1], 28, 200))
     lines, size = text.wrap_shrink(summary(result, who, labels), (28, 26), x1 - x0 - 32,
                                    L.FOLD_LINES)
