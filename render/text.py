@@ -200,7 +200,6 @@ def fit_shrink(text: str, sizes: tuple[int, ...], max_width: int, face: str = "b
     return fit(text, sizes[-1], max_width, face), sizes[-1]
 
 
-@lru_cache(maxsize=2048)
 def mask(text: str, size: int, face: str = "bold") -> Image.Image:
     """An "L" image of `text` (white on black), tight around the line box of the font."""
     f = font(size, face)
@@ -212,18 +211,19 @@ def mask(text: str, size: int, face: str = "bold") -> Image.Image:
 
 
 @lru_cache(maxsize=2048)
-def _ink(text: str, size: int, face: str) -> tuple[Box | None, Image.Image]:
-    """The box of `mask(text)` that has ink, and the mask cropped to it."""
+def _ink(text: str, size: int, face: str) -> tuple[int, int, Box | None, Image.Image]:
+    """The size of `mask(text)`, the box in it that has ink and the mask cropped to that box
+    (what `draw` pastes; only the cropped mask is kept)."""
     m = mask(text, size, face)
     ink = m.getbbox()
-    return ink, (m.crop(ink) if ink is not None else m)
+    return m.width, m.height, ink, (m.crop(ink) if ink is not None else m)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def _laid(text: str, size: int, face: str, fill: RGB, bg: RGB) -> Image.Image:
     """The ink box of `text` in `fill` laid on the plain colour `bg` (RGB, pasted without a
     mask: a copy instead of a blend)."""
-    _, inked = _ink(text, size, face)
+    inked = _ink(text, size, face)[3]
     im = Image.new("RGB", inked.size, bg)
     im.paste(fill, (0, 0, *inked.size), inked)
     return im
@@ -251,13 +251,12 @@ def draw(
         text = fit(text, size, max_width, face)
     if not text:
         return (xy[0], xy[1], xy[0], xy[1])
-    m = mask(text, size, face)
+    w, h, ink, inked = _ink(text, size, face)
     x, y = xy
     if anchor == "m":
-        x -= m.width // 2
+        x -= w // 2
     elif anchor == "r":
-        x -= m.width
-    ink, inked = _ink(text, size, face)
+        x -= w
     if ink is not None and bg is not None:
         canvas.paste(_laid(text, size, face, fill, bg), (x + ink[0], y + ink[1]))
     elif ink is not None:  # only the ink's box is blended: the same pixels, a third less work
@@ -267,7 +266,7 @@ def draw(
                       (x + ink[0], y + ink[1], x + ink[2], y + ink[3]), text, cell)
         for r in _RECORDERS:
             r.drawn.append(drawn)
-    return (x, y, x + m.width, y + m.height)
+    return (x, y, x + w, y + h)
 
 
 @dataclass(frozen=True)
