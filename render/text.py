@@ -200,7 +200,6 @@ def fit_shrink(text: str, sizes: tuple[int, ...], max_width: int, face: str = "b
     return fit(text, sizes[-1], max_width, face), sizes[-1]
 
 
-@lru_cache(maxsize=2048)
 def mask(text: str, size: int, face: str = "bold") -> Image.Image:
     """An "L" image of `text` (white on black), tight around the line box of the font."""
     f = font(size, face)
@@ -208,6 +207,25 @@ def mask(text: str, size: int, face: str = "bold") -> Image.Image:
     w = max(1, width(text, size, face))
     im = Image.new("L", (w + 2, ascent + descent))
     ImageDraw.Draw(im).text((1, 0), text, fill=255, font=f)
+    return im
+
+
+@lru_cache(maxsize=2048)
+def _ink(text: str, size: int, face: str) -> tuple[int, int, Box | None, Image.Image]:
+    """The size of `mask(text)`, the box in it that has ink and the mask cropped to that box
+    (what `draw` pastes; only the cropped mask is kept)."""
+    m = mask(text, size, face)
+    ink = m.getbbox()
+    return m.width, m.height, ink, (m.crop(ink) if ink is not None else m)
+
+
+@lru_cache(maxsize=256)
+def _laid(text: str, size: int, face: str, fill: RGB, bg: RGB) -> Image.Image:
+    """The ink box of `text` in `fill` laid on the plain colour `bg` (RGB, pasted without a
+    mask: a copy instead of a blend)."""
+    inked = _ink(text, size, face)[3]
+    im = Image.new("RGB", inked.size, bg)
+    im.paste(fill, (0, 0, *inked.size), inked)
     return im
 
 
@@ -222,29 +240,33 @@ def draw(
     face: str = "bold",
     max_width: int | None = None,
     cell: Box | None = None,
+    bg: RGB | None = None,
 ) -> tuple[int, int, int, int]:
     """Paste `text` at `xy` ("l", "m" or "r": the left, middle or right of its line box's top)
     and return the box it covers. With `max_width`, the text is cut with an ellipsis first.
-    `cell` is the box the text belongs in (recorded for the layout test)."""
+    `cell` is the box the text belongs in (recorded for the layout test). `bg` says the canvas
+    under the text's ink is that plain colour: the text is then pasted already laid on it (no
+    blending, the same pixels), which only a caller that knows what is under it may say."""
     if max_width is not None:
         text = fit(text, size, max_width, face)
     if not text:
         return (xy[0], xy[1], xy[0], xy[1])
-    m = mask(text, size, face)
+    w, h, ink, inked = _ink(text, size, face)
     x, y = xy
     if anchor == "m":
-        x -= m.width // 2
+        x -= w // 2
     elif anchor == "r":
-        x -= m.width
-    canvas.paste(fill, (x, y, x + m.width, y + m.height), m)
-    if _RECORDERS:
-        ink = m.getbbox()
-        if ink is not None:
-            drawn = Drawn(id(canvas), canvas.size,
-                          (x + ink[0], y + ink[1], x + ink[2], y + ink[3]), text, cell)
-            for r in _RECORDERS:
-                r.drawn.append(drawn)
-    return (x, y, x + m.width, y + m.height)
+        x -= w
+    if ink is not None and bg is not None:
+        canvas.paste(_laid(text, size, face, fill, bg), (x + ink[0], y + ink[1]))
+    elif ink is not None:  # only the ink's box is blended: the same pixels, a third less work
+        canvas.paste(fill, (x + ink[0], y + ink[1], x + ink[2], y + ink[3]), inked)
+    if _RECORDERS and ink is not None:
+        drawn = Drawn(id(canvas), canvas.size,
+                      (x + ink[0], y + ink[1], x + ink[2], y + ink[3]), text, cell)
+        for r in _RECORDERS:
+            r.drawn.append(drawn)
+    return (x, y, x + w, y + h)
 
 
 @dataclass(frozen=True)

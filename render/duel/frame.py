@@ -50,7 +50,6 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
     whoever must act, a lit frame and a "to act" tag left of the dealer's column; `crown` gets
     a gold frame. A stack has no signed figure beside it: on every picture a signed figure is
     what one bullet did (the strip says "this bullet"), never a total since the start."""
-    d = ImageDraw.Draw(im)
     stacks = stacks if stacks is not None else view.stacks
     dealer = view.dealer if dealer is None else dealer
     letter = labels.text("pic.dealer_letter")
@@ -58,8 +57,7 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
         x0, y0, x1, y1 = L.PANELS[p]
         lit = p in to_act
         edge = P.GOLD if p == crown else P.PLAYER[p] if lit else P.PANEL_EDGE
-        d.rounded_rectangle((x0, y0, x1, y1), 16, fill=P.PANEL, outline=edge,
-                            width=4 if lit or p == crown else 2)
+        sprites.lay_plate(im, (x0, y0, x1, y1), 16, P.PANEL, edge, 4 if lit or p == crown else 2)
         im.paste(sprites.chip(p, 0, P.PANEL), (x0 + 12, y0 + 10))
         right = x1 - 18
         if p == dealer:
@@ -71,8 +69,9 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
             text.draw(im, (cx, y0 + 51), word, 22, P.DIM, anchor="m", face="narrow",
                       cell=(x1 - 14 - col, y0 + 50, x1 - 12, y1 - 4))
             right = x1 - 14 - col - 12
-        text.draw(im, (x0 + 68, y0 + 8), text.name(names[p], 32, right - x0 - 68), 32, P.TEXT)
-        box = text.draw(im, (x0 + 68, y0 + 50), str(stacks[p]), 44, P.TEXT)
+        text.draw(im, (x0 + 68, y0 + 8), text.name(names[p], 32, right - x0 - 68), 32, P.TEXT,
+                  bg=P.PANEL)
+        box = text.draw(im, (x0 + 68, y0 + 50), str(stacks[p]), 44, P.TEXT, bg=P.PANEL)
         if lit:
             tag = "▶ " + labels.text("pic.duel.to_act")
             tag, size = text.fit_shrink(tag, (30, 26), right - box[2] - 16)
@@ -100,7 +99,7 @@ def revolver(im: Image.Image, view: PublicView, labels: Labels, *, bullet: int |
     else:
         caption = labels.text("pic.duel.round_bullet", round=round_, bullet=bullet)
     text.draw(im, (L.W // 2, L.ROUND_LABEL_Y), caption, 30, P.TEXT, anchor="m",
-              max_width=L.W - 2 * L.MARGIN - 16)
+              max_width=L.W - 2 * L.MARGIN - 16, bg=P.FELT)
     if bullet > view.max_bullets:  # a tiebreak bullet: its number on the cylinder's axis
         cx, cy = L.W // 2, L.CYLINDER_XY[1] + L.CYLINDER // 2
         ImageDraw.Draw(im).ellipse((cx - 15, cy - 15, cx + 15, cy + 15), fill=(36, 38, 44),

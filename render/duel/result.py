@@ -52,15 +52,16 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
         return y1 - (y1 - y0) * (v - lo) / max(1, hi - lo)
 
     d = ImageDraw.Draw(im)
-    text.draw(im, (L.MARGIN + 16, y0 - 64), labels.text("pic.duel.chart_title"), 28, P.TEXT)
+    text.draw(im, (L.MARGIN + 16, y0 - 64), labels.text("pic.duel.chart_title"), 28, P.TEXT,
+              bg=P.FELT)
     for v in range(lo, hi + 1, step):
         y = int(py(v))
         d.line((x0, y, x1, y), fill=GRID if v != view.start_stack else P.PANEL_EDGE,
                width=1 if v != view.start_stack else 2)
-        text.draw(im, (x0 - 10, y - 13), str(v), 22, P.DIM, anchor="r", face="narrow")
+        text.draw(im, (x0 - 10, y - 13), str(v), 22, P.DIM, anchor="r", face="narrow", bg=P.FELT)
     for i in range(len(history)):
         label = labels.text("pic.duel.start") if i == 0 else str(i)
-        text.draw(im, (int(px(i)), y1 + 6), label, 22, P.DIM, anchor="m", face="narrow")
+        text.draw(im, (int(px(i)), y1 + 6), label, 22, P.DIM, anchor="m", face="narrow", bg=P.FELT)
     for r in view.results[1:]:  # a line where a new deal began
         prev = view.results[view.results.index(r) - 1]
         if r.round != prev.round:
@@ -73,8 +74,11 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
     for rnd, first in rounds.items():
         key = (labels.text("pic.duel.round_n", n=rnd) if not view.is_tiebreak_round(rnd)
                else labels.text("pic.duel.tiebreak"))
-        text.draw(im, (int(px(first - 1)) + 6, y0 - 30), key, 22, P.DIM, face="narrow")
-    layer = Image.new("RGBA", ((x1 - x0 + 40) * SS, (y1 - y0 + 40) * SS), (0, 0, 0, 0))
+        text.draw(im, (int(px(first - 1)) + 6, y0 - 30), key, 22, P.DIM, face="narrow", bg=P.FELT)
+    # Drawn straight in premultiplied RGBa: every pixel drawn is opaque and every other one is
+    # clear, for which RGBa and RGBA are the same bytes, so `reduce` needs no conversion of the
+    # large layer first (which was a third of the result's compose), only of the small one.
+    layer = Image.new("RGBa", ((x1 - x0 + 40) * SS, (y1 - y0 + 40) * SS), (0, 0, 0, 0))
     ld = ImageDraw.Draw(layer)
     ox, oy = x0 - 20, y0 - 20
     for p in (0, 1):
@@ -85,7 +89,7 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
             ld.ellipse((cx - 6 * SS, cy - 6 * SS, cx + 6 * SS, cy + 6 * SS),
                        fill=(*P.PLAYER[p], 255),
                        outline=(255, 255, 255, 255), width=SS * 2)
-    small = layer.reduce(SS)
+    small = layer.reduce(SS).convert("RGBA")
     im.paste(small, (ox, oy), small)
     ends = sorted((history[-1][p], p) for p in (0, 1))
     ys = [py(v) for v, _ in ends]
@@ -93,7 +97,7 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
         mid = (ys[0] + ys[1]) / 2
         ys = [mid + 16, mid - 16]
     for (v, p), ly in zip(ends, ys, strict=True):
-        text.draw(im, (x1 + 16, int(ly) - 16), str(v), 30, P.PLAYER[p])
+        text.draw(im, (x1 + 16, int(ly) - 16), str(v), 30, P.PLAYER[p], bg=P.FELT)
 
 
 def why(view: PublicView, names: tuple[str, str], labels: Labels,
@@ -138,7 +142,7 @@ def _mini(card: Card) -> Image.Image:
     label = f"{card.rank.label}{card.suit.symbol}"
     size = 24 if len(label) <= 2 else 21
     text.draw(im, (CARD_CHIP_W // 2, (CARD_CHIP_H - text.line_height(size, "narrow")) // 2 + 1),
-              label, size, P.suit_colour(card.suit), anchor="m", face="narrow")
+              label, size, P.suit_colour(card.suit), anchor="m", face="narrow", bg=P.CARD)
     return im
 
 
@@ -151,14 +155,15 @@ def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str]
     if r.winner == p:  # the star between the bullet's number and the winner's name
         badge = sprites.star(26)
         im.paste(badge, (COL_NAME - badge.width - 2, y + 3), badge)
-    text.draw(im, (x, y), names[p], SCORE_SIZE, colour, face="narrow")
+    text.draw(im, (x, y), names[p], SCORE_SIZE, colour, face="narrow", bg=P.PANEL)
     text.draw(im, (COL_POS + dx, y), labels.text("pic.duel.hand_no", n=r.positions[p] + 1),
-              SCORE_SIZE, P.DIM, face="narrow")
+              SCORE_SIZE, P.DIM, face="narrow", bg=P.PANEL)
     for i, card in enumerate(arrange(r.cards[p])):
         im.paste(_mini(card), (COL_CARDS + dx + i * (CARD_CHIP_W + 2), y + 1))
     bet = f"{stake_label(labels, r.stakes[p], r.bonus_duel)} {r.stakes[p]}"
     bet, size = text.fit_shrink(bet, (SCORE_SIZE, 24, 22), COL_CAT - COL_BET - 6, "narrow")
-    text.draw(im, (COL_BET + dx, y + (SCORE_SIZE - size) // 2), bet, size, colour, face="narrow")
+    text.draw(im, (COL_BET + dx, y + (SCORE_SIZE - size) // 2), bet, size, colour, face="narrow",
+              bg=P.PANEL)
     x_cat = COL_CAT + dx
     won = r.winner == p
     room = COL_CAT_R - x_cat
@@ -172,14 +177,15 @@ def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str]
     cat = cat_fit(labels, r.values[p].category, SCORE_SIZE, room - tag_w)
     cell = (x_cat - 2, y - 4, COL_CAT_R + 2, y + L.SCORE_LINE)
     box = text.draw(im, (x_cat, y), cat, SCORE_SIZE, P.GOLD if won else P.TEXT, face="narrow",
-                    max_width=room - tag_w, cell=cell)
+                    max_width=room - tag_w, cell=cell, bg=P.PANEL)
     if tag:
-        text.draw(im, (box[2] + 8, y), tag, SCORE_SIZE, P.GOLD, face="narrow", cell=cell)
+        text.draw(im, (box[2] + 8, y), tag, SCORE_SIZE, P.GOLD, face="narrow", cell=cell,
+                  bg=P.PANEL)
     d = r.deltas[p]
     text.draw(im, (COL_NET_R, y), text.signed(d, change=True), SCORE_SIZE + 2,
-              P.PLUS if d > 0 else P.MINUS if d < 0 else P.DIM, anchor="r")
+              P.PLUS if d > 0 else P.MINUS if d < 0 else P.DIM, anchor="r", bg=P.PANEL)
     text.draw(im, (COL_STACK_R, y), f"→{r.stacks_after[p]}", SCORE_SIZE, P.TEXT, anchor="r",
-              face="narrow")
+              face="narrow", bg=P.PANEL)
 
 
 def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels,
@@ -202,19 +208,20 @@ def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels:
             title = (labels.text("pic.duel.tiebreak") if view.is_tiebreak_round(deal)
                      else labels.text("pic.duel.round_n", n=deal))
             box = text.draw(im, (COL_NO, y + 2), title, 26, P.GOLD if
-                            view.is_tiebreak_round(deal) else P.DIM)
+                            view.is_tiebreak_round(deal) else P.DIM, bg=P.FELT)
             d.line((box[2] + 12, y + 18, L.W - L.MARGIN - 12, y + 18), fill=P.PANEL_EDGE, width=2)
             y += L.SCORE_ROUND
         top = y
-        d.rounded_rectangle((L.MARGIN + 4, top - 3, L.W - L.MARGIN - 4,
-                             top + 2 * L.SCORE_LINE + 1), 10, fill=P.PANEL)
+        sprites.lay_plate(im, (L.MARGIN + 4, top - 3, L.W - L.MARGIN - 4,
+                               top + 2 * L.SCORE_LINE + 1), 10, P.PANEL)
         text.draw(im, (COL_NO + 16, top + 2), str(r.number), 32,
-                  P.GOLD if r.bonus_duel else P.TEXT, anchor="m")
+                  P.GOLD if r.bonus_duel else P.TEXT, anchor="m", bg=P.PANEL)
         if r.outcome is Outcome.SPLIT:  # under the bullet's number, at a size that fits
             mark, size = text.fit_shrink(labels.text("pic.duel.split"), (20, 18, 16),
                                          COL_NAME - COL_NO - 4, "narrow")
             text.draw(im, (COL_NO + 26, top + L.SCORE_LINE + 6), mark, size, P.DIM, anchor="m",
-                      face="narrow", cell=(COL_NO - 6, top, COL_NAME, top + 2 * L.SCORE_LINE))
+                      face="narrow", cell=(COL_NO - 6, top, COL_NAME, top + 2 * L.SCORE_LINE),
+                      bg=P.PANEL)
         for p in (0, 1):
             _score_line(im, r, p, who, labels, top + p * L.SCORE_LINE, dx)
         y += 2 * L.SCORE_LINE + L.SCORE_GAP
@@ -244,14 +251,15 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     if view.winner is not None:
         im.paste(badge, (x, y + 2), badge)
         x += badge.width + 14
-    text.draw(im, (x, y), line, size, colour)
+    text.draw(im, (x, y), line, size, colour, bg=P.FELT)
     said, behind = why(view, names, labels, reason)
     for i, part in enumerate(text.wrap(said, 30, L.W - 2 * L.MARGIN - 40, 2)):
         text.draw(im, (L.W // 2, y + 58 + i * 36), part, 30, P.MINUS if behind else P.TEXT,
-                  anchor="m")
+                  anchor="m", bg=P.FELT)
     if view.results:
         chart(im, view, labels)
-    text.draw(im, (L.MARGIN + 16, L.SCORE_Y), labels.text("pic.duel.score_title"), 28, P.TEXT)
+    text.draw(im, (L.MARGIN + 16, L.SCORE_Y), labels.text("pic.duel.score_title"), 28, P.TEXT,
+              bg=P.FELT)
     scorecard(im, view, names, labels, L.SCORE_Y + 44)
     return im
 

@@ -62,7 +62,7 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
     caption = f"{number} · {stake_label(labels, stake, result.bonus_duel)}"
     cw = chip.width + 10 + text.width(caption, 30)
     im.paste(chip, (mid - cw // 2, y0 - 70))
-    text.draw(im, (mid - cw // 2 + chip.width + 10, y0 - 58), caption, 30, P.PLAYER[p])
+    text.draw(im, (mid - cw // 2 + chip.width + 10, y0 - 58), caption, 30, P.PLAYER[p], bg=P.FELT)
     if won:
         d.rounded_rectangle((x0 - 8, y0 - 8, x1 + 8, y1 + 8), 16, outline=P.GOLD, width=6)
     for i, card in enumerate(arrange(result.cards[p])):
@@ -74,7 +74,7 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
     cat = text.hand_name(labels, result.values[p].category)
     y = y1 + 16
     text.draw(im, (mid, y), cat, 32, P.GOLD if won else P.TEXT, anchor="m",
-              max_width=x1 - x0)
+              max_width=x1 - x0, bg=P.FELT)
     delta = result.deltas[p]
     colour = P.PLUS if delta > 0 else P.MINUS if delta < 0 else P.DIM
     tag = text.signed(delta, change=True)
@@ -82,7 +82,7 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
         tag = f"{labels.text('pic.duel.winner')}  {tag}"
     elif result.outcome is Outcome.SPLIT:
         tag = f"{labels.text('pic.duel.split')}  {tag}"
-    text.draw(im, (mid, y + 42), tag, 30, colour, anchor="m", max_width=x1 - x0)
+    text.draw(im, (mid, y + 42), tag, 30, colour, anchor="m", max_width=x1 - x0, bg=P.FELT)
 
 
 def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str],
@@ -97,7 +97,7 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
     frame.revolver(im, view, labels, bullet=result.number, round_=result.round, live=False)
     if result.bonus_duel:
         text.draw(im, (L.W // 2, L.HEADER_H - 2), labels.text("pic.duel.bonus_duel"), 30, P.GOLD,
-                  anchor="m")
+                  anchor="m", bg=P.FELT)
     d = ImageDraw.Draw(im)
     for p in (0, 1):
         _side(im, d, result, p, labels)
@@ -105,7 +105,7 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
     budget = 4  # lines: each outcome wraps, none is cut
     for line, size, colour in outcome_lines(result, names, labels):
         for part in text.wrap(line, size, L.W - 2 * L.MARGIN - 40, max(1, budget)):
-            text.draw(im, (L.W // 2, y), part, size, colour, anchor="m")
+            text.draw(im, (L.W // 2, y), part, size, colour, anchor="m", bg=P.FELT)
             y += text.line_height(size) + 4
             budget -= 1
     return im

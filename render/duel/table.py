@@ -51,14 +51,15 @@ def _chips(im: Image.Image, pos: int, owner: int, chips: int, caption: str) -> N
     im.paste(sprite, (x0 + 2, y0))
     line, size = text.fit_shrink(caption, (28, 24, 22), x1 - x0 - sprite.width - 8, "narrow")
     text.draw(im, (x0 + sprite.width + 8, y0 + 10 + (28 - size) // 2), line, size,
-              P.PLAYER[owner], face="narrow")
+              P.PLAYER[owner], face="narrow", bg=P.FELT)
 
 
 def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandView,
           labels: Labels) -> None:
     pos = hand.position
     cx0 = L.column(pos)[0]
-    text.draw(im, (cx0 + 8, L.HANDS_Y), labels.text("pic.duel.hand_no", n=pos + 1), 28, P.DIM)
+    text.draw(im, (cx0 + 8, L.HANDS_Y), labels.text("pic.duel.hand_no", n=pos + 1), 28, P.DIM,
+              bg=P.FELT)
     if hand.state is not HandState.REVEALED or hand.cards is None:
         box = L.stack_box(pos)
         im.paste(sprites.stack(hand.face_up), box[:2])
@@ -82,7 +83,7 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
         nx0, ny0, nx1, _ = L.name_box(pos)
         for i, line in enumerate(text.wrap(name, NAME_SIZE, nx1 - nx0, 2, "narrow")):
             text.draw(im, ((nx0 + nx1) // 2, ny0 + i * L.NAME_LINE), line, NAME_SIZE,
-                      P.GOLD if hand.won else P.TEXT, anchor="m", face="narrow")
+                      P.GOLD if hand.won else P.TEXT, anchor="m", face="narrow", bg=P.FELT)
     if hand.owner is not None and hand.chips:
         r = _result_for(view, hand)
         _chips(im, pos, hand.owner, hand.chips,
@@ -95,13 +96,13 @@ def cards_out(im: Image.Image, view: PublicView, labels: Labels) -> None:
     out = set(view.cards_out)
     up = {h.face_up for h in view.hands if h.state is not HandState.REVEALED}
     x, y = L.MARGIN + 14, L.FOOTER_Y
-    text.draw(im, (x, y), labels.text("pic.duel.cards_out", n=len(out)), 28, P.TEXT)
+    text.draw(im, (x, y), labels.text("pic.duel.cards_out", n=len(out)), 28, P.TEXT, bg=P.FELT)
     lx = L.GRID_X + 13 * L.CELL_W - 4
     legend = (("out", "pic.duel.legend_out"), ("up", "pic.duel.legend_up"),
               ("unseen", "pic.duel.legend_unseen"))
     for state, key in legend:
         box = text.draw(im, (lx, y + 2), labels.text(key), 26, P.DIM, anchor="r",
-                        face="narrow")
+                        face="narrow", bg=P.FELT)
         sample = duel_sprites.swatch(state)
         lx = box[0] - 6 - sample.width
         im.paste(sample, (lx, y + 8))
@@ -109,7 +110,7 @@ def cards_out(im: Image.Image, view: PublicView, labels: Labels) -> None:
     for row, suit in enumerate(L.GRID_SUITS):
         cy = L.GRID_Y + row * L.CELL_H
         text.draw(im, (x + 18, cy - 1), suit.symbol, 30,
-                  (255, 120, 120) if suit.is_red else P.TEXT, anchor="m")
+                  (255, 120, 120) if suit.is_red else P.TEXT, anchor="m", bg=P.FELT)
     im.paste(duel_sprites.grid(), (L.GRID_X, L.GRID_Y))
     for card in sorted(out | up):
         im.paste(duel_sprites.cell(card, "out" if card in out else "up"), L.cell_box(card)[:2])
@@ -134,15 +135,15 @@ def fold(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult,
         d.rounded_rectangle((x0 + 1, y0 - 2, x1 - 1, y1 + 4), 14, outline=P.PLAYER[p], width=4)
     x0, y0, x1, y1 = L.FOLD
     winner = result.winner
-    d.rounded_rectangle(L.FOLD, 14, fill=P.PANEL,
-                        outline=P.GOLD if winner is not None else P.PANEL_EDGE, width=3)
+    sprites.lay_plate(im, L.FOLD, 14, P.PANEL, P.GOLD if winner is not None else P.PANEL_EDGE, 3)
     who = (text.name(names[0], 28, 200), text.name(names[1], 28, 200))
     lines, size = text.wrap_shrink(summary(result, who, labels), (28, 26), x1 - x0 - 32,
                                    L.FOLD_LINES)
     step = text.line_height(size) + 4
     y = (y0 + y1) // 2 - step * len(lines) // 2 + 2
     for line in lines:
-        text.draw(im, ((x0 + x1) // 2, y), line, size, P.TEXT, anchor="m", cell=L.FOLD)
+        text.draw(im, ((x0 + x1) // 2, y), line, size, P.TEXT, anchor="m", cell=L.FOLD,
+                  bg=P.PANEL)
         y += step
 
 
@@ -163,7 +164,8 @@ def call_to_action(im: Image.Image, view: PublicView, names: tuple[str, str],
     step = text.line_height(size) + 6
     y = (y0 + y1) // 2 - step * len(lines) // 2
     for line in lines:
-        text.draw(im, ((x0 + x1) // 2, y), line, size, P.PLAYER[p], anchor="m", cell=L.CTA)
+        text.draw(im, ((x0 + x1) // 2, y), line, size, P.PLAYER[p], anchor="m", cell=L.CTA,
+                  bg=P.FELT)
         y += step
     return True
 
@@ -216,7 +218,7 @@ def status(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
         need[next(i for i, n in enumerate(need) if n > 1)] -= 1
     for (line, size, colour), n in zip(lines, need, strict=True):
         for part in text.wrap(line, size, max_width, n):
-            text.draw(im, (x, y), part, size, colour)
+            text.draw(im, (x, y), part, size, colour, bg=P.FELT)
             y += text.line_height(size) + 2
 
 

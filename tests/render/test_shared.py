@@ -12,6 +12,7 @@ from PIL import Image, ImageChops
 import render
 from bot.i18n import translator
 from render import encode, sprites, text
+from render import palette as P
 from render.duel import layout as duel_layout
 from render.duel import preview as duel_preview
 from render.sixcard import preview as six_preview
@@ -136,3 +137,40 @@ def test_a_text_allowed_one_line_is_kept_whole_or_shrunk_never_losing_words() ->
     said = "Bob: choose a hand — Pass (1) or Play (2)"
     lines, size = text.wrap_shrink(said, (40, 36, 34), text.width(said, 34), 1)
     assert lines == [said] and size == 34
+
+
+# --- text laid on its background --------------------------------------------------------------
+
+@pytest.mark.parametrize("anchor", ["l", "m", "r"])
+def test_a_text_laid_on_its_plain_background_is_the_same_pixels_as_one_blended_on_it(
+        anchor: str) -> None:
+    """`bg` only saves work: on a plain background of that colour it changes no pixel, and the
+    box it returns and the ink it records are the same."""
+    words = ["Bob 🤠 the Builder", "№3", "Пуля 2: пара троек — +2", "→57", "10♦"]
+    for bg in (P.FELT, P.PANEL):
+        for face in ("bold", "narrow"):
+            for size in (22, 30, 44):
+                for s in words:
+                    s = text.clean(s)
+                    blended, laid = Image.new("RGB", (600, 80), bg), Image.new("RGB", (600, 80), bg)
+                    with text.recording() as r1:
+                        box1 = text.draw(blended, (300, 10), s, size, P.GOLD, anchor=anchor,
+                                         face=face)
+                    with text.recording() as r2:
+                        box2 = text.draw(laid, (300, 10), s, size, P.GOLD, anchor=anchor,
+                                         face=face, bg=bg)
+                    assert box1 == box2
+                    assert [d.ink for d in r1.drawn] == [d.ink for d in r2.drawn]
+                    assert ImageChops.difference(blended, laid).getbbox() is None, (s, size)
+                    assert blended.getbbox() is not None  # something was drawn
+
+
+def test_a_text_is_drawn_only_where_its_ink_is() -> None:
+    """The text's paste covers its ink box, not its whole line box: what is around the ink (a
+    frame edge, another drawing) stays as it was."""
+    im = Image.new("RGB", (400, 80), P.RAIL)
+    box = text.draw(im, (10, 10), "Hand 1", 28, P.TEXT, bg=P.FELT)
+    ink = text.mask("Hand 1", 28).getbbox()
+    assert ink is not None and ink[1] > 0  # the line box has room above the ink
+    top_strip = im.crop((box[0], box[1], box[2], box[1] + ink[1]))
+    assert top_strip.getcolors() == [(top_strip.width * top_strip.height, P.RAIL)]
