@@ -81,28 +81,16 @@ async def on_both_engines(request: pytest.FixtureRequest) -> AsyncIterator[str |
     if request.param == "sqlite":
         yield None
         return
-    admin = databases.admin_url()
-    if admin is None:
-        pytest.skip(databases.HOW)
-    url = await databases.fresh_database(admin)
-    try:
+    async with databases.own_database() as url:
         yield url
-    finally:
-        await databases.drop_database(admin, url)
 
 
 @pytest.fixture
 async def postgres_database() -> AsyncIterator[str]:
     """A new PostgreSQL database of its own (several bot processes share it), dropped after
     the test; the test is skipped, with one line saying how to run it, without a server."""
-    admin = databases.admin_url()
-    if admin is None:
-        pytest.skip(databases.HOW)
-    url = await databases.fresh_database(admin)
-    try:
+    async with databases.own_database() as url:
         yield url
-    finally:
-        await databases.drop_database(admin, url)
 
 
 @pytest.fixture

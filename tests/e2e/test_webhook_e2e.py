@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-import socket
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -26,16 +25,11 @@ from tests.support.botprocess import BotProcess, LaunchBot, fake_bot
 from tests.support.fakeapi import FakeTelegramAPI, RecordedRequest
 from tests.support.fakeapi.core import member_dict
 from tests.support.fakeapi.model import JSON, FakeChat, FakeMessage, FakeUser, bot_user_dict
+from tests.support.workers import free_port
 
 HOOK_URL = "https://bot.example.org/hook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 TIMEOUT = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def webhook_env(port: int, **extra: str) -> dict[str, str]:

@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager, contextmanager
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+import pytest
 
 ENV = "SIXSHOOTER_TEST_POSTGRES"
 EXAMPLE = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -72,6 +73,21 @@ async def fresh_database(admin: str) -> str:
     name = f"sixshooter_e2e_{uuid.uuid4().hex[:12]}"
     await _admin(admin, f'CREATE DATABASE "{name}"')
     return with_database(admin, name)
+
+
+@asynccontextmanager
+async def own_database() -> AsyncIterator[str]:
+    """A new PostgreSQL database for the block (bot processes that a test kills share it),
+    dropped after it; the test is skipped, with one line saying how to run it, without a
+    server."""
+    admin = admin_url()
+    if admin is None:
+        pytest.skip(HOW)
+    url = await fresh_database(admin)
+    try:
+        yield url
+    finally:
+        await drop_database(admin, url)
 
 
 async def drop_database(admin: str, url: str) -> None:
