@@ -78,7 +78,7 @@ class Endgame:
         self.positions = table.positions
         self.total = sum(view.stacks)
         self.opp, self.dealer = view.opponent, view.dealer
-        self.sign = 1 if me == self.opp else -1  # `me`'s chips move with the opponent's so
+        self.sign = 1 if me == self.opp else -1  # `me`'s gain per chip the opponent gains
         h = len(self.positions)
         self.counts: dict[tuple[int, int], Counts] = {}  # bullet 2's pair (i < j) -> counts
         gen = as_generator(rng)
@@ -91,7 +91,7 @@ class Endgame:
     def _count(self, s: npt.NDArray[np.int64], h: int) -> None:
         cats = categories_of(s).astype(np.int64)
         hands = range(h)
-        pairs = [(i, j) for i, j in combinations(hands, 2)] if h > 2 else [(-1, -1)]
+        pairs = list(combinations(hands, 2)) if h > 2 else [(-1, -1)]
         for i, j in pairs:
             k, m = [x for x in hands if x not in (i, j)]
             e2 = 1 if i < 0 else np.sign(s[:, i] - s[:, j]) + 1
@@ -130,11 +130,12 @@ class Endgame:
                 n += c
         return value / n
 
-    def _after_bullet(self, mine: int, counts: Counts, pick_first: bool | None) -> float:
-        """`me`'s mean worth once bullet 2 left `me` at `mine` on the samples of `counts`."""
+    def _after_bullet(self, mine: int, counts: Counts) -> float:
+        """`me`'s mean worth once bullet 2 left `me` at `mine` on the samples of `counts`: a
+        bust ends the duel, else the bonus duel, its pick the opponent's best."""
         if mine <= 0 or mine >= self.total:
             return float(self.worth[max(0, min(self.total, mine))])
-        return self._bonus_pick(mine, counts, pick_first)
+        return self._bonus_pick(mine, counts, None)
 
     # --- bullet 2 ----------------------------------------------------------------------------
 
@@ -157,11 +158,10 @@ class Endgame:
                 part = counts[e2]
                 size = int(part.sum())
                 if size:
-                    value += size * self._after_bullet(mine + self.sign * 2 * (e2 - 1), part,
-                                                       None)
+                    value += size * self._after_bullet(mine + self.sign * 2 * (e2 - 1), part)
             return value / n
         moved = 0 if c == d else (1 if c > d else -1)
-        return self._after_bullet(mine + self.sign * moved, counts.sum(axis=0), None)
+        return self._after_bullet(mine + self.sign * moved, counts.sum(axis=0))
 
     def _answer(self, i: int, c: int) -> float:
         """`me`'s worth after `me`'s c chips on hand i as the opponent: the dealer's best

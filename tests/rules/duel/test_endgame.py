@@ -15,7 +15,7 @@ from typing import TypeVar
 import numpy as np
 import pytest
 
-from rules.duel import Bet, DuelState, Phase, PublicView, ai
+from rules.duel import Bet, DuelState, PublicView, ai
 from rules.duel.endgame import END_CHIP, Endgame, in_endgame, worth_of
 from rules.duel.judge import end_worth, judge
 from rules.duel.rollout import Floats, GreedyPolicy, Rollout, utility
