@@ -18,7 +18,11 @@ two best moves, when `hard` took the best) is under `--error` (0.2 points), or t
 
 Prints how often `hard` (`rules.duel.ai`, its own random source) takes the reference's best
 move, the mean loss over all positions and over the misses, the worst loss, and how many
-positions met the error bound. Run on one core: numpy's threads are pinned to one.
+positions met the error bound. Beside the strict figure, a tie-aware one: how many positions
+have a best move less than `NEAR` (0.1 points) better than the second (there the reference's
+own sampling, whose 95% error is up to 0.2 points, often decides which is "best"), and how
+often `hard`'s move is within `NEAR` of the best. Run on one core: numpy's threads are pinned
+to one.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from rules.duel.selfplay import play_out
 
 T = TypeVar("T")
 Z95 = 1.959964
+NEAR = 0.001  # 0.1 points of P(win): the tie-aware report's margin
 PAIRS: tuple[tuple[Level, Level], ...] = (("normal", "normal"), ("easy", "normal"))
 
 
@@ -108,7 +113,8 @@ def positions(count: int) -> list[tuple[PublicView, int]]:
     return out
 
 
-Judged = tuple[str, float, float, int]  # kind, hard's loss, its 95% error, samples
+Judged = tuple[str, float, float, int, float]  # kind, hard's loss, its 95% error, samples,
+# and the gap between the reference's two best moves
 
 
 def judge_position(task: tuple[int, PublicView, int, float, int]) -> Judged:
@@ -120,7 +126,8 @@ def judge_position(task: tuple[int, PublicView, int, float, int]) -> Judged:
     means, err, n = reference(view, player, bets, hard, error, cap, k)
     kind = ("bonus duel" if view.bonus_duel else
             "bullet 2, dealer" if player == view.dealer else "bullet 2, first to act")
-    return kind, max(0.0, max(means) - means[bets.index(hard)]), err, n
+    top = sorted(means, reverse=True)
+    return kind, max(0.0, top[0] - means[bets.index(hard)]), err, n, top[0] - top[1]
 
 
 def main() -> None:
@@ -142,13 +149,16 @@ def main() -> None:
                 print(f"  {len(judged)} positions judged", file=sys.stderr, flush=True)
     kinds = {"bullet 2, first to act": 0, "bullet 2, dealer": 0, "bonus duel": 0}
     missed = dict.fromkeys(kinds, 0)
-    losses = [loss for _, loss, _, _ in judged]
-    errs = [err for _, _, err, _ in judged]
-    samples = [n for _, _, _, n in judged]
+    losses = [j[1] for j in judged]
+    errs = [j[2] for j in judged]
+    samples = [j[3] for j in judged]
     hits = sum(loss <= 0.0 for loss in losses)
-    noise = sum(loss <= err for _, loss, err, _ in judged)
+    noise = sum(loss <= err for _, loss, err, _, _ in judged)
     bound = sum(err < args.error for err in errs)
-    for kind, loss, _, _ in judged:
+    near_ties = sum(gap < NEAR for *_, gap in judged)
+    tied = sum(gap == 0.0 for *_, gap in judged)
+    near = sum(loss < NEAR for loss in losses)
+    for kind, loss, *_ in judged:
         kinds[kind] += 1
         missed[kind] += loss > 0.0
     misses = [x for x in losses if x > 0]
@@ -157,6 +167,10 @@ def main() -> None:
     print(f"    hard takes the reference's best move: {hits}/{len(found)} "
           f"= {100 * hits / len(found):.1f}%  (goal >= 95%); within the reference's "
           f"95% error of it: {noise}/{len(found)} = {100 * noise / len(found):.1f}%")
+    print(f"    tie-aware: {near_ties} positions have a best move less than "
+          f"{100 * NEAR:.1f} points better than the second ({tied} exactly tied); hard is "
+          f"within {100 * NEAR:.1f} points of the best in {near}/{len(found)} "
+          f"= {100 * near / len(found):.1f}%")
     print(f"    mean loss in chance to win the duel: {100 * statistics.mean(losses):.3f} points "
           "a position (goal < 0.5)")
     if misses:

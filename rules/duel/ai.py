@@ -17,7 +17,9 @@ Levels:
   outcomes: `hard`'s own later choices are the best on average over the samples that share
   what is public then (the hands left, the stacks), the other player's are a 50/50 mixture of
   the `easy` rule and the `normal` rule (on today's odds); stakes are capped as the rules cap
-  them, a bust ends the duel.
+  them, a bust ends the duel. From bullet 2 of round 2 on the rest of the duel is small and
+  the judge searches it whole (`rules.duel.endgame`, on `ENDGAME_SAMPLES` joint completions):
+  both players best for their chance to win the duel, a level finish half.
 
 Every level answers a tiebreak offer by accepting it. Pure: the move is a function of the view,
 the player, the level and the random source (a `random.Random` or numpy `Generator`), never of
@@ -31,14 +33,14 @@ from typing import Literal
 
 from rules.duel import moves
 from rules.duel.actions import Action, Bet, TiebreakAnswer
-from rules.duel.judge import JUDGE_SAMPLES, best_index, judge
+from rules.duel.judge import ENDGAME_SAMPLES, JUDGE_SAMPLES, best_index, judge
 from rules.duel.odds import Rng
 from rules.duel.search import CHIP_WEIGHT, ROUND_NET, TIEBREAK_EDGE, Search, leaf_after, odds_of
 from rules.duel.view import HandState, Phase, PublicView
 
 __all__ = [
-    "CHIP_WEIGHT", "LEVELS", "ROUND_NET", "SAMPLES", "TIEBREAK_EDGE", "Level", "choose",
-    "leaf_after", "legal_moves", "parse_level",
+    "CHIP_WEIGHT", "ENDGAME_SAMPLES", "LEVELS", "ROUND_NET", "SAMPLES", "TIEBREAK_EDGE",
+    "Level", "choose", "leaf_after", "legal_moves", "parse_level",
 ]
 
 Level = Literal["random", "easy", "normal", "hard"]

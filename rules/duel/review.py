@@ -4,10 +4,11 @@
     result.players[0].accuracy, .luck, .worst        # figures of player 0
 
 **A move's value** is its worth to the player who makes it as `rules.duel.judge` gives it,
-the one judge `hard` plays by: P(win the duel) over the rest of the deal played out by
-rollouts on one joint sample of the remaining hands' completions (round 2 as the `ROUND_NET`
-chance node after round 1; a level finish ``0.5 +/- TIEBREAK_EDGE / 2``), plus a chip's
-`CHIP_WEIGHT` as the tie-break; the two players' values add up to 1. So `hard`'s own moves
+the one judge `hard` plays by: P(win the duel) on one joint sample of the remaining hands'
+completions, from bullet 2 of round 2 on by the endgame searched whole (a level finish half),
+before that by rollouts of the rest of the deal (round 2 as the `ROUND_NET` chance node after
+round 1; a level finish ``0.5 +/- TIEBREAK_EDGE / 2``; a chip's `CHIP_WEIGHT` as the
+tie-break); the two players' values add up to 1. So `hard`'s own moves
 score as best up to sampling noise (the review's sample is not the one it decided on), and
 the review's better move is the move `hard` would make. `move_values(view, player, rng)`
 gives every legal bet's value from the public view the player had
@@ -29,9 +30,12 @@ one; `python bench/review.py --calibrate K` prints today's figures). No decision
 completed the bullet (the expectation over the cards still hidden, both bets known) and
 ``after`` is the value once the hands are turned over: the next position's value (the best
 move of the player to act, from this player's side) inside a deal, or the judge's own deal
-end (`rules.duel.rollout.utility`) at the new stacks when the bullet ended the deal (a
+end (`rules.duel.judge.end_worth`) at the new stacks when the bullet ended the deal (a
 won/lost duel, a tiebreak, or round 2 as the `ROUND_NET` chance node, so a new deal's
-face-up cards are not counted as luck). The two players' lucks are opposite.
+face-up cards are not counted as luck). Both ends of a bullet are valued by one judge: the
+bullet that leads into the endgame (round 2's first) takes its ``after`` from the rollouts
+too, so the endgame's other scale (no chip tie-break, a level finish half) is not counted as
+luck. The two players' lucks are opposite.
 Clamped to -1..1 (sampling noise aside, it stays there).
 
 **The worst mistake** is the decision with the largest loss (the earliest of equal ones), or
@@ -41,8 +45,9 @@ Reviews kept before the judge changed (JSON `"v":1`) stay as they were: they wer
 the judge of their day, and recomputing them would change figures players have seen. New
 ones are `"v":2`.
 
-Cost: about one judgement (`REVIEW_SAMPLES` joint samples) per bet of the log, each
-position evaluated once (a decision's next position is also the previous bullet's "after").
+Cost: about one judgement (`REVIEW_SAMPLES` joint samples, or the endgame's
+`ENDGAME_SAMPLES`) per bet of the log, each position evaluated once (a decision's next
+position is also the previous bullet's "after"), plus round 2's second bullet by rollouts.
 """
 
 from __future__ import annotations
@@ -56,9 +61,9 @@ from typing import Any
 
 from rules.duel.actions import Bet, parse_action
 from rules.duel.ai import SAMPLES, legal_moves
-from rules.duel.judge import judge
+from rules.duel.endgame import in_endgame
+from rules.duel.judge import end_worth, judge
 from rules.duel.odds import Rng
-from rules.duel.rollout import utility
 from rules.duel.state import DuelState
 from rules.duel.view import Phase, PublicView
 
@@ -128,14 +133,16 @@ def _player_of(data: dict[str, Any]) -> PlayerReview:
 # --- values ------------------------------------------------------------------------------
 
 
-def move_values(view: PublicView, player: int, rng: Rng, *,
-                samples: int = REVIEW_SAMPLES) -> dict[Bet, float]:
-    """The worth to `player` of each of their legal bets (`rules.duel.judge`), from `view`
-    (public only). Empty when `player` has no bet to make now."""
+def move_values(view: PublicView, player: int, rng: Rng, *, samples: int = REVIEW_SAMPLES,
+                endgame: bool = True) -> dict[Bet, float]:
+    """The worth to `player` of each of their legal bets (`rules.duel.judge`; by rollouts
+    only when `endgame` is False), from `view` (public only). Empty when `player` has no bet
+    to make now."""
     bets = [a for a in legal_moves(view, player) if isinstance(a, Bet)]
     if view.phase is not Phase.BULLET or not bets:
         return {}
-    return dict(zip(bets, judge(view, player, bets, rng, samples=samples), strict=True))
+    values = judge(view, player, bets, rng, samples=samples, endgame=endgame)
+    return dict(zip(bets, values, strict=True))
 
 
 def accuracy_of(mean_loss: float) -> float:
@@ -171,13 +178,15 @@ def review(state: DuelState, rng: random.Random, *, samples: int = REVIEW_SAMPLE
     given `rng` (one draw of it, `position_rng`, seeds every position)."""
     base = rng.getrandbits(64)
     views = [state.at(v).public_view() for v in range(state.version + 1)]
-    cache: dict[tuple[int, int], dict[Bet, float]] = {}
+    cache: dict[tuple[int, int, bool], dict[Bet, float]] = {}
 
-    def values(v: int, player: int) -> dict[Bet, float]:
-        if (v, player) not in cache:
-            cache[v, player] = move_values(views[v], player, position_rng(base, v, player),
-                                           samples=samples)
-        return cache[v, player]
+    def values(v: int, player: int, endgame: bool = True) -> dict[Bet, float]:
+        endgame = endgame and in_endgame(views[v])  # else the same rollouts either way
+        if (v, player, endgame) not in cache:
+            cache[v, player, endgame] = move_values(
+                views[v], player, position_rng(base, v, player), samples=samples,
+                endgame=endgame)
+        return cache[v, player, endgame]
 
     tally = (_Tally(), _Tally())
     for v in range(state.version):
@@ -205,12 +214,13 @@ def review(state: DuelState, rng: random.Random, *, samples: int = REVIEW_SAMPLE
 
 
 def _after_value(after: PublicView, before: PublicView, player: int,
-                 values: Callable[[int, int], dict[Bet, float]], v: int) -> float:
-    """P(`player` wins) once the bullet completed from `before` is turned over (`after`)."""
+                 values: Callable[[int, int, bool], dict[Bet, float]], v: int) -> float:
+    """P(`player` wins) once the bullet completed from `before` is turned over (`after`),
+    by the judge that valued `before`."""
     stacks = after.results[-1].stacks_after
     round_over = before.is_tiebreak or before.bullet_in_round >= 3 or 0 in stacks
     if round_over or after.phase is not Phase.BULLET or after.round != before.round:
-        return float(utility(before, player)[stacks[player]])
+        return float(end_worth(before, player)[stacks[player]])
     actor = after.to_act[0]
-    best = max(values(v, actor).values())
+    best = max(values(v, actor, in_endgame(before)).values())
     return best if actor == player else 1.0 - best
