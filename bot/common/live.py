@@ -30,7 +30,7 @@ from bot.common.chats import migrate_chat
 from bot.common.errors import answer_quietly
 from bot.common.handlers import toast
 from bot.common.refusal import Refusal
-from bot.common.sync import SYNC_EVERY, SYNC_MOST, Retries
+from bot.common.sync import SYNC_EVERY, SYNC_GRACE, SYNC_MOST, Retries
 from bot.i18n import Translator
 from bot.services import Services
 from bot.telegram import intake, send
@@ -195,8 +195,12 @@ class Live(Generic[R, S, A, E]):
         least `grace` seconds ago whose turn it is (`retry`: a lag that persists is tried less
         and less often); how many were tried."""
         now = svc.clock()
+        # At start on PostgreSQL, other workers may be showing what they saved a moment ago
+        # (this one was restarted beside them): those are left to them, and to the sync job.
+        recent = grace if grace is not None else (
+            None if svc.storage.engine == "sqlite" else SYNC_GRACE)
         lagging = [r for r in await self.game.lagging(svc)
-                   if grace is None or now - r.updated_at >= grace]
+                   if recent is None or now - r.updated_at >= recent]
         due = lagging if grace is None else self.retries.due(
             lagging, lambda r: (r.id, r.version), now)
         for record in due:

@@ -140,8 +140,15 @@ def loop() -> live.Live[Rec, int, int, str]:
     return live.Live(game, Screen())
 
 
-def svc(now: int = 100) -> Services:
-    return Services(storage=cast(Any, None), clock=lambda: now)
+class _Engine:
+    def __init__(self, engine: str) -> None:
+        self.engine = engine
+
+
+def svc(now: int = 100, engine: str = "sqlite") -> Services:
+    """Services without a database (the game's repositories are the test's); `engine` says
+    which one the bot would run on."""
+    return Services(storage=cast(Any, _Engine(engine)), clock=lambda: now)
 
 
 async def test_act_checks_the_record_the_player_the_state_and_the_version(
@@ -236,3 +243,7 @@ async def test_resync_redraws_what_lags_after_its_grace(
     assert screen.shown == [(1, 5)]
     game.rows[1] = replace(game.rows[1], updated_at=200)  # (a clock that stepped back)
     assert await loop.resync(svc(100), cast(Bot, None)) == 1  # at start: whatever the grace
+    # ... but beside other workers (PostgreSQL), a save this recent is theirs to show.
+    game.rows[1] = replace(game.rows[1], version=6, updated_at=98)
+    assert await loop.resync(svc(100, "postgresql"), cast(Bot, None)) == 0
+    assert await loop.resync(svc(110, "postgresql"), cast(Bot, None)) == 1
