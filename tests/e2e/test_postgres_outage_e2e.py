@@ -65,77 +65,77 @@ async def outage(admin: str, url: str) -> AsyncIterator[None]:
         await conn.close()
 
 
+@pytest.fixture
+async def doomed() -> AsyncIterator[tuple[str, str]]:
+    """A PostgreSQL database of the test's own, and the admin URL that takes it away and
+    brings it back (`outage`); dropped after the test."""
+    async with databases.own_database() as url:
+        admin = databases.admin_url()
+        assert admin is not None
+        yield admin, url
+
+
 async def test_the_duel_goes_on_after_the_database_comes_back(
-        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    admin = databases.admin_url()
-    if admin is None:
-        pytest.skip(databases.HOW)
-    url = await databases.fresh_database(admin)
-    try:
-        # At DEBUG, with a password in the URL: no log line may carry it, failures included.
-        bot = await launch_bot(db_path=with_password(url), env={"SIXSHOOTER_LOG_LEVEL": "DEBUG",
-                                                                   "SIXSHOOTER_RATE_LIMIT": "off"})
-        storage = await bot.storage()
-        table, _ = new_table(fake_api)
-        duel_id = duel_id_of(await open_duel(fake_api, table))
-        rng = random.Random(5)
-        taps = 0
-        for _ in range(2):
-            await move(fake_api, table, rng)
-            taps += 1
-        await stored.settled(storage, duel_id)
-
-        async with outage(admin, url):
-            live = live_duel(fake_api, table.chat)
-            data = rng.choice(duel_keyboard(live))
-            answer = await tap(fake_api, actor_user(table, live), live, data)
-            assert answer == "⚠️"  # the apology: it could not be saved, so nothing moved
-            await asyncio.sleep(OUTAGE)
-            assert version_of(live_duel(fake_api, table.chat)) == taps
-            assert bot.running, "the bot died with its database"
-
-        # Back: the same button now plays (the pool connects again on its own).
-        assert await tap(fake_api, actor_user(table, live), live, data) is None
+        doomed: tuple[str, str], fake_api: FakeTelegramAPI,
+        launch_bot: LaunchBot) -> None:
+    admin, url = doomed
+    # At DEBUG, with a password in the URL: no log line may carry it, failures included.
+    bot = await launch_bot(db_path=with_password(url), env={"SIXSHOOTER_LOG_LEVEL": "DEBUG",
+                                                               "SIXSHOOTER_RATE_LIMIT": "off"})
+    storage = await bot.storage()
+    table, _ = new_table(fake_api)
+    duel_id = duel_id_of(await open_duel(fake_api, table))
+    rng = random.Random(5)
+    taps = 0
+    for _ in range(2):
+        await move(fake_api, table, rng)
         taps += 1
-        taps += await finish(fake_api, table, rng)
-        row = await stored.settled(storage, duel_id)
-        assert (row.version, row.status, row.shown_version) == (taps, DuelStatus.FINISHED, taps)
-        assert stored.actions(row) == taps  # every press that was answered, once
-        assert len(await storage.results.for_chat(table.chat.id)) == 1
-        await gone(fake_api, *[x for x in fake_api.bot_messages(table.chat) if duel_keyboard(x)])
-        left = fake_api.bot_messages(table.chat)
-        assert len(left) == 2, [text_of(x)[:60] for x in left]
-        assert "wins the duel" in text_of(left[1]) or "draw" in text_of(left[1]).lower()
-        assert "storage error while handling an update" in bot.log()
-        assert PASSWORD not in bot.log()
-        assert not refused_calls(fake_api, allow=("message is not modified",))
-        await bot.kill()
-        await bot.close_storage()
-    finally:
-        await databases.drop_database(admin, url)
+    await stored.settled(storage, duel_id)
+
+    async with outage(admin, url):
+        live = live_duel(fake_api, table.chat)
+        data = rng.choice(duel_keyboard(live))
+        answer = await tap(fake_api, actor_user(table, live), live, data)
+        assert answer == "⚠️"  # the apology: it could not be saved, so nothing moved
+        await asyncio.sleep(OUTAGE)
+        assert version_of(live_duel(fake_api, table.chat)) == taps
+        assert bot.running, "the bot died with its database"
+
+    # Back: the same button now plays (the pool connects again on its own).
+    assert await tap(fake_api, actor_user(table, live), live, data) is None
+    taps += 1
+    taps += await finish(fake_api, table, rng)
+    row = await stored.settled(storage, duel_id)
+    assert (row.version, row.status, row.shown_version) == (taps, DuelStatus.FINISHED, taps)
+    assert stored.actions(row) == taps  # every press that was answered, once
+    assert len(await storage.results.for_chat(table.chat.id)) == 1
+    await gone(fake_api, *[x for x in fake_api.bot_messages(table.chat) if duel_keyboard(x)])
+    left = fake_api.bot_messages(table.chat)
+    assert len(left) == 2, [text_of(x)[:60] for x in left]
+    assert "wins the duel" in text_of(left[1]) or "draw" in text_of(left[1]).lower()
+    assert "storage error while handling an update" in bot.log()
+    assert PASSWORD not in bot.log()
+    assert not refused_calls(fake_api, allow=("message is not modified",))
+    await bot.kill()
+    await bot.close_storage()
 
 
 async def test_healthz_is_503_while_the_database_is_gone_and_200_once_it_is_back(
-        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
-    admin = databases.admin_url()
-    if admin is None:
-        pytest.skip(databases.HOW)
-    url = await databases.fresh_database(admin)
-    try:
-        port = free_port()
-        bot = await launch_bot(db_path=with_password(url), env=ops_env(port))
-        assert await health(port) == (200, "ok\n")
-        async with outage(admin, url):
-            status, reason = await health(port)
-            assert (status, reason) == (503, "the database cannot be reached\n")
-            assert PASSWORD not in reason and bot.running
+        doomed: tuple[str, str], fake_api: FakeTelegramAPI,
+        launch_bot: LaunchBot) -> None:
+    admin, url = doomed
+    port = free_port()
+    bot = await launch_bot(db_path=with_password(url), env=ops_env(port))
+    assert await health(port) == (200, "ok\n")
+    async with outage(admin, url):
+        status, reason = await health(port)
+        assert (status, reason) == (503, "the database cannot be reached\n")
+        assert PASSWORD not in reason and bot.running
 
-        async def healthy() -> bool | None:
-            return True if await health(port) == (200, "ok\n") else None
+    async def healthy() -> bool | None:
+        return True if await health(port) == (200, "ok\n") else None
 
-        await until(healthy, "/healthz ok again")  # the pool connects again on its own
-        assert PASSWORD not in bot.log()
-        assert "health: the database cannot be reached" in bot.log()
-        await bot.kill()
-    finally:
-        await databases.drop_database(admin, url)
+    await until(healthy, "/healthz ok again")  # the pool connects again on its own
+    assert PASSWORD not in bot.log()
+    assert "health: the database cannot be reached" in bot.log()
+    await bot.kill()
