@@ -102,9 +102,10 @@ class Game(ABC, Generic[R, S, A, E]):
         """The state after `action` and what happened, or why the rules refuse it."""
 
     @abstractmethod
-    async def save(self, svc: Services, record: R, state: S, now: int) -> R | None:
-        """Save `state` if `record.version` is still the saved one: the record as saved,
-        or None when a concurrent action won the race."""
+    async def save(self, svc: Services, record: R, state: S, events: Sequence[E],
+                   now: int) -> R | None:
+        """Save `state` (reached through `events`) if `record.version` is still the saved
+        one: the record as saved, or None when a concurrent action won the race."""
 
     @abstractmethod
     def summary(self, state: S, events: Sequence[E]) -> str:
@@ -147,7 +148,7 @@ async def act_on(game: Game[R, S, A, E], svc: Services, record: R | None, versio
     if isinstance(moved, Refusal):
         return moved
     state, events = moved
-    saved = await game.save(svc, record, state, svc.clock())
+    saved = await game.save(svc, record, state, events, svc.clock())
     if saved is None:
         return game.stale  # a concurrent tap or a replayed update won the race
     log.info("%s %d v%d: user %d (seat %d) %s -> %s", game.label, record.id, saved.version,

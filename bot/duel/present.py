@@ -137,11 +137,13 @@ async def _show_header(svc: Services, bot: Bot, t: Table, state: DuelState) -> b
     """Edit the duel's header (its challenge's message) when a deal it does not show yet was
     dealt: once per deal. False when the duel has no header in its chat (its group moved to
     a supergroup, which leaves the header behind)."""
+    view = state.public_view()
+    dealt = len(deals_of(view))
+    if 0 < dealt <= t.record.header_rounds:
+        return True  # shown there already (a chat's move to a supergroup sets it back to 0)
     challenge = await svc.storage.challenges.of_duel(t.record.id)
     if challenge is None or challenge.message_id is None or challenge.chat_id != t.record.chat_id:
         return False
-    view = state.public_view()
-    dealt = len(deals_of(view))
     if dealt <= t.record.header_rounds:
         return True
     done = await send.edit_text(bot, t.record.chat_id, challenge.message_id,

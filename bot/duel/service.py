@@ -19,6 +19,7 @@ from bot.services import Services
 from bot.storage import (
     ChallengeRecord,
     ChallengeStatus,
+    Deal,
     DuelRecord,
     DuelResult,
     DuelStatus,
@@ -31,6 +32,7 @@ from rules.cards import shuffled_deck
 from rules.duel import (
     Action,
     AlreadyAnswered,
+    Dealt,
     DuelError,
     DuelFinished,
     DuelState,
@@ -40,6 +42,7 @@ from rules.duel import (
     IllegalHand,
     NotYourTurn,
     Phase,
+    RoundOver,
     TiebreakAnswer,
     choose_first_dealer,
 )
@@ -120,8 +123,9 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         return state, events + _deal_if_due(svc, state)
 
     async def save(self, svc: Services, record: DuelRecord, state: DuelState,
-                   now: int) -> DuelRecord | None:
-        """The result is recorded with the save that ends the duel."""
+                   events: Sequence[Event], now: int) -> DuelRecord | None:
+        """The result is recorded with the save that ends the duel, the deals with the save
+        that deals one or ends one (its salt): the others write the duel's row alone."""
         status = DuelStatus.FINISHED if state.is_over else DuelStatus.LIVE
         # A practice duel against the bot writes no result: the standings are people's.
         result = duel_result(record, state, now) if state.is_over and not record.practice \
@@ -129,7 +133,7 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         state_json = state.to_json()
         new_version = await svc.storage.duels.save(record.id, record.version, state_json,
                                                    status, now=now, result=result,
-                                                   deals=deals_of(state.public_view()))
+                                                   deals=_deals_moved(state, events))
         if new_version is None:
             return None
         return replace(record, state_json=state_json, version=new_version, status=status,
@@ -153,6 +157,14 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
     async def set_message(self, svc: Services, record_id: int, message_id: int,
                           version: int) -> bool:
         return await svc.storage.duels.set_message(record_id, message_id, version)
+
+
+def _deals_moved(state: DuelState, events: Sequence[Event]) -> tuple[Deal, ...]:
+    """The deals to write with a save: all the view shows when one was dealt or closed (the
+    repository keeps a stored deal's row and adds its salt), else none."""
+    if any(isinstance(e, Dealt | RoundOver) for e in events):
+        return deals_of(state.public_view())
+    return ()
 
 
 GAME = DuelLoop("duel", "duel", stale=STALE, not_player=NOT_PLAYER, over=OVER)

@@ -108,19 +108,23 @@ class TurnTimers:
         self.repo = svc.storage.timers
 
     async def on_presented(self, record: DuelRecord) -> None:
-        await self.arm(record.id)
+        await self.arm(record.id, record)  # as just saved or loaded: not read again
 
     # --- arming ------------------------------------------------------------------------
 
-    async def arm(self, duel_id: int) -> TimerRecord | None:
-        """Follow the duel to its current move (see the module doc); the row, or None when
-        the duel is over. Call with the duel's lock held, or from present()."""
-        record = await self.svc.storage.duels.get(duel_id)
+    async def arm(self, duel_id: int, record: DuelRecord | None = None) -> TimerRecord | None:
+        """Follow the duel to its current move (see the module doc; `record`: the duel as
+        just loaded or saved, else it is read); the row, or None when the duel is over. Call
+        with the duel's lock held, or from present()."""
+        if record is None:
+            record = await self.svc.storage.duels.get(duel_id)
         if record is None or not record.is_live:
             await self.scheduler.clear(duel_id)
             await self.repo.delete(duel_id)
             return None
         row = await self.repo.get(duel_id)
+        if row is not None and row.version > record.version:
+            return row  # a newer move (another worker's) armed it already
         if row is None or row.version != record.version or not row.armed:
             row = await self._new_deadline(record, row)
         await self._schedule(row)

@@ -119,7 +119,7 @@ class SixCardLoop(Game[GameRecord, SixCardGame, SixAction, SixEvent]):
             return STALE
 
     async def save(self, svc: Services, record: GameRecord, state: SixCardGame,
-                   now: int) -> GameRecord | None:
+                   events: Sequence[SixEvent], now: int) -> GameRecord | None:
         """The chips the action moved reach the balance in the same transaction."""
         before = SixCardGame.from_json(record.state_json).balance
         net = state.money.net if state.is_over else None

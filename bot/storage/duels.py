@@ -176,13 +176,14 @@ class DuelRepo:
             raise ValueError("a result goes with the save that finishes the same duel")
         # The save that writes a result rates it (a read-then-write of the chat's ratings):
         # the chat's lock first, before the duel's row is locked, as every holder takes it.
+        deals = tuple(deals)
+        update = ("UPDATE duels SET state = ?, status = ?, version = version + 1, updated_at = ?"
+                  " WHERE id = ? AND version = ? AND status = 'live'",
+                  (state_json, status.value, now, duel_id, expected_version))
+        if not deals and result is None:  # most moves: one statement, no transaction around
+            return expected_version + 1 if await self.db.execute(*update) == 1 else None
         async with self.db.transaction(None if result is None else chat_lock(result.chat_id)):
-            changed = await self.db.execute(
-                "UPDATE duels SET state = ?, status = ?, version = version + 1, updated_at = ?"
-                " WHERE id = ? AND version = ? AND status = 'live'",
-                (state_json, status.value, now, duel_id, expected_version),
-            )
-            if changed != 1:
+            if await self.db.execute(*update) != 1:
                 return None
             await record_deals(self.db, duel_id, deals)
             if result is not None:

@@ -86,7 +86,7 @@ async def move_chat(db: Database, old_id: int, new_id: int, *, now: int) -> Chat
         live_duels = await db.fetchall(
             "SELECT id FROM duels WHERE chat_id = ? AND status = 'live' ORDER BY id", (old_id,))
         rows += await db.execute(
-            "UPDATE duels SET chat_id = ?, message_id = NULL,"
+            "UPDATE duels SET chat_id = ?, message_id = NULL, header_rounds = 0,"  # left behind
             " shown_version = CASE WHEN status = 'live' THEN NULL ELSE shown_version END"
             " WHERE chat_id = ?", (new_id, old_id))
         rows += await db.execute(

@@ -51,7 +51,8 @@ class TimerRepo:
             " ON CONFLICT (duel_id) DO UPDATE SET version = excluded.version,"
             " seconds = excluded.seconds, remind_at = excluded.remind_at,"
             " deadline = excluded.deadline, reminded = excluded.reminded,"
-            " timeouts0 = excluded.timeouts0, timeouts1 = excluded.timeouts1",
+            " timeouts0 = excluded.timeouts0, timeouts1 = excluded.timeouts1"
+            " WHERE turn_timers.version <= excluded.version",  # never back to an older move
             (t.duel_id, t.version, t.seconds, t.remind_at, t.deadline, int(t.reminded),
              t.timeouts[0], t.timeouts[1]),
         )

@@ -65,7 +65,8 @@ class Counter(live.Game[Rec, int, int, str]):
               action: int) -> tuple[int, list[str]] | Refusal:
         return ODD if action % 2 else (record.total + action, [f"+{action}"])
 
-    async def save(self, svc: Services, record: Rec, state: int, now: int) -> Rec | None:
+    async def save(self, svc: Services, record: Rec, state: int, events: Sequence[str],
+                   now: int) -> Rec | None:
         if self.race or self.rows[record.id].version != record.version:
             return None
         saved = replace(record, version=record.version + 1, total=state, updated_at=now,
