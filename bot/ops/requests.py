@@ -1,4 +1,4 @@
-"""The one place that sees every Bot API call: python-telegram-bot's HTTPXRequest, counted.
+"""The one place that sees every Bot API call: the bot's request class (bot.telegram.http), counted.
 
 `MeteredRequest` is the bot's request class (bot.app gives it to the builder for sends and
 for getUpdates). Each call is counted by its method (the URL's last segment, never the token's)
@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from telegram.error import TimedOut
-from telegram.request import BaseRequest, HTTPXRequest, RequestData
+from telegram.request import BaseRequest, RequestData
 
 from bot.ops import metrics
+from bot.telegram.http import AiohttpRequest
 
 # HTTP status -> the error class python-telegram-bot turns it into (snake_case).
 _STATUS = {400: "bad_request", 401: "invalid_token", 403: "forbidden", 404: "invalid_token",
@@ -29,7 +30,7 @@ def outcome_of(status: int) -> str:
     return "server_error" if status >= 500 else "error"
 
 
-class MeteredRequest(HTTPXRequest):
+class MeteredRequest(AiohttpRequest):
     # The timeouts: float, None or python-telegram-bot's DefaultValue (its own private type).
     async def do_request(
         self, url: str, method: str, request_data: RequestData | None = None,

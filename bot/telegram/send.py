@@ -24,11 +24,11 @@ what failed:
   any duel nobody can play.
 * **Network trouble**: an edit is idempotent and is retried a couple of times. A send is
   retried only when the request surely never reached Telegram (python-telegram-bot's
-  `TimedOut`/`NetworkError` caused by httpx's `ConnectTimeout`, `ConnectError` or
-  `PoolTimeout`); after a read or write timeout or a dropped answer the message may well
-  exist, so it is not sent again here: `None`, the saved message id stays as it was, and the
-  sync job sends it later. Should both copies then exist, a press on the extra one retires it
-  (`bot.duel.present.claim`).
+  `TimedOut`/`NetworkError` raised from `bot.telegram.http.NotSent`: no free connection, the
+  connection refused or not made in time); after a read or write timeout or a dropped answer
+  the message may well exist, so it is not sent again here: `None`, the saved message id stays
+  as it was, and the sync job sends it later. Should both copies then exist, a press on the
+  extra one retires it (`bot.duel.present.claim`).
 
 "Message is not modified" is a success; a deleted message is `Edit.GONE` (the caller sends a
 fresh one).
@@ -43,7 +43,6 @@ from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import TypeVar
 
-import httpx
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import (
@@ -56,6 +55,7 @@ from telegram.error import (
 )
 
 from bot.telegram import intake
+from bot.telegram.http import NotSent
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -64,7 +64,7 @@ NETWORK_TRIES = 3
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 # The request never left this machine (no connection, or none free in the pool): safe to send
 # again. Every other transport failure may have reached Telegram.
-NOT_SENT = (httpx.ConnectTimeout, httpx.ConnectError, httpx.PoolTimeout)
+NOT_SENT = (NotSent,)
 
 
 class ChatGone(Exception):

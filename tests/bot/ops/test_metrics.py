@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import httpx
 import pytest
+from aiohttp import web
 from telegram import Update
 from telegram.error import NetworkError, TimedOut
 
 from bot.ops import metrics
 from bot.ops.requests import MeteredRequest, outcome_of
+from tests.support.httpserver import closed_port, serving
 from tests.support.ops import words
 
 TOKEN = "123456789:AAEexampleexampleexampleexample-xy"
@@ -135,20 +136,23 @@ def test_each_status_is_the_class_python_telegram_bot_raises(status: int, outcom
 
 
 async def test_every_call_through_the_request_class_is_counted() -> None:
-    def answer(request: httpx.Request) -> httpx.Response:
-        name = request.url.path.rsplit("/", 1)[-1]
+    async def answer(request: web.Request) -> web.Response:
+        name = request.path.rsplit("/", 1)[-1]
         if name == "sendMessage":
-            return httpx.Response(429, json={"ok": False, "error_code": 429,
-                                             "parameters": {"retry_after": 3}})
-        if name == "getMe":
-            return httpx.Response(200, json={"ok": True, "result": {}})
+            return web.json_response({"ok": False, "error_code": 429,
+                                      "parameters": {"retry_after": 3}}, status=429)
         if name == "getUpdates":
-            raise httpx.ReadTimeout("slow", request=request)
-        raise httpx.ConnectError("refused", request=request)
+            await asyncio.sleep(2)  # longer than the read timeout
+        return web.json_response({"ok": True, "result": {}})
 
-    request = MeteredRequest(httpx_kwargs={"transport": httpx.MockTransport(answer)})
-    await request.initialize()
-    base = f"http://127.0.0.1:1/bot{TOKEN}"
+    async with serving(answer) as server:
+        request = MeteredRequest(read_timeout=0.3)
+        await request.initialize()
+        await _count_each(request, f"{server.url}/bot{TOKEN}",
+                          f"http://127.0.0.1:{closed_port()}/bot{TOKEN}")
+
+
+async def _count_each(request: MeteredRequest, base: str, nowhere: str) -> None:
     counts = {(m, o): value("sixshooter_bot_api_calls_total", method=m, outcome=o)
               for m, o in (("getMe", "ok"), ("sendMessage", "retry_after"),
                            ("getUpdates", "timed_out"), ("deleteMessage", "network_error"))}
@@ -159,7 +163,7 @@ async def test_every_call_through_the_request_class_is_counted() -> None:
         with pytest.raises(TimedOut):
             await request.do_request(f"{base}/getUpdates", "POST")
         with pytest.raises(NetworkError):
-            await request.do_request(f"{base}/deleteMessage", "POST")
+            await request.do_request(f"{nowhere}/deleteMessage", "POST")
     finally:
         await request.shutdown()
     for (m, o), before in counts.items():

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-import httpx
+import aiohttp
 import pytest
 from telegram import Bot, Message
 from telegram.error import (
@@ -25,20 +25,21 @@ from telegram.error import (
 )
 
 from bot.telegram import send
+from bot.telegram.http import NotSent
 
 CHAT = -100777
 
 
 def timed_out(cause: BaseException) -> TimedOut:
-    """What python-telegram-bot raises for an httpx timeout (`raise TimedOut from err`)."""
+    """What the request class raises for a timeout (`raise TimedOut from err`)."""
     error = TimedOut()
     error.__cause__ = cause
     return error
 
 
 def network(cause: BaseException) -> NetworkError:
-    """What it raises for any other httpx error (`raise NetworkError(...) from err`)."""
-    error = NetworkError(f"httpx.{type(cause).__name__}: {cause}")
+    """What it raises for any other transport error (`raise NetworkError(...) from err`)."""
+    error = NetworkError(f"aiohttp.{type(cause).__name__}: {cause}")
     error.__cause__ = cause
     return error
 
@@ -103,10 +104,10 @@ async def edit_photo(bot: StubBot) -> send.Edit:
 
 
 MAY_HAVE_ARRIVED = [
-    timed_out(httpx.ReadTimeout("slow answer")),
-    timed_out(httpx.WriteTimeout("slow upload")),
-    network(httpx.RemoteProtocolError("Server disconnected without sending a response.")),
-    network(httpx.ReadError("connection reset")),
+    timed_out(aiohttp.SocketTimeoutError("slow answer")),
+    timed_out(TimeoutError("slow upload")),
+    network(aiohttp.ServerDisconnectedError("Server disconnected")),
+    network(aiohttp.ClientOSError(104, "connection reset")),
     NetworkError("Bad Gateway"),  # Telegram's front answered 502: the send may have happened
 ]
 
@@ -121,13 +122,13 @@ async def test_a_send_that_may_have_arrived_is_made_once_and_reported_failed(
 
 
 SURELY_NOT_SENT = [
-    timed_out(httpx.ConnectTimeout("no connection")),
-    network(httpx.ConnectError("connection refused")),
-    timed_out(httpx.PoolTimeout("all connections busy")),
+    timed_out(NotSent("no connection in time")),
+    network(NotSent("connection refused")),
+    timed_out(NotSent("all connections busy")),
 ]
 
 
-@pytest.mark.parametrize("error", SURELY_NOT_SENT, ids=lambda e: type(e.__cause__).__name__)
+@pytest.mark.parametrize("error", SURELY_NOT_SENT, ids=lambda e: str(e.__cause__))
 async def test_a_send_that_surely_never_left_is_made_again(error: NetworkError) -> None:
     bot = StubBot(error, SENT)
     assert await send_photo(bot) is SENT
@@ -135,7 +136,7 @@ async def test_a_send_that_surely_never_left_is_made_again(error: NetworkError) 
 
 
 async def test_a_send_that_never_leaves_gives_up_after_a_few_tries() -> None:
-    bot = StubBot(*(network(httpx.ConnectError("down")) for _ in range(send.NETWORK_TRIES + 2)))
+    bot = StubBot(*(network(NotSent("down")) for _ in range(send.NETWORK_TRIES + 2)))
     assert await send_photo(bot) is None
     assert len(bot.calls) == send.NETWORK_TRIES
 
@@ -157,7 +158,8 @@ async def test_an_edit_is_made_again_after_any_network_failure(error: NetworkErr
 
 
 async def test_an_edit_that_keeps_failing_is_failed_not_gone() -> None:
-    bot = StubBot(*(timed_out(httpx.ReadTimeout("slow")) for _ in range(send.NETWORK_TRIES)))
+    slow = aiohttp.SocketTimeoutError("slow")
+    bot = StubBot(*(timed_out(slow) for _ in range(send.NETWORK_TRIES)))
     assert await edit_photo(bot) is send.Edit.FAILED
     assert len(bot.calls) == send.NETWORK_TRIES
 
