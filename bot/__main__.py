@@ -23,6 +23,7 @@ from telegram.error import InvalidToken, TelegramError
 from bot import dbcopy, instance, logs
 from bot.config import ENVIRONMENT, Config, ConfigError
 from bot.i18n import LANGUAGES
+from bot.ops import memory
 from bot.ops.health import HealthHandler
 from bot.storage import Storage, StorageError
 from bot.telegram import App, connect, runner, webhook
@@ -143,6 +144,7 @@ def run() -> int:
         return _refuse(str(e), EXIT_CONFIG)
     logs.setup(config.log_level, secrets=config.secrets)
     connect.one_line_network_errors()
+    memory.tame_malloc()
     try:
         if config.db_path is None:  # PostgreSQL: several bots may share it (no lock)
             return _serve(config)

@@ -151,6 +151,7 @@ async def act_on(game: Game[R, S, A, E], svc: Services, record: R | None, versio
     saved = await game.save(svc, record, state, events, svc.clock())
     if saved is None:
         return game.stale  # a concurrent tap or a replayed update won the race
-    log.info("%s %d v%d: user %d (seat %d) %s -> %s", game.label, record.id, saved.version,
-             user_id, seat, action, game.summary(state, events))
+    if log.isEnabledFor(logging.INFO):  # the summary is built only for a line written
+        log.info("%s %d v%d: user %d (seat %d) %s -> %s", game.label, record.id,
+                 saved.version, user_id, seat, action, game.summary(state, events))
     return Applied(saved, state, tuple(events))
