@@ -82,7 +82,9 @@ def test_one_face_down_stack_for_both_games() -> None:
     duel = png(render.table(view, names=("A", "B"), labels=EN, fmt="png"))
     hand = next(h for h in view.hands if h.state is HandState.AVAILABLE)
     box = duel_layout.stack_box(hand.position)
-    assert ImageChops.difference(duel.crop(box), sprites.stack(hand.face_up)).getbbox() is None
+    at_duel_size = sprites.stack(hand.face_up, 4, P.FELT, duel_layout.CARD_W, duel_layout.CARD_H,
+                                 duel_layout.BACK_DX, duel_layout.BACK_DY)
+    assert ImageChops.difference(duel.crop(box), at_duel_size).getbbox() is None
     scenes = {stem: (v, name) for stem, _, v, _, name in six_preview.scenes()}
     six_view, name = scenes["s01_fresh_one_box"]
     assert six_view.dealer_up is not None
