@@ -31,7 +31,7 @@ from bot.i18n import translator
 from render.duel import result as duel_result
 from render.duel import reveal as duel_reveal
 from render.duel import table as duel_table
-from render.encode import STANDARD, TALL, Jpeg, encode
+from render.encode import DUEL, TALL, Jpeg, encode
 from render.sixcard import table as six_table
 from rules.cards import shuffled_deck
 from rules.duel import DuelState, PublicView
@@ -109,20 +109,20 @@ def main() -> None:
     args = ap.parse_args()
     all_views = views(args.duels)
     tables: list[Job] = [
-        (lambda v=v, i=i: duel_table.compose(v, NAMES, RU if i % 2 else EN), STANDARD)
+        (lambda v=v, i=i: duel_table.compose(v, NAMES, RU if i % 2 else EN), DUEL)
         for i, v in enumerate(all_views) if v.hands
     ]
     reveals: list[Job] = [
-        (lambda v=v, r=r: duel_reveal.compose(v, r, NAMES, EN), STANDARD)
+        (lambda v=v, r=r: duel_reveal.compose(v, r, NAMES, EN), DUEL)
         for v in all_views[:: max(1, len(all_views) // 60)] for r in v.results[-1:]
     ]
     results: list[Job] = [
-        (lambda v=v: duel_result.compose(v, NAMES, EN), STANDARD)
+        (lambda v=v: duel_result.compose(v, NAMES, EN), DUEL)
         for v in all_views if v.is_over
     ]
     # the jobs are render.table / reveal / result / sixcard, split at the encoder
     first = next(i for i, v in enumerate(all_views) if v.hands)
-    assert encode(tables[0][0](), args.fmt) == render.table(
+    assert encode(tables[0][0](), args.fmt, DUEL) == render.table(
         all_views[first], names=NAMES, labels=RU if first % 2 else EN, fmt=args.fmt)
     print(f"Render figures ({args.fmt}, {len(all_views)} views from {args.duels} duels)")
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

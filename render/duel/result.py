@@ -15,7 +15,7 @@ from render.duel import frame
 from render.duel import layout as L
 from render.duel.table import arrange
 from render.duel.words import cat_fit, stake_label
-from render.encode import encode
+from render.encode import DUEL, encode
 from render.text import Labels
 from rules.cards import Card
 from rules.duel.view import BulletResult, Outcome, PublicView
@@ -269,4 +269,4 @@ def result(view: PublicView, *, names: tuple[str, str], labels: Labels,
     """The end of the duel: winner or draw, why it ended (`reason`: DuelState.end_reason,
     one of REASONS; None reads as "bullets"), final stacks, the stacks over the bullets and the
     scorecard of every bullet."""
-    return encode(compose(view, names, labels, reason), fmt)
+    return encode(compose(view, names, labels, reason), fmt, DUEL)

@@ -12,7 +12,7 @@ from render.duel import frame
 from render.duel import layout as L
 from render.duel.table import arrange
 from render.duel.words import stake_label
-from render.encode import encode
+from render.encode import DUEL, encode
 from render.text import Labels
 from rules.duel.view import BulletResult, Outcome, PublicView
 
@@ -114,4 +114,4 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
 def reveal(view: PublicView, result: BulletResult | None = None, *, names: tuple[str, str],
            labels: Labels, fmt: str = "jpeg") -> bytes:
     """A finished bullet turned over, as JPEG (default) or PNG bytes."""
-    return encode(compose(view, result, names, labels), fmt)
+    return encode(compose(view, result, names, labels), fmt, DUEL)

@@ -17,7 +17,7 @@ from render.duel import frame
 from render.duel import layout as L
 from render.duel import sprites as duel_sprites
 from render.duel.words import stake_label, summary
-from render.encode import encode
+from render.encode import DUEL, encode
 from render.text import Labels
 from rules.cards import Card
 from rules.duel.view import BulletResult, HandState, HandView, Phase, PublicView
@@ -254,4 +254,4 @@ def table(view: PublicView, *, names: tuple[str, str], labels: Labels,
           show_cards_out: bool = True, fmt: str = "jpeg") -> bytes:
     """The table at this moment of the duel, as JPEG (default) or PNG bytes: the last bullet of
     this deal folded in; without `show_cards_out`, shorter, without the cards-out grid."""
-    return encode(compose(view, names, labels, show_cards_out), fmt)
+    return encode(compose(view, names, labels, show_cards_out), fmt, DUEL)
