@@ -35,16 +35,28 @@ def centred(d: ImageDraw.ImageDraw, cx: float, cy: float, s: str, size: int, fil
     d.text((cx, cy), s, fill=fill, font=text.font(size, face), anchor="mm")
 
 
+def _card(w: int, h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A blank card, supersampled: its rounded white face and edge, on a clear ground."""
+    W, H = w * SS, h * SS
+    im = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((0, 0, W - 1, H - 1), int(W * 0.09), fill=(*P.CARD, 255),
+                        outline=P.CARD_EDGE, width=max(2, SS * 3 // 2))
+    return im, d
+
+
+@lru_cache(maxsize=2)
+def blank(w: int, h: int) -> Image.Image:
+    """A card with nothing on it (RGBA): what a card's corners lie over where cards overlap."""
+    return down(_card(w, h)[0], (w, h))
+
+
 @lru_cache(maxsize=208)  # 52 cards at the duel's, its reveal's and six-card's sizes
 def face(card: Card, w: int = C.CARD_W, h: int = C.CARD_H) -> Image.Image:
     """The face of `card`: an index (rank and suit on one line, legible in a cascade) at the
     top left and upside down at the bottom right, and a large suit in the middle."""
-    W, H = w * SS, h * SS
-    im = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
-    r = int(W * 0.09)
-    d.rounded_rectangle((0, 0, W - 1, H - 1), r, fill=(*P.CARD, 255), outline=P.CARD_EDGE,
-                        width=max(2, SS * 3 // 2))
+    im, d = _card(w, h)
+    W, H = im.size
     colour = P.suit_colour(card.suit)
     index = card.rank.label + card.suit.symbol
     isize = int(h * 0.19) * SS

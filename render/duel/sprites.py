@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from render import palette as P
 from render.duel import layout as L
-from render.sprites import RGB, SS, centred, down, face, flat
+from render.sprites import RGB, SS, blank, centred, down, face, flat
 from rules.cards import CARDS, Card
 
 UP, UP_RIM = (255, 220, 120), (196, 132, 0)  # a face-up card's cell in the grid
@@ -23,13 +23,31 @@ SWATCH_SIZE = (23, 17)  # a legend's swatch, drawn
 @lru_cache(maxsize=48)
 def cascade(cards: tuple[Card, ...]) -> Image.Image:
     """A turned-over hand on the felt: its cards one above the other, each showing its index
-    strip, the last one whole (RGB; pasted without a mask)."""
+    strip, the last one whole (RGB; pasted without a mask). Made of `layer`s, five plain
+    pastes: a bot with many duels at once turns over more hands than this cache holds."""
     x0, y0, x1, y1 = L.cascade_box(0)
     im = Image.new("RGB", (x1 - x0, y1 - y0), P.FELT)
+    last = len(cards) - 1
     for i, card in enumerate(cards):
-        sprite = face(card, L.CARD_W, L.CARD_H)
-        im.paste(sprite, (0, i * L.STRIP), sprite)
+        im.paste(layer(card, "first" if i == 0 else "last" if i == last else "middle"),
+                 (0, i * L.STRIP))
     return im
+
+
+@lru_cache(maxsize=160)
+def layer(card: Card, part: str) -> Image.Image:
+    """One card of a cascade laid on what is under it (RGB): "first", its index strip over
+    the felt; "middle", its strip over the edge of the card above (its top corners show that
+    card's edge, a blank card's: no index reaches it); "last", whole, its top corners over the
+    card above, its bottom corners over the felt."""
+    sprite = face(card, L.CARD_W, L.CARD_H)
+    w, h = sprite.size
+    im = Image.new("RGB", (w, h), P.FELT)
+    if part != "first":
+        under = blank(w, h).crop((0, L.STRIP, w, h))
+        im.paste(under, (0, 0), under)
+    im.paste(sprite, (0, 0), sprite)
+    return im if part == "last" else im.crop((0, 0, w, L.STRIP))
 
 
 @lru_cache(maxsize=64)
