@@ -16,8 +16,8 @@ from render.text import Labels
 from rules.duel.view import Phase, PublicView
 
 
-@lru_cache(maxsize=16)
 def _felt(height: int) -> Image.Image:
+    """The whole felt table, drawn (not cached: 2.4 MB a height; `_rail` keeps its edges)."""
     im = Image.new("RGB", (L.W, height), P.RAIL)
     d = ImageDraw.Draw(im)
     r = L.RAIL_W
@@ -27,9 +27,28 @@ def _felt(height: int) -> Image.Image:
     return im
 
 
+# the rows and columns of the felt that are not plain felt: the rail and the rounded corners
+_EDGE = L.RAIL_W + 20 + 1
+
+
+@lru_cache(maxsize=16)
+def _rail(height: int) -> tuple[Image.Image, Image.Image, Image.Image, Image.Image]:
+    """The felt's edges (top, bottom, left, right): all of `_felt` that is not plain felt."""
+    im, e, r = _felt(height), _EDGE, L.RAIL_W
+    return (im.crop((0, 0, L.W, e)), im.crop((0, height - e, L.W, height)),
+            im.crop((0, e, r, height - e)), im.crop((L.W - r, e, L.W, height - e)))
+
+
 def canvas(height: int) -> Image.Image:
-    """A fresh felt table of the duel's width, `height` px tall (a copy of a cached one)."""
-    return _felt(height).copy()
+    """A fresh felt table of the duel's width, `height` px tall: the pixels of `_felt`, laid
+    as a plain fill and its four edges (half the time of copying the whole cached table)."""
+    top, bottom, left, right = _rail(height)
+    im = Image.new("RGB", (L.W, height), P.FELT)
+    im.paste(top, (0, 0))
+    im.paste(bottom, (0, height - _EDGE))
+    im.paste(left, (0, _EDGE))
+    im.paste(right, (L.W - L.RAIL_W, _EDGE))
+    return im
 
 
 def names_of(names: tuple[str, str] | list[str], labels: Labels) -> tuple[str, str]:
