@@ -31,13 +31,16 @@ class Jpeg:
 # quality); at the 400 px a phone shows, the pictures cannot be told apart (PSNR against the
 # lossless picture at 400 px: 37.4 -> 35.7 dB), and a 1:1 crop shows no visible ringing.
 STANDARD = Jpeg(qualities=(60,))
-# The duel's pictures, drawn at 720 px wide (issue 21; they were 960): 4:2:2, not 4:2:0. A phone
-# shows them at about 400 px, now scaled down less (0.56, not 0.42), so 4:2:0's chroma blocks
-# come through on coloured words and red suits: PSNR at 400 px against the lossless picture
-# (table, median of 37): 960 q60 4:2:0 35.7 dB (as sent before), 720 q60 4:2:0 33.9, 720 q60
-# 4:2:2 35.7 (q70 4:2:0 only 34.5). 4:2:2 costs 0.27 ms more encode than 4:2:0 at 720 (1.73
-# against 1.46 ms), still 0.8 ms under 960's 4:2:0, at 89 KB (960's: 124 KB).
-DUEL = Jpeg(qualities=(60,), subsampling=1)
+# The duel's pictures, drawn at 720 px wide (issue 21; they were 960), measured on 37 tables
+# (bytes and encode median; PSNR at 400 px, LANCZOS, against the lossless picture):
+#   960 q60 4:2:0 (as sent before)  124 KB  2.53 ms  35.7 dB
+#   720 q50 / q60 / q70 4:2:0        74 / 82 / 94 KB  1.46 / 1.46 / 1.53 ms  33.5 / 33.9 / 34.5
+#   720 q60 4:2:2 / 4:4:4            89 / 103 KB  1.73 / 2.15 ms  35.7 / 38.7
+# At 720 a phone scales the picture down less (0.56, not 0.42), so 4:2:0's chroma shows a little
+# more in the figure; side by side at 400 px (and at 4x zoom on the red suits and coloured
+# words) 720 q60 4:2:0 cannot be told from the picture sent before, and 4:2:2 would cost
+# 0.27 ms a picture (over the table's 2.5 ms target): 4:2:0 kept, `subsampling=1` if ever not.
+DUEL = Jpeg(qualities=(60,), subsampling=2)
 # Six-card poker's table, up to four lanes of cards: a little lower, optimised, and in the rare
 # picture still over MAX_BYTES (a settled three-box table shows up to 24 cards, 4 of them
 # greyed) lower again.

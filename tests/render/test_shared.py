@@ -119,17 +119,17 @@ def test_the_encoder_is_deterministic_and_refuses_unknown_formats() -> None:
         encode.encode(im, "gif")
 
 
-def test_the_duels_pictures_keep_chroma_at_full_height() -> None:
-    """4:2:2, not 4:2:0: at 720 px a phone scales the duel's pictures down less, and chroma
-    at half height shows on coloured words (render.encode.DUEL)."""
+def test_a_jpeg_has_the_chroma_subsampling_of_its_settings() -> None:
     from PIL import JpegImagePlugin
 
+    im = noise(64, 64)
+    for sampling in (0, 1, 2):  # 4:4:4, 4:2:2, 4:2:0
+        data = encode.encode(im, "jpeg", encode.Jpeg((60,), subsampling=sampling))
+        assert JpegImagePlugin.get_sampling(Image.open(io.BytesIO(data))) == sampling
     view = DuelState.new(50, first_dealer=0)
     view.deal(duel_preview.deck(duel_preview.DEAL_1), b"chroma")
-    im = Image.open(io.BytesIO(render.table(view.public_view(), names=("A", "B"), labels=EN)))
-    assert JpegImagePlugin.get_sampling(im) == 1  # 4:2:2
-    board = Image.open(io.BytesIO(encode.encode(noise(64, 64), "jpeg")))
-    assert JpegImagePlugin.get_sampling(board) == 2  # every other picture: 4:2:0
+    table = render.table(view.public_view(), names=("A", "B"), labels=EN)
+    assert JpegImagePlugin.get_sampling(Image.open(io.BytesIO(table))) == encode.DUEL.subsampling
 
 
 def test_a_jpeg_over_its_budget_is_made_again_at_the_next_quality() -> None:
