@@ -8,6 +8,10 @@ renders each one (the first pass warms the sprite caches, as a running bot's wou
 process's CPU time composing and encoding (the stages to weigh, and steadier than the wall clock
 on a busy machine). Targets (issue 21): table <= 2.5 ms and <= 110 KB median, result <= 6 ms
 and <= 150 KB. Prints figures only; nothing here is a test.
+
+The duel's pictures are drawn 720 px wide (render/duel/layout.py; 960 until issue 21, which
+took the table from 4.1 ms and 124 KB to about 2.45 ms and 82 KB here) and encoded with
+render.encode.DUEL (its note has the JPEG settings measured); six-card's with TALL.
 """
 
 from __future__ import annotations
