@@ -75,8 +75,8 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
                                                                 view.bonus_duel))
         return
     x0, y0, x1, y1 = L.cascade_box(pos)
-    if hand.won:
-        d.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), 11, outline=P.GOLD, width=4)
+    if hand.won:  # inside its own column, on the felt: laid as a plate, not drawn
+        sprites.lay_plate(im, (x0 - 5, y0 - 5, x1 + 5, y1 + 5), 11, P.FELT, P.GOLD, 4)
     im.paste(duel_sprites.cascade(arrange(hand.cards)), (x0, y0))
     if hand.won:
         badge = sprites.star(L.STAR)
@@ -129,14 +129,14 @@ def last_bullet(view: PublicView) -> BulletResult | None:
     return r if r.round == view.round or r.number == view.bullet - 1 else None
 
 
-def fold(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult,
-         names: tuple[str, str], labels: Labels, framed: bool = True) -> None:
+def fold(im: Image.Image, result: BulletResult, names: tuple[str, str], labels: Labels,
+         framed: bool = True) -> None:
     """The last bullet folded into the table: its two hands framed in their players' colours
     (when they are on this table: `framed`), and the strip under the row saying what
     happened."""
-    for p in (0, 1) if framed else ():
+    for p in (0, 1) if framed else ():  # on the felt before the hands: laid as plates
         x0, y0, x1, y1 = L.column(result.positions[p])
-        d.rounded_rectangle((x0 + 1, y0 - 2, x1 - 1, y1 + 3), 11, outline=P.PLAYER[p], width=3)
+        sprites.lay_plate(im, (x0 + 1, y0 - 2, x1 - 1, y1 + 3), 11, P.FELT, P.PLAYER[p], 3)
     x0, y0, x1, y1 = L.FOLD
     winner = result.winner
     sprites.lay_plate(im, L.FOLD, 11, P.PANEL, P.GOLD if winner is not None else P.PANEL_EDGE, 2)
@@ -237,7 +237,7 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     d = ImageDraw.Draw(im)
     last = last_bullet(view)
     if last is not None:
-        fold(im, d, last, names, labels, framed=last.round == view.round)
+        fold(im, last, names, labels, framed=last.round == view.round)
     for hand in view.hands:
         _hand(im, d, view, hand, labels)
     if not view.hands:  # before the first deal: say so where the hands will be
