@@ -3,10 +3,13 @@ pixels, and the size of the duel's cards, chips and badges.
 
 The duel is drawn on its own, narrow canvas (W = 720, not the shared 1200 px): a Telegram photo
 on a phone is about 400 points wide, so a wider canvas only buys pixels the phone throws away,
-and every pixel costs (libjpeg's time and a photo's bytes go with the pixels). Every word here
-is drawn at 20 px or more (11 px and up once the phone scales it down); the chart's axis and a
-few small marks are smaller, as small on the phone as they were on the 960 px canvas before
-(issue 21: every size of that one scaled by 0.75, font sizes rounded up).
+and every pixel costs (libjpeg's time and a photo's bytes go with the pixels). Issue 21 drew it
+from the 960 px canvas before it, every size scaled by 0.75 and font sizes rounded up, so no
+text is smaller on the phone than it was: the words at 20 px or more (11 px and up once the
+phone scales them down), the chart's axis, the dealer's word and a few marks smaller, as they
+were; a text that does not fit at its size still falls back a size or two (a long Spanish
+stake to 16 px, as on the 960 px canvas) and the status lines are 22 px (22.5 scaled), which
+keeps their longest line on one line as before.
 
 The tests sample these boxes (a chip, a winner mark, a cell of the cards-out grid), so the
 drawing code and the tests share one source of truth for positions.
