@@ -8,7 +8,7 @@ from the 960 px canvas before it, every size scaled by 0.75 and font sizes round
 text is smaller on the phone than it was: the words at 20 px or more (11 px and up once the
 phone scales them down), the chart's axis, the dealer's word and a few marks smaller, as they
 were; a text that does not fit at its size still falls back a size or two (a long Spanish
-stake to 16 px, as on the 960 px canvas) and the status lines are 22 px (22.5 scaled), which
+stake to 16 px; 22 on the 960 px canvas) and the status lines are 22 px (22.5 scaled), which
 keeps their longest line on one line as before.
 
 The tests sample these boxes (a chip, a winner mark, a cell of the cards-out grid), so the
