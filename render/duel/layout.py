@@ -4,12 +4,12 @@ pixels, and the size of the duel's cards, chips and badges.
 The duel is drawn on its own, narrow canvas (W = 720, not the shared 1200 px): a Telegram photo
 on a phone is about 400 points wide, so a wider canvas only buys pixels the phone throws away,
 and every pixel costs (libjpeg's time and a photo's bytes go with the pixels). Issue 21 drew it
-from the 960 px canvas before it, every size scaled by 0.75 and font sizes rounded up, so no
-text is smaller on the phone than it was: the words at 20 px or more (11 px and up once the
+from the 960 px canvas before it, every size scaled by 0.75 and font sizes rounded up, so the
+texts are as large on the phone as they were: the words at 20 px or more (11 px and up once the
 phone scales them down), the chart's axis, the dealer's word and a few marks smaller, as they
-were; a text that does not fit at its size still falls back a size or two (a long Spanish
-stake to 16 px; 22 on the 960 px canvas) and the status lines are 22 px (22.5 scaled), which
-keeps their longest line on one line as before.
+were. Half a pixel smaller than scaled, so that they fit as before: the status lines (22 for
+22.5) and the last fallback sizes of a text too long for its box (a long Spanish stake 16, a
+long "to act" tag and the folded bullet's strip 19).
 
 The tests sample these boxes (a chip, a winner mark, a cell of the cards-out grid), so the
 drawing code and the tests share one source of truth for positions.
