@@ -25,11 +25,12 @@ class Jpeg:
     subsampling: int = 2  # Pillow's: 2 is 4:2:0 (chroma at half width and height), 1 is 4:2:2
 
 
-# The duel's pictures and the standings: ranks stay crisp, a busy table stays under 150 KB.
-# Quality 60, not 80 (issue 21): a quarter fewer bytes (table 165 -> 124 KB median, result
-# 193 -> 139 KB) for the same encode time (libjpeg's time goes with the pixels, not the
-# quality); at the 400 px a phone shows, the pictures cannot be told apart (PSNR against the
-# lossless picture at 400 px: 37.4 -> 35.7 dB), and a 1:1 crop shows no visible ringing.
+# The standings and the tournament's table (and the duel's on its 960 px canvas: DUEL now):
+# ranks stay crisp. Quality 60, not 80 (issue 21): a quarter fewer bytes (the duel's table
+# 165 -> 124 KB median, result 193 -> 139 KB) for the same encode time (libjpeg's time goes
+# with the pixels, not the quality); at the 400 px a phone shows, the pictures cannot be told
+# apart (PSNR against the lossless picture at 400 px: 37.4 -> 35.7 dB), and a 1:1 crop shows
+# no visible ringing.
 STANDARD = Jpeg(qualities=(60,))
 # The duel's pictures, drawn at 720 px wide (issue 21; they were 960), measured on 37 tables
 # (bytes and encode median; PSNR at 400 px, LANCZOS, against the lossless picture):
