@@ -8,6 +8,10 @@ renders each one (the first pass warms the sprite caches, as a running bot's wou
 process's CPU time composing and encoding (the stages to weigh, and steadier than the wall clock
 on a busy machine). Targets (issue 21): table <= 2.5 ms and <= 110 KB median, result <= 6 ms
 and <= 150 KB. Prints figures only; nothing here is a test.
+
+The duel's pictures are drawn 720 px wide (render/duel/layout.py; 960 until issue 21, which
+took the table from 4.1 ms and 124 KB to about 2.45 ms and 82 KB here) and encoded with
+render.encode.DUEL (its note has the JPEG settings measured); six-card's with TALL.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from bot.i18n import translator
 from render.duel import result as duel_result
 from render.duel import reveal as duel_reveal
 from render.duel import table as duel_table
-from render.encode import STANDARD, TALL, Jpeg, encode
+from render.encode import DUEL, TALL, Jpeg, encode
 from render.sixcard import table as six_table
 from rules.cards import shuffled_deck
 from rules.duel import DuelState, PublicView
@@ -109,20 +113,20 @@ def main() -> None:
     args = ap.parse_args()
     all_views = views(args.duels)
     tables: list[Job] = [
-        (lambda v=v, i=i: duel_table.compose(v, NAMES, RU if i % 2 else EN), STANDARD)
+        (lambda v=v, i=i: duel_table.compose(v, NAMES, RU if i % 2 else EN), DUEL)
         for i, v in enumerate(all_views) if v.hands
     ]
     reveals: list[Job] = [
-        (lambda v=v, r=r: duel_reveal.compose(v, r, NAMES, EN), STANDARD)
+        (lambda v=v, r=r: duel_reveal.compose(v, r, NAMES, EN), DUEL)
         for v in all_views[:: max(1, len(all_views) // 60)] for r in v.results[-1:]
     ]
     results: list[Job] = [
-        (lambda v=v: duel_result.compose(v, NAMES, EN), STANDARD)
+        (lambda v=v: duel_result.compose(v, NAMES, EN), DUEL)
         for v in all_views if v.is_over
     ]
     # the jobs are render.table / reveal / result / sixcard, split at the encoder
     first = next(i for i, v in enumerate(all_views) if v.hands)
-    assert encode(tables[0][0](), args.fmt) == render.table(
+    assert encode(tables[0][0](), args.fmt, DUEL) == render.table(
         all_views[first], names=NAMES, labels=RU if first % 2 else EN, fmt=args.fmt)
     print(f"Render figures ({args.fmt}, {len(all_views)} views from {args.duels} duels)")
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -10,7 +10,7 @@ its Translator), so render/ holds no language.
     render.sixcard(six_view, name="Alice", labels=tr) -> bytes         # six-card poker, any time
     render.leaderboard(board, labels=tr), render.player_card(card, labels=tr)   # /stats
 
-The duel's pictures are 960 px wide (a phone shows them at about 400) with no word under 22 px.
+The duel's pictures are 720 px wide (a phone shows them at about 400) with no word under 20 px.
 One package per game (render/duel/, render/sixcard/) beside what they share: the canvas, the
 palette, the sprites, the text and the encoder. Nothing here receives a hidden card, so nothing
 here can show one: the same public view gives the same bytes whatever the hidden cards are.

@@ -2,8 +2,10 @@
 button and the winner's star, drawn once and cached.
 
 Shapes are drawn at SS times the size and scaled down, which gives smooth edges without
-per-picture cost. `flat(sprite, bg)` is a sprite already laid on a plain colour: pasting it needs
-no mask, which keeps composing a picture cheap.
+per-picture cost; a sprite asked for smaller than its design size (the duel's narrower canvas)
+is drawn at the design size and scaled down further: the same drawing, smaller.
+`flat(sprite, bg)` is a sprite already laid on a plain colour: pasting it needs no mask, which
+keeps composing a picture cheap.
 """
 
 from __future__ import annotations
@@ -33,16 +35,28 @@ def centred(d: ImageDraw.ImageDraw, cx: float, cy: float, s: str, size: int, fil
     d.text((cx, cy), s, fill=fill, font=text.font(size, face), anchor="mm")
 
 
-@lru_cache(maxsize=160)
-def face(card: Card, w: int = C.CARD_W, h: int = C.CARD_H) -> Image.Image:
-    """The face of `card`: an index (rank and suit on one line, legible in a cascade) at the
-    top left and upside down at the bottom right, and a large suit in the middle."""
+def _card(w: int, h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A blank card, supersampled: its rounded white face and edge, on a clear ground."""
     W, H = w * SS, h * SS
     im = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
-    r = int(W * 0.09)
-    d.rounded_rectangle((0, 0, W - 1, H - 1), r, fill=(*P.CARD, 255), outline=P.CARD_EDGE,
-                        width=max(2, SS * 3 // 2))
+    d.rounded_rectangle((0, 0, W - 1, H - 1), int(W * 0.09), fill=(*P.CARD, 255),
+                        outline=P.CARD_EDGE, width=max(2, SS * 3 // 2))
+    return im, d
+
+
+@lru_cache(maxsize=2)
+def blank(w: int, h: int) -> Image.Image:
+    """A card with nothing on it (RGBA): what a card's corners lie over where cards overlap."""
+    return down(_card(w, h)[0], (w, h))
+
+
+@lru_cache(maxsize=208)  # 52 cards at the duel's, its reveal's and six-card's sizes
+def face(card: Card, w: int = C.CARD_W, h: int = C.CARD_H) -> Image.Image:
+    """The face of `card`: an index (rank and suit on one line, legible in a cascade) at the
+    top left and upside down at the bottom right, and a large suit in the middle."""
+    im, d = _card(w, h)
+    W, H = im.size
     colour = P.suit_colour(card.suit)
     index = card.rank.label + card.suit.symbol
     isize = int(h * 0.19) * SS
@@ -77,7 +91,7 @@ def back(w: int = C.CARD_W, h: int = C.CARD_H) -> Image.Image:
     d.rounded_rectangle(box, r // 2, fill=P.BACK)
     lattice = Image.new("L", (W, H), 0)
     ld = ImageDraw.Draw(lattice)
-    step = 14 * SS
+    step = round(14 * w / C.CARD_W) * SS  # the same lattice on a smaller card
     for k in range(-H, W + H, step):
         ld.line((k, 0, k + H, H), fill=255, width=SS * 2)
         ld.line((k, H, k + H, 0), fill=255, width=SS * 2)
@@ -96,25 +110,30 @@ def flat(sprite: Image.Image, bg: RGB) -> Image.Image:
 
 
 @lru_cache(maxsize=128)
-def stack(up: Card | None, backs: int = 4, bg: RGB = P.FELT) -> Image.Image:
+def stack(up: Card | None, backs: int = 4, bg: RGB = P.FELT, w: int = C.CARD_W,
+          h: int = C.CARD_H, dx: int = C.BACK_DX, dy: int = C.BACK_DY) -> Image.Image:
     """Cards face down, as every game shows them: `backs` backs stacked up and to the right
     behind the face-up card `up`, the front card at the bottom left; with `up=None` the front
     card is a back too (`backs` cards in all). Laid on `bg` (RGB): a duel's hand in play, the
-    dealer's hole cards, a six-card box not shown yet."""
+    dealer's hole cards, a six-card box not shown yet. Cards `w` x `h`, each back `dx`, `dy`
+    from the one before."""
     n = backs if up is not None else backs - 1
-    im = Image.new("RGBA", (C.CARD_W + n * C.BACK_DX, C.CARD_H + n * C.BACK_DY), (0, 0, 0, 0))
-    b = back()
+    im = Image.new("RGBA", (w + n * dx, h + n * dy), (0, 0, 0, 0))
+    b = back(w, h)
     for k in range(n, 0, -1):
-        im.alpha_composite(b, (k * C.BACK_DX, (n - k) * C.BACK_DY))
-    im.alpha_composite(face(up) if up is not None else b, (0, n * C.BACK_DY))
+        im.alpha_composite(b, (k * dx, (n - k) * dy))
+    im.alpha_composite(face(up, w, h) if up is not None else b, (0, n * dy))
     return flat(im, bg)
 
 
-@lru_cache(maxsize=16)
-def chip(player: int, n: int, bg: RGB = P.FELT) -> Image.Image:
+CHIP = 46  # a chip's design diameter
+
+
+@lru_cache(maxsize=32)
+def chip(player: int, n: int, bg: RGB = P.FELT, size: int = CHIP) -> Image.Image:
     """`n` chips (1 or 2, stacked) in the colour of `player`, the count on the top one (RGB);
-    `n=0` is one chip with no count (the player's token on their panel)."""
-    d_ = 46
+    `n=0` is one chip with no count (the player's token on their panel). `size` px across."""
+    d_ = CHIP
     lift = 12
     W, H = d_ * SS, (d_ + lift) * SS
     im = Image.new("RGBA", (W, H), (0, 0, 0, 0))
@@ -136,11 +155,12 @@ def chip(player: int, n: int, bg: RGB = P.FELT) -> Image.Image:
                   fill=(255, 255, 255, 255))
         if n and k == min(n, 2) - 1:
             centred(d, cx, cy + SS, str(n), 22 * SS, dark)
-    return flat(down(im, (d_, d_ + lift)), bg)
+    return flat(down(im, (size, round(size * (d_ + lift) / d_))), bg)
 
 
 @lru_cache(maxsize=4)
-def dealer_button(letter: str, bg: RGB = P.PANEL) -> Image.Image:
+def dealer_button(letter: str, bg: RGB = P.PANEL, size: int = 40) -> Image.Image:
+    """The dealer's button with its `letter`, `size` px across."""
     d_ = 40
     W = d_ * SS
     im = Image.new("RGBA", (W, W), (0, 0, 0, 0))
@@ -148,7 +168,7 @@ def dealer_button(letter: str, bg: RGB = P.PANEL) -> Image.Image:
     d.ellipse((SS, SS, W - SS, W - SS), fill=(250, 250, 240), outline=(150, 150, 140),
               width=SS * 2)
     centred(d, W / 2, W / 2 + SS, letter, 24 * SS, P.BLACK)
-    return flat(down(im, (d_, d_)), bg)
+    return flat(down(im, (size, size)), bg)
 
 
 @lru_cache(maxsize=4)

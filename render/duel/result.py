@@ -15,7 +15,7 @@ from render.duel import frame
 from render.duel import layout as L
 from render.duel.table import arrange
 from render.duel.words import cat_fit, stake_label
-from render.encode import encode
+from render.encode import DUEL, encode
 from render.text import Labels
 from rules.cards import Card
 from rules.duel.view import BulletResult, Outcome, PublicView
@@ -52,52 +52,52 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
         return y1 - (y1 - y0) * (v - lo) / max(1, hi - lo)
 
     d = ImageDraw.Draw(im)
-    text.draw(im, (L.MARGIN + 16, y0 - 64), labels.text("pic.duel.chart_title"), 28, P.TEXT,
+    text.draw(im, (L.MARGIN + 12, y0 - 48), labels.text("pic.duel.chart_title"), 21, P.TEXT,
               bg=P.FELT)
     for v in range(lo, hi + 1, step):
         y = int(py(v))
         d.line((x0, y, x1, y), fill=GRID if v != view.start_stack else P.PANEL_EDGE,
                width=1 if v != view.start_stack else 2)
-        text.draw(im, (x0 - 10, y - 13), str(v), 22, P.DIM, anchor="r", face="narrow", bg=P.FELT)
+        text.draw(im, (x0 - 8, y - 10), str(v), 17, P.DIM, anchor="r", face="narrow", bg=P.FELT)
     for i in range(len(history)):
         label = labels.text("pic.duel.start") if i == 0 else str(i)
-        text.draw(im, (int(px(i)), y1 + 6), label, 22, P.DIM, anchor="m", face="narrow", bg=P.FELT)
+        text.draw(im, (int(px(i)), y1 + 5), label, 17, P.DIM, anchor="m", face="narrow", bg=P.FELT)
     for r in view.results[1:]:  # a line where a new deal began
         prev = view.results[view.results.index(r) - 1]
         if r.round != prev.round:
             x = int(px(r.number - 1))
-            for dash in range(y0, y1, 12):
-                d.line((x, dash, x, dash + 6), fill=P.DIM, width=1)
+            for dash in range(y0, y1, 9):
+                d.line((x, dash, x, dash + 5), fill=P.DIM, width=1)
     rounds: dict[int, int] = {}
     for r in view.results:
         rounds.setdefault(r.round, r.number)
     for rnd, first in rounds.items():
         key = (labels.text("pic.duel.round_n", n=rnd) if not view.is_tiebreak_round(rnd)
                else labels.text("pic.duel.tiebreak"))
-        text.draw(im, (int(px(first - 1)) + 6, y0 - 30), key, 22, P.DIM, face="narrow", bg=P.FELT)
+        text.draw(im, (int(px(first - 1)) + 5, y0 - 23), key, 17, P.DIM, face="narrow", bg=P.FELT)
     # Drawn straight in premultiplied RGBa: every pixel drawn is opaque and every other one is
     # clear, for which RGBa and RGBA are the same bytes, so `reduce` needs no conversion of the
     # large layer first (which was a third of the result's compose), only of the small one.
-    layer = Image.new("RGBa", ((x1 - x0 + 40) * SS, (y1 - y0 + 40) * SS), (0, 0, 0, 0))
+    layer = Image.new("RGBa", ((x1 - x0 + 30) * SS, (y1 - y0 + 30) * SS), (0, 0, 0, 0))
     ld = ImageDraw.Draw(layer)
-    ox, oy = x0 - 20, y0 - 20
+    ox, oy = x0 - 15, y0 - 15
     for p in (0, 1):
         pts = [((px(i) - ox) * SS, (py(h[p]) - oy) * SS) for i, h in enumerate(history)]
         if len(pts) > 1:
-            ld.line(pts, fill=(*P.PLAYER[p], 255), width=5 * SS, joint="curve")
+            ld.line(pts, fill=(*P.PLAYER[p], 255), width=4 * SS, joint="curve")
         for cx, cy in pts:
-            ld.ellipse((cx - 6 * SS, cy - 6 * SS, cx + 6 * SS, cy + 6 * SS),
+            ld.ellipse((cx - 4.5 * SS, cy - 4.5 * SS, cx + 4.5 * SS, cy + 4.5 * SS),
                        fill=(*P.PLAYER[p], 255),
-                       outline=(255, 255, 255, 255), width=SS * 2)
+                       outline=(255, 255, 255, 255), width=3)
     small = layer.reduce(SS).convert("RGBA")
     im.paste(small, (ox, oy), small)
     ends = sorted((history[-1][p], p) for p in (0, 1))
     ys = [py(v) for v, _ in ends]
-    if abs(ys[0] - ys[1]) < 32:  # keep the two end labels apart
+    if abs(ys[0] - ys[1]) < 24:  # keep the two end labels apart
         mid = (ys[0] + ys[1]) / 2
-        ys = [mid + 16, mid - 16]
+        ys = [mid + 12, mid - 12]
     for (v, p), ly in zip(ends, ys, strict=True):
-        text.draw(im, (x1 + 16, int(ly) - 16), str(v), 30, P.PLAYER[p], bg=P.FELT)
+        text.draw(im, (x1 + 12, int(ly) - 12), str(v), 23, P.PLAYER[p], bg=P.FELT)
 
 
 def why(view: PublicView, names: tuple[str, str], labels: Labels,
@@ -112,7 +112,7 @@ def why(view: PublicView, names: tuple[str, str], labels: Labels,
         return "", False
     loser = 1 - w
     behind = view.stacks[w] < view.stacks[loser]
-    who = text.name(names[loser], 30, 300)
+    who = text.name(names[loser], 23, 225)
     if reason in ("surrender", "timeout"):
         key = f"pic.duel.why_{reason}" + ("_ahead" if behind else "")
         return labels.text(key, name=who), behind
@@ -125,22 +125,22 @@ def why(view: PublicView, names: tuple[str, str], labels: Labels,
 
 
 # The scorecard's columns (x from the left; right-aligned ones say so).
-COL_NO, COL_NAME, COL_POS, COL_CARDS, COL_BET, COL_CAT = 30, 92, 190, 236, 460, 586
-COL_NET_R, COL_STACK_R = 856, 932
-COL_CAT_R = COL_NET_R - 62  # the category (and its bonus) end here: the net is right-aligned
-NAME_GROW = 30  # how much wider the names' column may grow (the category's room shrinks)
-CARD_CHIP_W, CARD_CHIP_H = 42, 30
-SCORE_SIZE = 26
+COL_NO, COL_NAME, COL_POS, COL_CARDS, COL_BET, COL_CAT = 21, 67, 141, 175, 343, 438
+COL_NET_R, COL_STACK_R = 642, 699
+COL_CAT_R = COL_NET_R - 49  # the category (and its bonus) end here: the net is right-aligned
+NAME_GROW = 22  # how much wider the names' column may grow (the category's room shrinks)
+CARD_CHIP_W, CARD_CHIP_H = 31, 23
+SCORE_SIZE = 20
 
 
 @lru_cache(maxsize=128)
 def _mini(card: Card) -> Image.Image:
     """A card as a small white tile with its rank and suit (the scorecard's cards)."""
     im = Image.new("RGB", (CARD_CHIP_W, CARD_CHIP_H), P.FELT)
-    ImageDraw.Draw(im).rounded_rectangle((0, 0, CARD_CHIP_W - 1, CARD_CHIP_H - 1), 5,
+    ImageDraw.Draw(im).rounded_rectangle((0, 0, CARD_CHIP_W - 1, CARD_CHIP_H - 1), 4,
                                           fill=P.CARD)
     label = f"{card.rank.label}{card.suit.symbol}"
-    size = 24 if len(label) <= 2 else 21
+    size = 18 if len(label) <= 2 else 16
     text.draw(im, (CARD_CHIP_W // 2, (CARD_CHIP_H - text.line_height(size, "narrow")) // 2 + 1),
               label, size, P.suit_colour(card.suit), anchor="m", face="narrow", bg=P.CARD)
     return im
@@ -153,15 +153,15 @@ def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str]
     colour = P.PLAYER[p]
     x = COL_NAME
     if r.winner == p:  # the star between the bullet's number and the winner's name
-        badge = sprites.star(26)
-        im.paste(badge, (COL_NAME - badge.width - 2, y + 3), badge)
+        badge = sprites.star(20)
+        im.paste(badge, (COL_NAME - badge.width - 2, y + 2), badge)
     text.draw(im, (x, y), names[p], SCORE_SIZE, colour, face="narrow", bg=P.PANEL)
     text.draw(im, (COL_POS + dx, y), labels.text("pic.duel.hand_no", n=r.positions[p] + 1),
               SCORE_SIZE, P.DIM, face="narrow", bg=P.PANEL)
     for i, card in enumerate(arrange(r.cards[p])):
         im.paste(_mini(card), (COL_CARDS + dx + i * (CARD_CHIP_W + 2), y + 1))
     bet = f"{stake_label(labels, r.stakes[p], r.bonus_duel)} {r.stakes[p]}"
-    bet, size = text.fit_shrink(bet, (SCORE_SIZE, 24, 22), COL_CAT - COL_BET - 6, "narrow")
+    bet, size = text.fit_shrink(bet, (SCORE_SIZE, 18, 17), COL_CAT - COL_BET - 5, "narrow")
     text.draw(im, (COL_BET + dx, y + (SCORE_SIZE - size) // 2), bet, size, colour, face="narrow",
               bg=P.PANEL)
     x_cat = COL_CAT + dx
@@ -173,16 +173,16 @@ def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str]
         if text.width(f"{cat_fit(labels, r.values[p].category, SCORE_SIZE, room)} {tag}",
                       SCORE_SIZE, "narrow") > room:
             tag = text.signed(r.bonus)
-    tag_w = text.width(tag, SCORE_SIZE, "narrow") + 8 if tag else 0
+    tag_w = text.width(tag, SCORE_SIZE, "narrow") + 5 if tag else 0
     cat = cat_fit(labels, r.values[p].category, SCORE_SIZE, room - tag_w)
-    cell = (x_cat - 2, y - 4, COL_CAT_R + 2, y + L.SCORE_LINE)
+    cell = (x_cat - 2, y - 3, COL_CAT_R + 2, y + L.SCORE_LINE)
     box = text.draw(im, (x_cat, y), cat, SCORE_SIZE, P.GOLD if won else P.TEXT, face="narrow",
                     max_width=room - tag_w, cell=cell, bg=P.PANEL)
     if tag:
-        text.draw(im, (box[2] + 8, y), tag, SCORE_SIZE, P.GOLD, face="narrow", cell=cell,
+        text.draw(im, (box[2] + 5, y), tag, SCORE_SIZE, P.GOLD, face="narrow", cell=cell,
                   bg=P.PANEL)
     d = r.deltas[p]
-    text.draw(im, (COL_NET_R, y), text.signed(d, change=True), SCORE_SIZE + 2,
+    text.draw(im, (COL_NET_R, y), text.signed(d, change=True), SCORE_SIZE + 1,
               P.PLUS if d > 0 else P.MINUS if d < 0 else P.DIM, anchor="r", bg=P.PANEL)
     text.draw(im, (COL_STACK_R, y), f"→{r.stacks_after[p]}", SCORE_SIZE, P.TEXT, anchor="r",
               face="narrow", bg=P.PANEL)
@@ -196,8 +196,8 @@ def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels:
     d = ImageDraw.Draw(im)
     # the names' column grows by up to NAME_GROW px for a name that needs it
     need = max(text.width(text.clean(n), SCORE_SIZE, "narrow") for n in names)
-    dx = max(0, min(NAME_GROW, need - (COL_POS - 6 - COL_NAME)))
-    room = COL_POS - 6 - COL_NAME + dx
+    dx = max(0, min(NAME_GROW, need - (COL_POS - 5 - COL_NAME)))
+    room = COL_POS - 5 - COL_NAME + dx
     who = (text.name(names[0], SCORE_SIZE, room, "narrow"),
            text.name(names[1], SCORE_SIZE, room, "narrow"))
     rows = 0
@@ -207,20 +207,20 @@ def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels:
             deal = r.round
             title = (labels.text("pic.duel.tiebreak") if view.is_tiebreak_round(deal)
                      else labels.text("pic.duel.round_n", n=deal))
-            box = text.draw(im, (COL_NO, y + 2), title, 26, P.GOLD if
+            box = text.draw(im, (COL_NO, y + 2), title, 20, P.GOLD if
                             view.is_tiebreak_round(deal) else P.DIM, bg=P.FELT)
-            d.line((box[2] + 12, y + 18, L.W - L.MARGIN - 12, y + 18), fill=P.PANEL_EDGE, width=2)
+            d.line((box[2] + 9, y + 14, L.W - L.MARGIN - 9, y + 14), fill=P.PANEL_EDGE, width=2)
             y += L.SCORE_ROUND
         top = y
-        sprites.lay_plate(im, (L.MARGIN + 4, top - 3, L.W - L.MARGIN - 4,
-                               top + 2 * L.SCORE_LINE + 1), 10, P.PANEL)
-        text.draw(im, (COL_NO + 16, top + 2), str(r.number), 32,
+        sprites.lay_plate(im, (L.MARGIN + 3, top - 2, L.W - L.MARGIN - 3,
+                               top + 2 * L.SCORE_LINE + 1), 8, P.PANEL)
+        text.draw(im, (COL_NO + 12, top + 2), str(r.number), 24,
                   P.GOLD if r.bonus_duel else P.TEXT, anchor="m", bg=P.PANEL)
         if r.outcome is Outcome.SPLIT:  # under the bullet's number, at a size that fits
-            mark, size = text.fit_shrink(labels.text("pic.duel.split"), (20, 18, 16),
-                                         COL_NAME - COL_NO - 4, "narrow")
-            text.draw(im, (COL_NO + 26, top + L.SCORE_LINE + 6), mark, size, P.DIM, anchor="m",
-                      face="narrow", cell=(COL_NO - 6, top, COL_NAME, top + 2 * L.SCORE_LINE),
+            mark, size = text.fit_shrink(labels.text("pic.duel.split"), (15, 14, 12),
+                                         COL_NAME - COL_NO - 3, "narrow")
+            text.draw(im, (COL_NO + 20, top + L.SCORE_LINE + 5), mark, size, P.DIM, anchor="m",
+                      face="narrow", cell=(COL_NO - 5, top, COL_NAME, top + 2 * L.SCORE_LINE),
                       bg=P.PANEL)
         for p in (0, 1):
             _score_line(im, r, p, who, labels, top + p * L.SCORE_LINE, dx)
@@ -242,25 +242,25 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     if view.winner is None:
         banner, colour = labels.text("pic.duel.over_draw"), P.TEXT
     else:
-        banner = labels.text("pic.duel.over_win", name=text.name(names[view.winner], 44, 480))
+        banner = labels.text("pic.duel.over_win", name=text.name(names[view.winner], 33, 360))
         colour = P.PLAYER[view.winner]
-    line, size = text.fit_shrink(banner, (44, 38, 32), L.W - 2 * L.MARGIN - 90)
+    line, size = text.fit_shrink(banner, (33, 29, 24), L.W - 2 * L.MARGIN - 68)
     w = text.width(line, size)
-    badge = sprites.star(48)
-    x = (L.W - w - (badge.width + 14 if view.winner is not None else 0)) // 2
+    badge = sprites.star(36)
+    x = (L.W - w - (badge.width + 11 if view.winner is not None else 0)) // 2
     if view.winner is not None:
         im.paste(badge, (x, y + 2), badge)
-        x += badge.width + 14
+        x += badge.width + 11
     text.draw(im, (x, y), line, size, colour, bg=P.FELT)
     said, behind = why(view, names, labels, reason)
-    for i, part in enumerate(text.wrap(said, 30, L.W - 2 * L.MARGIN - 40, 2)):
-        text.draw(im, (L.W // 2, y + 58 + i * 36), part, 30, P.MINUS if behind else P.TEXT,
+    for i, part in enumerate(text.wrap(said, 23, L.W - 2 * L.MARGIN - 30, 2)):
+        text.draw(im, (L.W // 2, y + 44 + i * 27), part, 23, P.MINUS if behind else P.TEXT,
                   anchor="m", bg=P.FELT)
     if view.results:
         chart(im, view, labels)
-    text.draw(im, (L.MARGIN + 16, L.SCORE_Y), labels.text("pic.duel.score_title"), 28, P.TEXT,
+    text.draw(im, (L.MARGIN + 12, L.SCORE_Y), labels.text("pic.duel.score_title"), 21, P.TEXT,
               bg=P.FELT)
-    scorecard(im, view, names, labels, L.SCORE_Y + 44)
+    scorecard(im, view, names, labels, L.SCORE_Y + 33)
     return im
 
 
@@ -269,4 +269,4 @@ def result(view: PublicView, *, names: tuple[str, str], labels: Labels,
     """The end of the duel: winner or draw, why it ended (`reason`: DuelState.end_reason,
     one of REASONS; None reads as "bullets"), final stacks, the stacks over the bullets and the
     scorecard of every bullet."""
-    return encode(compose(view, names, labels, reason), fmt)
+    return encode(compose(view, names, labels, reason), fmt, DUEL)

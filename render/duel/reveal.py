@@ -12,7 +12,7 @@ from render.duel import frame
 from render.duel import layout as L
 from render.duel.table import arrange
 from render.duel.words import stake_label
-from render.encode import encode
+from render.encode import DUEL, encode
 from render.text import Labels
 from rules.duel.view import BulletResult, Outcome, PublicView
 
@@ -23,31 +23,31 @@ def outcome_lines(result: BulletResult, names: tuple[str, str], labels: Labels) 
     tuple[str, int, RGBT]
 ]:
     """The outcome of `result` in words: (text, size, colour) lines."""
-    who = [text.name(n, 28, 220) for n in names]
+    who = [text.name(n, 21, 165) for n in names]
     out: list[tuple[str, int, RGBT]] = []
     w = result.winner
     if result.outcome is Outcome.BOTH_PASS:
-        out.append((labels.text("pic.duel.both_pass"), 28, P.TEXT))
+        out.append((labels.text("pic.duel.both_pass"), 21, P.TEXT))
     elif result.outcome is Outcome.SPLIT:
-        out.append((labels.text("pic.duel.split_pot"), 28, P.TEXT))
+        out.append((labels.text("pic.duel.split_pot"), 21, P.TEXT))
         if result.bonus_duel:
-            out.append((labels.text("pic.duel.bonus_none"), 28, P.DIM))
+            out.append((labels.text("pic.duel.bonus_none"), 21, P.DIM))
     elif w is not None:
         l_ = 1 - w
         taken = result.stakes[0] + result.stakes[1]
         key = ("pic.duel.uncontested" if result.outcome is Outcome.UNCONTESTED
                else "pic.duel.showdown")
-        out.append((labels.plural(key, taken, w=who[w], l=who[l_]), 28, P.TEXT))
+        out.append((labels.plural(key, taken, w=who[w], l=who[l_]), 21, P.TEXT))
         if result.bonus_duel and result.bonus_category is not None:
             cat = result.bonus_category
             key = "pic.duel.bonus" if result.bonus >= cat.multiplier else "pic.duel.bonus_capped"
             if cat.multiplier == 0:
                 key = "pic.duel.bonus_zero"
             out.append((labels.text(key, cat=text.hand_name(labels, cat),
-                                     mult=cat.multiplier, l=who[l_], n=result.bonus), 28, P.GOLD))
+                                     mult=cat.multiplier, l=who[l_], n=result.bonus), 21, P.GOLD))
     for p in (0, 1):
         if result.stacks_after[p] == 0:
-            out.append((labels.text("pic.duel.out_of_chips", name=who[p]), 28, P.MINUS))
+            out.append((labels.text("pic.duel.out_of_chips", name=who[p]), 21, P.MINUS))
     return out
 
 
@@ -57,23 +57,23 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
     mid = (x0 + x1) // 2
     won = result.winner == p
     stake = result.stakes[p]
-    chip = sprites.chip(p, stake)
+    chip = sprites.chip(p, stake, P.FELT, L.CHIP)
     number = labels.text("pic.duel.hand_no", n=result.positions[p] + 1)
     caption = f"{number} · {stake_label(labels, stake, result.bonus_duel)}"
-    cw = chip.width + 10 + text.width(caption, 30)
-    im.paste(chip, (mid - cw // 2, y0 - 70))
-    text.draw(im, (mid - cw // 2 + chip.width + 10, y0 - 58), caption, 30, P.PLAYER[p], bg=P.FELT)
+    cw = chip.width + 8 + text.width(caption, 23)
+    im.paste(chip, (mid - cw // 2, y0 - 53))
+    text.draw(im, (mid - cw // 2 + chip.width + 8, y0 - 43), caption, 23, P.PLAYER[p], bg=P.FELT)
     if won:
-        d.rounded_rectangle((x0 - 8, y0 - 8, x1 + 8, y1 + 8), 16, outline=P.GOLD, width=6)
+        d.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), 12, outline=P.GOLD, width=5)
     for i, card in enumerate(arrange(result.cards[p])):
         sprite = sprites.face(card, L.BIG_W, L.BIG_H)
         im.paste(sprite, (x0 + i * L.BIG_STEP, y0), sprite)
     if won:
-        badge = sprites.star(48)
-        im.paste(badge, (x1 - 30, y0 - 24), badge)
+        badge = sprites.star(36)
+        im.paste(badge, (x1 - 22, y0 - 18), badge)
     cat = text.hand_name(labels, result.values[p].category)
-    y = y1 + 16
-    text.draw(im, (mid, y), cat, 32, P.GOLD if won else P.TEXT, anchor="m",
+    y = y1 + 12
+    text.draw(im, (mid, y), cat, 24, P.GOLD if won else P.TEXT, anchor="m",
               max_width=x1 - x0, bg=P.FELT)
     delta = result.deltas[p]
     colour = P.PLUS if delta > 0 else P.MINUS if delta < 0 else P.DIM
@@ -82,7 +82,7 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
         tag = f"{labels.text('pic.duel.winner')}  {tag}"
     elif result.outcome is Outcome.SPLIT:
         tag = f"{labels.text('pic.duel.split')}  {tag}"
-    text.draw(im, (mid, y + 42), tag, 30, colour, anchor="m", max_width=x1 - x0, bg=P.FELT)
+    text.draw(im, (mid, y + 32), tag, 23, colour, anchor="m", max_width=x1 - x0, bg=P.FELT)
 
 
 def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str],
@@ -96,17 +96,17 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
     frame.panels(im, view, names, labels, stacks=result.stacks_after, dealer=result.dealer)
     frame.revolver(im, view, labels, bullet=result.number, round_=result.round, live=False)
     if result.bonus_duel:
-        text.draw(im, (L.W // 2, L.HEADER_H - 2), labels.text("pic.duel.bonus_duel"), 30, P.GOLD,
+        text.draw(im, (L.W // 2, L.HEADER_H - 2), labels.text("pic.duel.bonus_duel"), 23, P.GOLD,
                   anchor="m", bg=P.FELT)
     d = ImageDraw.Draw(im)
     for p in (0, 1):
         _side(im, d, result, p, labels)
-    y = L.reveal_hand_box(0)[3] + 104
+    y = L.reveal_hand_box(0)[3] + 78
     budget = 4  # lines: each outcome wraps, none is cut
     for line, size, colour in outcome_lines(result, names, labels):
-        for part in text.wrap(line, size, L.W - 2 * L.MARGIN - 40, max(1, budget)):
+        for part in text.wrap(line, size, L.W - 2 * L.MARGIN - 30, max(1, budget)):
             text.draw(im, (L.W // 2, y), part, size, colour, anchor="m", bg=P.FELT)
-            y += text.line_height(size) + 4
+            y += text.line_height(size) + 3
             budget -= 1
     return im
 
@@ -114,4 +114,4 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
 def reveal(view: PublicView, result: BulletResult | None = None, *, names: tuple[str, str],
            labels: Labels, fmt: str = "jpeg") -> bytes:
     """A finished bullet turned over, as JPEG (default) or PNG bytes."""
-    return encode(compose(view, result, names, labels), fmt)
+    return encode(compose(view, result, names, labels), fmt, DUEL)

@@ -1,5 +1,7 @@
 """The duel's own sprites: a turned-over hand, the revolver's cylinder, and the cards-out grid
-with its cells and legend swatches, drawn once and cached (see render.sprites)."""
+with its cells and legend swatches, drawn once and cached (see render.sprites). Each is drawn
+at its design size (that of the 960 px canvas it was first drawn for) and scaled down to the
+duel's (render.duel.layout)."""
 
 from __future__ import annotations
 
@@ -10,22 +12,42 @@ from PIL import Image, ImageDraw
 
 from render import palette as P
 from render.duel import layout as L
-from render.sprites import RGB, SS, centred, down, face, flat
+from render.sprites import RGB, SS, blank, centred, down, face, flat
 from rules.cards import CARDS, Card
 
 UP, UP_RIM = (255, 220, 120), (196, 132, 0)  # a face-up card's cell in the grid
+CYLINDER, CELL, SWATCH = 98, (58, 36), (30, 22)  # design sizes
+SWATCH_SIZE = (23, 17)  # a legend's swatch, drawn
 
 
 @lru_cache(maxsize=48)
 def cascade(cards: tuple[Card, ...]) -> Image.Image:
     """A turned-over hand on the felt: its cards one above the other, each showing its index
-    strip, the last one whole (RGB; pasted without a mask)."""
+    strip, the last one whole (RGB; pasted without a mask). Made of `layer`s, five plain
+    pastes: a bot with many duels at once turns over more hands than this cache holds."""
     x0, y0, x1, y1 = L.cascade_box(0)
     im = Image.new("RGB", (x1 - x0, y1 - y0), P.FELT)
+    last = len(cards) - 1
     for i, card in enumerate(cards):
-        sprite = face(card)
-        im.paste(sprite, (0, i * L.STRIP), sprite)
+        im.paste(layer(card, "first" if i == 0 else "last" if i == last else "middle"),
+                 (0, i * L.STRIP))
     return im
+
+
+@lru_cache(maxsize=160)
+def layer(card: Card, part: str) -> Image.Image:
+    """One card of a cascade laid on what is under it (RGB): "first", its index strip over
+    the felt; "middle", its strip over the edge of the card above (its top corners show that
+    card's edge, a blank card's: no index reaches it); "last", whole, its top corners over the
+    card above, its bottom corners over the felt."""
+    sprite = face(card, L.CARD_W, L.CARD_H)
+    w, h = sprite.size
+    im = Image.new("RGB", (w, h), P.FELT)
+    if part != "first":
+        under = blank(w, h).crop((0, L.STRIP, w, h))
+        im.paste(under, (0, 0), under)
+    im.paste(sprite, (0, 0), sprite)
+    return im if part == "last" else im.crop((0, 0, w, L.STRIP))
 
 
 @lru_cache(maxsize=64)
@@ -33,8 +55,7 @@ def cylinder(spent: int, current: int | None, bg: RGB = P.FELT) -> Image.Image:
     """The revolver's cylinder, six chambers for the six bullets of a duel, the first at the
     top and on clockwise: the first `spent` are empty, `current` (1..6) is lit, the rest
     loaded; the bonus-duel chambers (3 and 6) have a gold rim."""
-    size = L.CYLINDER
-    W = size * SS
+    W = CYLINDER * SS
     im = Image.new("RGBA", (W, W), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     c = W / 2
@@ -62,7 +83,7 @@ def cylinder(spent: int, current: int | None, bg: RGB = P.FELT) -> Image.Image:
             p = hole * 0.42
             d.ellipse((px - p, py - p, px + p, py + p), fill=(250, 220, 150) if lit else
                       (150, 112, 40))
-    return flat(down(im, (size, size)), bg)
+    return flat(down(im, (L.CYLINDER, L.CYLINDER)), bg)
 
 
 @lru_cache(maxsize=1)
@@ -81,7 +102,7 @@ def grid() -> Image.Image:
 def cell(card: Card, state: str) -> Image.Image:
     """A cell of the cards-out grid: "unseen" (white), "up" (white, gold rim: a face-up card
     of a hand still in play) or "out" (dark, struck through). RGB on the felt."""
-    w, h = L.CELL_W - 4, L.CELL_H - 4
+    w, h = CELL
     W, H = w * SS, h * SS
     im = Image.new("RGB", (W, H), P.FELT)
     d = ImageDraw.Draw(im)
@@ -94,13 +115,13 @@ def cell(card: Card, state: str) -> Image.Image:
                             outline=UP_RIM if state == "up" else P.CARD,
                             width=SS * 4 if state == "up" else 1)
         centred(d, W / 2, H / 2, card.rank.label, 28 * SS, P.suit_colour(card.suit), "narrow")
-    return down(im, (w, h))
+    return down(im, (L.CELL_W - L.CELL_GAP, L.CELL_H - L.CELL_GAP))
 
 
 @lru_cache(maxsize=4)
 def swatch(state: str) -> Image.Image:
     """A small sample of a cards-out cell style, for the grid's legend."""
-    w, h = 30, 22
+    w, h = SWATCH
     im = Image.new("RGB", (w * SS, h * SS), P.FELT)
     d = ImageDraw.Draw(im)
     box = (0, 0, w * SS - 1, h * SS - 1)
@@ -111,4 +132,4 @@ def swatch(state: str) -> Image.Image:
         d.rounded_rectangle(box, 3 * SS, fill=UP if state == "up" else P.CARD,
                             outline=UP_RIM if state == "up" else P.CARD,
                             width=SS * 4 if state == "up" else 1)
-    return down(im, (w, h))
+    return down(im, SWATCH_SIZE)

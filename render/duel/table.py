@@ -17,12 +17,15 @@ from render.duel import frame
 from render.duel import layout as L
 from render.duel import sprites as duel_sprites
 from render.duel.words import stake_label, summary
-from render.encode import encode
+from render.encode import DUEL, encode
 from render.text import Labels
 from rules.cards import Card
 from rules.duel.view import BulletResult, HandState, HandView, Phase, PublicView
 
-NAME_SIZE = 26
+NAME_SIZE = 20
+# what happens now (30 px on the 960 px canvas: 22, not 23, keeps its longest line, a bonus
+# duel's "choose" with a long name, on one line as it was)
+SAYS = 22
 
 
 def arrange(cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -47,10 +50,10 @@ def _result_for(view: PublicView, hand: HandView) -> BulletResult | None:
 
 def _chips(im: Image.Image, pos: int, owner: int, chips: int, caption: str) -> None:
     x0, y0, x1, _ = L.chips_box(pos)
-    sprite = sprites.chip(owner, chips)
+    sprite = sprites.chip(owner, chips, P.FELT, L.CHIP)
     im.paste(sprite, (x0 + 2, y0))
-    line, size = text.fit_shrink(caption, (28, 24, 22), x1 - x0 - sprite.width - 8, "narrow")
-    text.draw(im, (x0 + sprite.width + 8, y0 + 10 + (28 - size) // 2), line, size,
+    line, size = text.fit_shrink(caption, (21, 18, 17, 16), x1 - x0 - sprite.width - 6, "narrow")
+    text.draw(im, (x0 + sprite.width + 6, y0 + 8 + (21 - size) // 2), line, size,
               P.PLAYER[owner], face="narrow", bg=P.FELT)
 
 
@@ -58,24 +61,25 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
           labels: Labels) -> None:
     pos = hand.position
     cx0 = L.column(pos)[0]
-    text.draw(im, (cx0 + 8, L.HANDS_Y), labels.text("pic.duel.hand_no", n=pos + 1), 28, P.DIM,
+    text.draw(im, (cx0 + 6, L.HANDS_Y), labels.text("pic.duel.hand_no", n=pos + 1), 21, P.DIM,
               bg=P.FELT)
     if hand.state is not HandState.REVEALED or hand.cards is None:
         box = L.stack_box(pos)
-        im.paste(sprites.stack(hand.face_up), box[:2])
+        im.paste(sprites.stack(hand.face_up, 4, P.FELT, L.CARD_W, L.CARD_H, L.BACK_DX,
+                               L.BACK_DY), box[:2])
         if hand.state is HandState.CHOSEN and hand.owner is not None:
             x0, y0, x1, y1 = box
-            d.rounded_rectangle((x0 - 7, y0 - 7, x1 + 7, y1 + 7), 14,
-                                outline=P.PLAYER[hand.owner], width=4)
+            d.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), 11,
+                                outline=P.PLAYER[hand.owner], width=3)
             _chips(im, pos, hand.owner, hand.chips, stake_label(labels, hand.chips,
                                                                 view.bonus_duel))
         return
     x0, y0, x1, y1 = L.cascade_box(pos)
-    if hand.won:
-        d.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), 14, outline=P.GOLD, width=5)
+    if hand.won:  # inside its own column, on the felt: laid as a plate, not drawn
+        sprites.lay_plate(im, (x0 - 5, y0 - 5, x1 + 5, y1 + 5), 11, P.FELT, P.GOLD, 4)
     im.paste(duel_sprites.cascade(arrange(hand.cards)), (x0, y0))
     if hand.won:
-        badge = sprites.star()
+        badge = sprites.star(L.STAR)
         wx0, wy0, _, _ = L.winner_box(pos)
         im.paste(badge, (wx0, wy0), badge)
     if hand.value is not None:
@@ -95,21 +99,21 @@ def cards_out(im: Image.Image, view: PublicView, labels: Labels) -> None:
     on a hand still in play (gold rim), or not seen yet (white)."""
     out = set(view.cards_out)
     up = {h.face_up for h in view.hands if h.state is not HandState.REVEALED}
-    x, y = L.MARGIN + 14, L.FOOTER_Y
-    text.draw(im, (x, y), labels.text("pic.duel.cards_out", n=len(out)), 28, P.TEXT, bg=P.FELT)
-    lx = L.GRID_X + 13 * L.CELL_W - 4
+    x, y = L.MARGIN + 11, L.FOOTER_Y
+    text.draw(im, (x, y), labels.text("pic.duel.cards_out", n=len(out)), 21, P.TEXT, bg=P.FELT)
+    lx = L.GRID_X + 13 * L.CELL_W - L.CELL_GAP
     legend = (("out", "pic.duel.legend_out"), ("up", "pic.duel.legend_up"),
               ("unseen", "pic.duel.legend_unseen"))
     for state, key in legend:
-        box = text.draw(im, (lx, y + 2), labels.text(key), 26, P.DIM, anchor="r",
+        box = text.draw(im, (lx, y + 2), labels.text(key), 20, P.DIM, anchor="r",
                         face="narrow", bg=P.FELT)
         sample = duel_sprites.swatch(state)
-        lx = box[0] - 6 - sample.width
-        im.paste(sample, (lx, y + 8))
-        lx -= 18
+        lx = box[0] - 5 - sample.width
+        im.paste(sample, (lx, y + 6))
+        lx -= 14
     for row, suit in enumerate(L.GRID_SUITS):
         cy = L.GRID_Y + row * L.CELL_H
-        text.draw(im, (x + 18, cy - 1), suit.symbol, 30,
+        text.draw(im, (x + 14, cy - 1), suit.symbol, 23,
                   (255, 120, 120) if suit.is_red else P.TEXT, anchor="m", bg=P.FELT)
     im.paste(duel_sprites.grid(), (L.GRID_X, L.GRID_Y))
     for card in sorted(out | up):
@@ -125,21 +129,21 @@ def last_bullet(view: PublicView) -> BulletResult | None:
     return r if r.round == view.round or r.number == view.bullet - 1 else None
 
 
-def fold(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult,
-         names: tuple[str, str], labels: Labels, framed: bool = True) -> None:
+def fold(im: Image.Image, result: BulletResult, names: tuple[str, str], labels: Labels,
+         framed: bool = True) -> None:
     """The last bullet folded into the table: its two hands framed in their players' colours
     (when they are on this table: `framed`), and the strip under the row saying what
     happened."""
-    for p in (0, 1) if framed else ():
+    for p in (0, 1) if framed else ():  # on the felt before the hands: laid as plates
         x0, y0, x1, y1 = L.column(result.positions[p])
-        d.rounded_rectangle((x0 + 1, y0 - 2, x1 - 1, y1 + 4), 14, outline=P.PLAYER[p], width=4)
+        sprites.lay_plate(im, (x0 + 1, y0 - 2, x1 - 1, y1 + 3), 11, P.FELT, P.PLAYER[p], 3)
     x0, y0, x1, y1 = L.FOLD
     winner = result.winner
-    sprites.lay_plate(im, L.FOLD, 14, P.PANEL, P.GOLD if winner is not None else P.PANEL_EDGE, 3)
-    who = (text.name(names[0], 28, 200), text.name(names[1], 28, 200))
-    lines, size = text.wrap_shrink(summary(result, who, labels), (28, 26), x1 - x0 - 32,
+    sprites.lay_plate(im, L.FOLD, 11, P.PANEL, P.GOLD if winner is not None else P.PANEL_EDGE, 2)
+    who = (text.name(names[0], 21, 150), text.name(names[1], 21, 150))
+    lines, size = text.wrap_shrink(summary(result, who, labels), (21, 20, 19), x1 - x0 - 24,
                                    L.FOLD_LINES)
-    step = text.line_height(size) + 4
+    step = text.line_height(size) + 3
     y = (y0 + y1) // 2 - step * len(lines) // 2 + 2
     for line in lines:
         text.draw(im, ((x0 + x1) // 2, y), line, size, P.TEXT, anchor="m", cell=L.FOLD,
@@ -157,11 +161,11 @@ def call_to_action(im: Image.Image, view: PublicView, names: tuple[str, str],
         return False
     p = view.to_act[0]
     x0, y0, x1, y1 = L.CTA
-    said = labels.text("pic.duel.choose", name=text.name(names[p], 40, 360))
-    one = text.width(said, 34) <= x1 - x0  # one line if it fits at 34 px or more, else two
-    lines, size = text.wrap_shrink(said, (40, 36, 34) if one else (40, 36, 32), x1 - x0,
+    said = labels.text("pic.duel.choose", name=text.name(names[p], 30, 270))
+    one = text.width(said, 26) <= x1 - x0  # one line if it fits at 26 px or more, else two
+    lines, size = text.wrap_shrink(said, (30, 27, 26) if one else (30, 27, 24), x1 - x0,
                                    1 if one else 2)
-    step = text.line_height(size) + 6
+    step = text.line_height(size) + 5
     y = (y0 + y1) // 2 - step * len(lines) // 2
     for line in lines:
         text.draw(im, ((x0 + x1) // 2, y), line, size, P.PLAYER[p], anchor="m", cell=L.CTA,
@@ -174,11 +178,11 @@ def status(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
            x: int, y: int, max_width: int) -> None:
     """What is happening now, in at most three lines."""
     lines: list[tuple[str, int, tuple[int, int, int]]] = []
-    who = [text.name(n, 30, 260) for n in names]
+    who = [text.name(n, SAYS, 195) for n in names]
     if not view.hands:
         pass  # the row itself says so
     elif view.phase is Phase.DEAL:
-        lines.append((labels.text("pic.shuffling"), 30, P.TEXT))
+        lines.append((labels.text("pic.shuffling"), SAYS, P.TEXT))
     elif view.phase is Phase.BULLET and view.to_act:
         p = view.to_act[0]
         free = sum(1 for h in view.hands if h.state is HandState.AVAILABLE)
@@ -186,31 +190,31 @@ def status(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
         if view.bonus_duel:
             key = "pic.duel.choose_last" if free == 1 else "pic.duel.choose_bonus"
             lines.append((f"{labels.text('pic.duel.bonus_duel')}: "
-                          f"{labels.text('pic.duel.bonus_rule')}", 28, P.GOLD))
-        lines.append((labels.text(key, name=who[p]), 30, P.PLAYER[p]))
+                          f"{labels.text('pic.duel.bonus_rule')}", 21, P.GOLD))
+        lines.append((labels.text(key, name=who[p]), SAYS, P.PLAYER[p]))
     elif view.phase is Phase.TIEBREAK_OFFER:  # never the draw: the duel goes on or ends
         after = len(view.results)
         key = "pic.duel.offer_level" if after <= view.max_bullets else "pic.duel.offer_again"
-        parts = text.wrap(labels.text(key, n=after), 30, max_width, 2)
+        parts = text.wrap(labels.text(key, n=after), 23, max_width, 2)
         for part in parts:
-            text.draw(im, (x, y), part, 30, P.GOLD)
-            y += text.line_height(30) + 2
+            text.draw(im, (x, y), part, 23, P.GOLD)
+            y += text.line_height(23) + 2
         half = max_width // 2
         for p in (0, 1):  # both answers on one line, each in its player's colour
             a = view.tiebreak_answers[p]
             key = ("pic.duel.answer_deciding" if a is None else "pic.duel.answer_wants" if a
                    else "pic.duel.answer_no")
             said = labels.text(key, name=names[p])
-            if text.width(said, 28) > half - 12:  # the name cut to what the answer leaves
-                room = half - 12 - text.width(said, 28) + text.width(names[p], 28)
-                said = labels.text(key, name=text.name(names[p], 28, max(60, room)))
-            text.draw(im, (x + p * half, y), said, 28, P.PLAYER[p], max_width=half - 12)
+            if text.width(said, 21) > half - 9:  # the name cut to what the answer leaves
+                room = half - 9 - text.width(said, 21) + text.width(names[p], 21)
+                said = labels.text(key, name=text.name(names[p], 21, max(45, room)))
+            text.draw(im, (x + p * half, y), said, 21, P.PLAYER[p], max_width=half - 9)
         return
     elif view.phase is Phase.OVER:
         if view.winner is None:
-            lines.append((labels.text("pic.duel.over_draw"), 30, P.GOLD))
+            lines.append((labels.text("pic.duel.over_draw"), SAYS, P.GOLD))
         else:
-            lines.append((labels.text("pic.duel.over_win", name=who[view.winner]), 30, P.GOLD))
+            lines.append((labels.text("pic.duel.over_win", name=who[view.winner]), SAYS, P.GOLD))
     # At most three lines; when they do not all fit, the first (the rule) gives lines up
     # before the last (who must act, what to do), which keeps every word it has.
     need = [len(text.wrap(line, size, max_width, 3)) for line, size, _ in lines]
@@ -226,21 +230,21 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
             show_cards_out: bool = True) -> Image.Image:
     """The table picture as an RGB image (see `render.table` for the bytes)."""
     names = frame.names_of(names, labels)
-    im = frame.canvas(L.TABLE_H if show_cards_out else L.FOOTER_Y + 8)
+    im = frame.canvas(L.TABLE_H if show_cards_out else L.FOOTER_Y + 6)
     live = view.phase in (Phase.BULLET, Phase.TIEBREAK_OFFER)
     frame.panels(im, view, names, labels, to_act=view.to_act if live else ())
     frame.revolver(im, view, labels)
     d = ImageDraw.Draw(im)
     last = last_bullet(view)
     if last is not None:
-        fold(im, d, last, names, labels, framed=last.round == view.round)
+        fold(im, last, names, labels, framed=last.round == view.round)
     for hand in view.hands:
         _hand(im, d, view, hand, labels)
     if not view.hands:  # before the first deal: say so where the hands will be
-        text.draw(im, (L.W // 2, (L.HANDS_Y + L.ROW_BOTTOM) // 2 - 20),
-                  labels.text("pic.shuffling"), 36, P.DIM, anchor="m")
+        text.draw(im, (L.W // 2, (L.HANDS_Y + L.ROW_BOTTOM) // 2 - 15),
+                  labels.text("pic.shuffling"), 27, P.DIM, anchor="m")
     if not call_to_action(im, view, names, labels):
-        status(im, view, names, labels, L.MARGIN + 14, L.STATUS_Y, L.W - 2 * L.MARGIN - 28)
+        status(im, view, names, labels, L.MARGIN + 11, L.STATUS_Y, L.W - 2 * L.MARGIN - 21)
     if show_cards_out:
         cards_out(im, view, labels)
     return im
@@ -250,4 +254,4 @@ def table(view: PublicView, *, names: tuple[str, str], labels: Labels,
           show_cards_out: bool = True, fmt: str = "jpeg") -> bytes:
     """The table at this moment of the duel, as JPEG (default) or PNG bytes: the last bullet of
     this deal folded in; without `show_cards_out`, shorter, without the cards-out grid."""
-    return encode(compose(view, names, labels, show_cards_out), fmt)
+    return encode(compose(view, names, labels, show_cards_out), fmt, DUEL)

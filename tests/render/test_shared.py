@@ -82,7 +82,9 @@ def test_one_face_down_stack_for_both_games() -> None:
     duel = png(render.table(view, names=("A", "B"), labels=EN, fmt="png"))
     hand = next(h for h in view.hands if h.state is HandState.AVAILABLE)
     box = duel_layout.stack_box(hand.position)
-    assert ImageChops.difference(duel.crop(box), sprites.stack(hand.face_up)).getbbox() is None
+    at_duel_size = sprites.stack(hand.face_up, 4, P.FELT, duel_layout.CARD_W, duel_layout.CARD_H,
+                                 duel_layout.BACK_DX, duel_layout.BACK_DY)
+    assert ImageChops.difference(duel.crop(box), at_duel_size).getbbox() is None
     scenes = {stem: (v, name) for stem, _, v, _, name in six_preview.scenes()}
     six_view, name = scenes["s01_fresh_one_box"]
     assert six_view.dealer_up is not None
@@ -115,6 +117,19 @@ def test_the_encoder_is_deterministic_and_refuses_unknown_formats() -> None:
     assert png(encode.encode(im, "png")).tobytes() == im.tobytes()  # lossless
     with pytest.raises(ValueError, match="format"):
         encode.encode(im, "gif")
+
+
+def test_a_jpeg_has_the_chroma_subsampling_of_its_settings() -> None:
+    from PIL import JpegImagePlugin
+
+    im = noise(64, 64)
+    for sampling in (0, 1, 2):  # 4:4:4, 4:2:2, 4:2:0
+        data = encode.encode(im, "jpeg", encode.Jpeg((60,), subsampling=sampling))
+        assert JpegImagePlugin.get_sampling(Image.open(io.BytesIO(data))) == sampling
+    view = DuelState.new(50, first_dealer=0)
+    view.deal(duel_preview.deck(duel_preview.DEAL_1), b"chroma")
+    table = render.table(view.public_view(), names=("A", "B"), labels=EN)
+    assert JpegImagePlugin.get_sampling(Image.open(io.BytesIO(table))) == encode.DUEL.subsampling
 
 
 def test_a_jpeg_over_its_budget_is_made_again_at_the_next_quality() -> None:
