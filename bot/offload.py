@@ -10,7 +10,8 @@ interpreter from a tap:
   never asked pays nothing) and shut down with the application (`close`);
 - its processes run at `NICE` (+10), so the scheduler gives the tap's core to the bot first;
   they ignore SIGINT (a Ctrl-C in a terminal reaches the whole process group: the bot stops
-  them itself, in order);
+  them itself, in order), and each ends itself when the bot is gone (killed: nothing else
+  would stop it; it watches the sentinel multiprocessing gives it of its parent);
 - a process that dies (killed, out of memory) breaks the pool: the next pool is made and the
   search tried once more in it; a second failure is raised, to the feature's usual failure
   (the "⚠️" toast of a press, a due row's backoff);
@@ -29,6 +30,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -46,9 +48,18 @@ CONTEXT = "spawn"  # how they start: a fresh interpreter (forking a threaded pro
 
 
 def _child(nice: int) -> None:
-    """Each pool process, once at its start: lower its priority, leave SIGINT to the bot."""
+    """Each pool process, once at its start: lower its priority, leave SIGINT to the bot, and
+    end with the bot."""
     os.nice(nice)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), name="parent", daemon=True).start()
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()  # returns when the parent is gone (its end of a pipe closed)
+    os._exit(0)
 
 
 class Offload:
