@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import shutil
@@ -102,6 +103,24 @@ def _proc_stat(pid: int) -> tuple[float, int]:
         if line.startswith("VmHWM:"):
             peak = int(line.split()[1])
     return cpu, peak
+
+
+def _children(pid: int) -> list[int]:
+    """The direct children of a process (the bot's search pool: bot.offload), live now."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found += [int(c) for c in task.read_text().split()]
+    return found
+
+
+def _children_cpu(pids: list[int]) -> dict[int, tuple[float, int]]:
+    """(CPU seconds, peak resident KiB) of each live child of `pids`."""
+    out: dict[int, tuple[float, int]] = {}
+    for pid in pids:
+        for child in _children(pid):
+            with contextlib.suppress(OSError):  # ended meanwhile
+                out[child] = _proc_stat(child)
+    return out
 
 
 async def _play(api: TimedFake, table: Table, rng: random.Random,
@@ -173,6 +192,8 @@ class Figures:
     workers: int = 0  # webhook worker processes (0: the one polling bot)
     taps: int = 0
     bot_cpu: float = 0.0
+    children_cpu: float = 0.0  # the bot's child processes (its search pool), apart
+    children_mb: float = 0.0  # their largest peak resident memory
     pg_cpu: float | None = None  # the database's backends (PostgreSQL only)
     latencies: list[float] = field(default_factory=list)
     peak_mb: float = 0.0
@@ -235,6 +256,7 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
             figures.pg = ServerUsage(admin, url.rsplit("/", 1)[1])
             await figures.pg.start()
         cpu0 = sum(_proc_stat(pid)[0] for pid in pids)
+        children0 = _children_cpu(pids)
         rng = random.Random(seed)
         t1 = time.perf_counter()
         figures.taps = sum(await asyncio.gather(
@@ -242,6 +264,10 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
               for t in tables)))
         wall = time.perf_counter() - t1
         stats = [_proc_stat(pid) for pid in pids]
+        children1 = _children_cpu(pids)
+        figures.children_cpu = sum(c - children0.get(k, (0.0, 0))[0]
+                                   for k, (c, _) in children1.items())
+        figures.children_mb = max((m for _, m in children1.values()), default=0) / 1024
         cpu1, peak = sum(c for c, _ in stats), max(m for _, m in stats)
         if figures.pg:
             await figures.pg.stop_cpu()
@@ -292,6 +318,8 @@ def _print_run(f: Figures, duels: int, think: float, opened: float, wall: float,
           f"p99 {_pct(f.latencies, .99):6.1f} ms  "
           f"mean {statistics.fmean(f.latencies) * 1000:6.1f} ms")
     print(f"[{f.label}] bot peak memory (VmHWM): {f.peak_mb:.1f} MB")
+    print(f"[{f.label}] the bot's child processes (its search pool): {f.children_cpu:.1f} s "
+          f"CPU, peak {f.children_mb:.1f} MB (not in the figures above)")
     print(f"[{f.label}] Bot API calls: " + ", ".join(
         f"{k} {v}" for k, v in sorted(calls.items()) if k != "getUpdates"), flush=True)
 

@@ -70,6 +70,7 @@ class Offload:
         self.workers, self.nice, self.context = workers, nice, context
         self.pools = 0  # pools made so far (a broken one is replaced)
         self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
 
     @classmethod
     def in_process(cls) -> Offload:
@@ -92,6 +93,8 @@ class Offload:
         return await loop.run_in_executor(self._current(), call)
 
     def _current(self) -> ProcessPoolExecutor:
+        if self._closed:  # (a late job at shutdown: no new process for it)
+            raise RuntimeError("the search pool is closed")
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context(self.context),
@@ -112,6 +115,6 @@ class Offload:
 
     async def close(self) -> None:
         """Stop the pool: queued searches cancelled, a running one finished (off the loop)."""
-        pool, self._pool = self._pool, None
+        pool, self._pool, self._closed = self._pool, None, True
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)

@@ -79,3 +79,11 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "Z"
+
+
+async def test_no_search_starts_a_process_once_closed(pool: Offload) -> None:
+    await pool.run(os.getpid)
+    await pool.close()
+    with pytest.raises(RuntimeError):
+        await pool.run(os.getpid)
+    assert pool.pids() == [] and pool.pools == 1
