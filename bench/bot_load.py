@@ -188,10 +188,12 @@ async def _reviewed(db: str, duel_ids: list[int], wait: float) -> None:
     """Wait until every one of these duels has its review kept."""
     store = await Storage.open(db)
     try:
-        async with asyncio.timeout(wait * 3):
+        async with asyncio.timeout(wait + 10.0 * len(duel_ids)):  # (a tree that reviews all)
             for duel_id in duel_ids:
                 while await store.duels.review_of(duel_id) is None:
                     await asyncio.sleep(0.05)
+    except TimeoutError as e:
+        raise TimeoutError(f"reviews asked for not kept in time ({duel_ids})") from e
     finally:
         await store.close()
 
