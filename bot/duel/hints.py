@@ -2,9 +2,9 @@
 (hand and stake), each with its chance to win the duel, judged as the `hard` level plays
 (`rules.duel.advice.hint`: `rules.duel.judge`, through the review's `move_values`) from the
 public view only. Computed in the search process (`bot.offload`), as the Odds, the reviews and
-the bot's moves are, so no tap waits on it. Each hint
-shown is counted on the duel (`DuelRepo.add_hint`), and the duel's review says how many were
-taken. A duel between people has no Hint button, and a press on one is refused."""
+the bot's moves are, so no tap waits on it. Each hint shown is counted on the duel
+(`DuelRepo.add_hint`), and the duel's review says how many were taken. A duel between people
+has no Hint button, and a press on one is refused."""
 
 from __future__ import annotations
 
