@@ -200,3 +200,16 @@ async def test_presses_while_it_is_computed_compute_and_post_it_once_then_show_i
     assert b.bot.texts[1]["reply_to_message_id"] == RESULT_MESSAGE
     assert b.searches.calls == ["review"]
     assert await b.svc.storage.jobs.get(reviews.REVIEW, str(b.record.id)) is None
+
+
+async def test_a_row_armed_before_reviews_were_lazy_computes_nothing(bench: Bench) -> None:
+    b = bench
+    await b.scheduler.later(reviews.REVIEW, str(b.record.id), 0.0)  # no data: nobody asked
+    b.searches.go.set()
+    await b.scheduler.start()
+    async with asyncio.timeout(20):
+        while await b.svc.storage.jobs.get(reviews.REVIEW, str(b.record.id)) is not None:
+            await asyncio.sleep(0.01)
+    await b.scheduler.idle()
+    assert b.searches.calls == [] and b.bot.texts == []
+    assert await b.svc.storage.duels.review_of(b.record.id) is None
