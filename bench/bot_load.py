@@ -2,7 +2,7 @@
 
     python bench/bot_load.py [--duels 200] [--seed 1] [--against OTHER_CHECKOUT]
                              [--db postgresql://postgres@127.0.0.1:5432/postgres] [--rounds 2]
-                             [--workers N --db URL]
+                             [--workers N --db URL] [--reviews SHARE]
 
 Starts the fake Telegram Bot API in this process and the `sixshooter` bot as a subprocess,
 opens one duel per group in N groups, then plays every duel to its end at once, each player
@@ -13,7 +13,11 @@ press to the moment its answer and edit/send are done), and the bot's peak memor
 figures; asserts nothing. (The fake server and the players share the other core: the figures
 are a floor for the bot.) The bot runs with SIXSHOOTER_RATE_LIMIT=off: with Telegram's flood
 limits on, it would pace itself to 30 sends a second and 20 a minute per group by design, and
-the figure would measure the limiter, not the bot.
+the figure would measure the limiter, not the bot. The bot's child processes (its search pool,
+bot.offload) are separate processes: their CPU and memory are printed apart. With `--reviews
+SHARE` that share of the finished duels has its Review pressed (a review is computed on the
+first press since issue 21, for every finished duel before), and the CPU is read once all the
+reviews asked for are kept.
 
 With `--db URL` (a PostgreSQL server's admin URL: a user who may create databases) each round
 runs the bot on SQLite and then on PostgreSQL, in a database created for that run and dropped
@@ -37,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import shutil
@@ -52,6 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.pg_usage import ServerUsage  # noqa: E402
+from bot.storage import Storage  # noqa: E402
 from tests.support.botprocess import BotProcess  # noqa: E402
 from tests.support.databases import drop_database, fresh_database  # noqa: E402
 from tests.support.driver import (  # noqa: E402
@@ -104,14 +110,49 @@ def _proc_stat(pid: int) -> tuple[float, int]:
     return cpu, peak
 
 
+def _children(pid: int) -> list[int]:
+    """The direct children of a process (the bot's search pool: bot.offload), live now."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found += [int(c) for c in task.read_text().split()]
+    return found
+
+
+def _children_cpu(pids: list[int]) -> dict[int, tuple[float, int]]:
+    """(CPU seconds, peak resident KiB) of each live child of `pids`."""
+    out: dict[int, tuple[float, int]] = {}
+    for pid in pids:
+        for child in _children(pid):
+            with contextlib.suppress(OSError):  # ended meanwhile
+                out[child] = _proc_stat(child)
+    return out
+
+
+async def _ask_review(api: TimedFake, table: Table, wait: float) -> int | None:
+    """Press the Review button of the chat's result (the answer awaited, not the review); the
+    duel's id."""
+    for m in reversed(api.bot_messages(table.chat)):
+        data = next((d for d in m.callback_data() if d.startswith("r:") and d.endswith(":v")),
+                    None)
+        if data is not None:
+            await api.wait_for_answer(api.press_button(table.players[0], m, data), timeout=wait)
+            return int(data.split(":")[1])
+    return None
+
+
 async def _play(api: TimedFake, table: Table, rng: random.Random,
-                latencies: list[float], think: float, wait: float) -> int:
+                latencies: list[float], think: float, wait: float,
+                reviews: float = 0.0, asked: list[int] | None = None) -> int:
     taps = 0
     while True:
         if think:  # a person looks at the table before tapping
             await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
         m = live_duel_message(api, table.chat)
         if m is None:
+            if asked is not None and rng.random() < reviews:
+                duel_id = await _ask_review(api, table, wait)
+                if duel_id is not None:
+                    asked.append(duel_id)
             return taps
         buttons = duel_keyboard(m)
         if any(d.endswith((":ty", ":tn")) for d in buttons):
@@ -141,6 +182,20 @@ async def _play(api: TimedFake, table: Table, rng: random.Random,
         delivered = api.delivered_at(update_id)
         latencies.append(done - (done if delivered is None else delivered))
         taps += 1
+
+
+async def _reviewed(db: str, duel_ids: list[int], wait: float) -> None:
+    """Wait until every one of these duels has its review kept."""
+    store = await Storage.open(db)
+    try:
+        async with asyncio.timeout(wait + 10.0 * len(duel_ids)):  # (a tree that reviews all)
+            for duel_id in duel_ids:
+                while await store.duels.review_of(duel_id) is None:
+                    await asyncio.sleep(0.05)
+    except TimeoutError as e:
+        raise TimeoutError(f"reviews asked for not kept in time ({duel_ids})") from e
+    finally:
+        await store.close()
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -173,6 +228,8 @@ class Figures:
     workers: int = 0  # webhook worker processes (0: the one polling bot)
     taps: int = 0
     bot_cpu: float = 0.0
+    children_cpu: float = 0.0  # the bot's child processes (its search pool), apart
+    children_mb: float = 0.0  # their largest peak resident memory
     pg_cpu: float | None = None  # the database's backends (PostgreSQL only)
     latencies: list[float] = field(default_factory=list)
     peak_mb: float = 0.0
@@ -193,9 +250,11 @@ class Figures:
 
 async def run(duels: int, seed: int, think: float, command: list[str] | None,
               label: str, admin: str | None = None, wait: float = TIMEOUT,
-              workers: int = 0, connections: int = 8) -> Figures:
+              workers: int = 0, connections: int = 8, reviews: float = 0.0) -> Figures:
     """One load run (on SQLite, or given `admin`, on a fresh PostgreSQL database; with
-    `workers`, that many webhook workers on it); prints its figures and returns them."""
+    `workers`, that many webhook workers on it); prints its figures and returns them. With
+    `reviews`, that share of the finished duels has its Review pressed, and the run's CPU is
+    read once every review asked for is kept (whichever way the tree computes them)."""
     engine = "postgresql" if admin else "sqlite"
     label = f"{label}, {engine}" + (f", {workers} worker{'s' * (workers > 1)}" if workers else "")
     figures = Figures(label, engine, workers)
@@ -235,13 +294,23 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
             figures.pg = ServerUsage(admin, url.rsplit("/", 1)[1])
             await figures.pg.start()
         cpu0 = sum(_proc_stat(pid)[0] for pid in pids)
+        children0 = _children_cpu(pids)
         rng = random.Random(seed)
         t1 = time.perf_counter()
+        asked: list[int] = []
         figures.taps = sum(await asyncio.gather(
-            *(_play(api, t, random.Random(rng.random()), figures.latencies, think, wait)
-              for t in tables)))
+            *(_play(api, t, random.Random(rng.random()), figures.latencies, think, wait,
+                    reviews, asked) for t in tables)))
         wall = time.perf_counter() - t1
+        if asked:
+            await _reviewed(url or str(Path(tmp) / "load.db"), asked, wait)
+            print(f"[{label}] {len(asked)} reviews asked for, all kept "
+                  f"{time.perf_counter() - t1 - wall:.1f} s after the last tap", flush=True)
         stats = [_proc_stat(pid) for pid in pids]
+        children1 = _children_cpu(pids)
+        figures.children_cpu = sum(c - children0.get(k, (0.0, 0))[0]
+                                   for k, (c, _) in children1.items())
+        figures.children_mb = max((m for _, m in children1.values()), default=0) / 1024
         cpu1, peak = sum(c for c, _ in stats), max(m for _, m in stats)
         if figures.pg:
             await figures.pg.stop_cpu()
@@ -292,6 +361,8 @@ def _print_run(f: Figures, duels: int, think: float, opened: float, wall: float,
           f"p99 {_pct(f.latencies, .99):6.1f} ms  "
           f"mean {statistics.fmean(f.latencies) * 1000:6.1f} ms")
     print(f"[{f.label}] bot peak memory (VmHWM): {f.peak_mb:.1f} MB")
+    print(f"[{f.label}] the bot's child processes (its search pool): {f.children_cpu:.1f} s "
+          f"CPU, peak {f.children_mb:.1f} MB (not in the figures above)")
     print(f"[{f.label}] Bot API calls: " + ", ".join(
         f"{k} {v}" for k, v in sorted(calls.items()) if k != "getUpdates"), flush=True)
 
@@ -362,7 +433,7 @@ async def main(args: argparse.Namespace) -> None:
         trees.insert(0, ("against", Path(args.against).resolve()))
     if len(engines) == 1 and len(trees) == 1:
         await run(args.duels, args.seed, args.think, _bot_command(None, args.profile),
-                  "this tree", wait=args.wait)
+                  "this tree", wait=args.wait, reviews=args.reviews)
         return
     runs: list[Figures] = []
     for _ in range(args.rounds):  # alternate, so a drift of the machine's speed hits all
@@ -375,7 +446,7 @@ async def main(args: argparse.Namespace) -> None:
                 try:
                     runs.append(await run(args.duels, args.seed, args.think,
                                           _bot_command(checkout, profile), label, admin,
-                                          args.wait))
+                                          args.wait, reviews=args.reviews))
                 except TimeoutError as e:  # one run's failure, shown; the others go on
                     print(f"[{label}, {'postgresql' if admin else 'sqlite'}] failed: "
                           f"{str(e).splitlines()[0]}", flush=True)
@@ -408,6 +479,9 @@ if __name__ == "__main__":
                              "the fake posting round-robin over them")
     parser.add_argument("--connections", type=int, default=8,
                         help="with --workers: updates posted at once (max_connections)")
+    parser.add_argument("--reviews", type=float, default=0.0, metavar="SHARE",
+                        help="press Review on this share of the finished duels (0..1); the "
+                             "CPU is read once they are all kept")
     parser.add_argument("--rounds", type=int, default=2,
                         help="runs of each tree and engine with --against or --db")
     asyncio.run(main(parser.parse_args()))

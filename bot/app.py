@@ -10,6 +10,7 @@ from telegram.ext import ApplicationBuilder
 from bot import common, duel, fairness, info, settings, sixcard, stats, tournament
 from bot.common import due
 from bot.config import Config
+from bot.offload import Offload
 from bot.ops import metrics
 from bot.ops import server as ops
 from bot.ops.requests import MeteredRequest
@@ -88,7 +89,8 @@ def pace(limiter: ChatRateLimiter, storage: Storage) -> None:
 async def _started(app: App) -> None:
     config = app.bot_data[CONFIG]
     storage = await Storage.open(config.database)  # in the application's own event loop
-    svc = Services(storage=storage, challenge_ttl=config.challenge_ttl)
+    # The searches in a process pool of their own, started at the first one (bot.offload).
+    svc = Services(storage=storage, challenge_ttl=config.challenge_ttl, offload=Offload())
     limiter = app.bot.rate_limiter
     if isinstance(limiter, ChatRateLimiter):  # old messages are deleted when a chat has room
         svc.janitor.room = limiter.room
@@ -122,5 +124,6 @@ async def _stopped(app: App) -> None:
         await services(app.bot_data).janitor.close(app.bot)
         await services(app.bot_data).storage.close()
         services(app.bot_data).drawer.shutdown()
+        await services(app.bot_data).offload.close()
     if app.bot_data.get(OPS) is not None:  # (a closed database meanwhile: /healthz says 503)
         await app.bot_data.pop(OPS).stop()

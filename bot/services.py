@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.offload import Offload
 from bot.storage import DuelRecord, Storage
 from bot.telegram.drawing import Drawer
 from bot.telegram.janitor import Janitor
@@ -33,6 +34,9 @@ class Services:
     challenge_ttl: int = 600  # seconds
     drawer: Drawer = field(default_factory=Drawer)  # the one drawing thread
     janitor: Janitor = field(default_factory=Janitor)  # deletes old messages when there is room
+    # Where the searches run (reviews, hints, odds, the bot's moves): here, unless the
+    # application gives it its process pool (bot.offload).
+    offload: Offload = field(default_factory=Offload.in_process)
     # Run, in order, after present() brought a duel's messages up to date (the turn timers
     # re-arm there, so every saved change re-arms them, whoever made it).
     on_presented: list[PresentedListener] = field(default_factory=list)

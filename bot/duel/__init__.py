@@ -3,9 +3,9 @@
 `keyboards`), timed (`timers`) and kept up to date after a restart (`jobs`); `rounds` finds a
 round for /verify; `handlers` answers the commands and presses, `rematch` the result's
 buttons; `practice` starts a duel against the bot, whose moves `ai_turns` makes
-(`rules.duel.ai`), `hints` shows its player the best moves; `reviews` reviews every
-finished duel; `demo` plays one offline. The rules are `rules.duel`'s; nothing here decides a
-hand."""
+(`rules.duel.ai`), `hints` shows its player the best moves; `reviews` reviews a finished
+duel when asked; `demo` plays one offline. The rules are `rules.duel`'s; nothing here decides
+a hand."""
 
 from __future__ import annotations
 
@@ -59,7 +59,6 @@ async def start(app: App, config: Config) -> None:
     showing one re-arms its timer), then every duel's message, challenge and timer restored."""
     timers.install(app, services(app.bot_data), config.time_scale)
     turns = ai_turns.install(app)
-    reviewer = reviews.install(app)
+    reviews.install(app)
     await jobs.resume(app)
     await turns.resume()
-    await reviewer.resume()

@@ -3,18 +3,16 @@ the bot is to act, its move is made after a short, natural pause, through the sa
 compare-and-swap path as a person's tap (`service.act` with the version it was shown), so a
 restart, a timer or a stale job behaves exactly as for a person: fired twice, the second is
 refused. The move is a due row (kind `practice.move`, key the duel's id: bot.common.due), so any
-worker makes it; it is `rules.duel.ai.choose` from the public view, in a worker thread (a hard
-decision takes a few hundred milliseconds). At start, `resume` arms every practice duel
-waiting for the bot whose move is not armed yet.
+worker makes it; it is `rules.duel.ai.choose` from the public view, in the search process
+(`bot.offload`: a hard decision takes a few hundred milliseconds). At start, `resume` arms
+every practice duel waiting for the bot whose move is not armed yet.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from telegram import Bot
@@ -74,8 +72,8 @@ class BotTurns:
                 return False
             level = parse_level(record.ai_level)
             seed = svc.rng.random()
-            action = await asyncio.get_running_loop().run_in_executor(
-                None, partial(choose, state.public_view(), BOT_SEAT, level, random.Random(seed)))
+            action = await svc.offload.run(choose, state.public_view(), BOT_SEAT, level,
+                                           random.Random(seed))
             outcome = await act(svc, record.id, turn.version, record.players[BOT_SEAT], action)
             if isinstance(outcome, Refusal):
                 log.info("practice duel %d v%d: the bot's move %s refused: %s", record.id,

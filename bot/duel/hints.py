@@ -1,16 +1,15 @@
 """The Hint button of a practice duel (issue 22): the best three moves for its player now
 (hand and stake), each with its chance to win the duel, judged as the `hard` level plays
-(`rules.duel.judge`, through the review's `move_values`) from the public view only. Computed
-in a worker thread, as the Odds and the bot's moves are, so no chat waits on it. Each hint
-shown is counted on the duel (`DuelRepo.add_hint`), and the duel's review says how many were
-taken. A duel between people has no Hint button, and a press on one is refused."""
+(`rules.duel.advice.hint`: `rules.duel.judge`, through the review's `move_values`) from the
+public view only. Computed in the search process (`bot.offload`), as the Odds, the reviews and
+the bot's moves are, so no tap waits on it. Each hint shown is counted on the duel
+(`DuelRepo.add_hint`), and the duel's review says how many were taken. A duel between people
+has no Hint button, and a press on one is refused."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
-from functools import partial
 
 from telegram import Message, Update
 from telegram.ext import ContextTypes
@@ -21,24 +20,9 @@ from bot.duel import payloads
 from bot.i18n import Html, Translator
 from bot.telegram import send
 from rules.duel import Bet, DuelState, Phase, PublicView
-from rules.duel.judge import best_moves
-from rules.duel.review import move_values
+from rules.duel.advice import hint
 
 log = logging.getLogger(__name__)
-
-SHOWN = 3  # the moves a hint lists
-
-
-def hint_of(view: PublicView, player: int, rng: random.Random) -> list[tuple[Bet, float]]:
-    """The best `SHOWN` bets of `player` now with their chance to win the duel (0..1), best
-    first; empty when `player` has no choice to make (not their turn, or a single bet)."""
-    values = move_values(view, player, rng)
-    if len(values) < 2:
-        return []
-    bets = list(values)
-    chances = [min(1.0, max(0.0, values[b])) for b in bets]  # the chip tie-break aside
-    return best_moves(bets, chances, SHOWN)
-
 
 def hint_text(tr: Translator, view: PublicView, moves: list[tuple[Bet, float]]) -> Html:
     lines = [tr.t("hint.title", bullet=view.bullet)]
@@ -69,8 +53,7 @@ async def on_hint(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if view.phase is not Phase.BULLET or seat not in view.to_act:
         await toast(query, tr.t("hint.not_your_move"))
         return
-    moves = await asyncio.get_running_loop().run_in_executor(
-        None, partial(hint_of, view, seat, random.Random(svc.rng.random())))
+    moves = await svc.offload.run(hint, view, seat, random.Random(svc.rng.random()))
     if not moves:
         await toast(query, tr.t("hint.one_move"))
         return

@@ -7,11 +7,8 @@ button."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
-from dataclasses import dataclass
-from functools import partial
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
 from telegram.ext import ContextTypes
@@ -27,9 +24,8 @@ from bot.storage import DuelRecord, chat_lock, deals_of
 from bot.telegram import callbacks, send
 from rules.cards import shuffled_deck
 from rules.duel import DuelState, choose_first_dealer
-from rules.duel.odds import all_pair_odds, category_odds, table_of
+from rules.duel.advice import HandOdds, hand_odds
 from rules.fairness import new_salt
-from rules.hands import Category
 
 log = logging.getLogger(__name__)
 
@@ -161,29 +157,6 @@ async def again(svc: Services, bot: Bot, record: DuelRecord) -> bool:
 # --- odds -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class HandOdds:
-    position: int
-    pair_or_better: float
-    bonus: float  # a full house or better: the bonus table's big payouts
-    wins: float  # against a hand drawn at random from the other remaining ones
-
-
-def odds_of(state: DuelState, rng: random.Random) -> list[HandOdds]:
-    """The remaining hands' odds, from the public view only (`rules.duel.odds`: exact, or
-    sampled to within about a percent)."""
-    table = table_of(state.public_view())
-    cats = category_odds(table)
-    pairs = all_pair_odds(table, rng)
-    out = []
-    for c in cats:
-        wins = [pairs[c.position, o.position].win for o in cats if o.position != c.position]
-        out.append(HandOdds(c.position, c.at_least(Category.ONE_PAIR),
-                            c.at_least(Category.FULL_HOUSE),
-                            sum(wins) / len(wins) if wins else 0.0))
-    return out
-
-
 def odds_text(tr: Translator, odds: list[HandOdds]) -> Html:
     lines = [tr.t("practice.odds_title")]
     for o in odds:
@@ -207,8 +180,7 @@ async def on_odds(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not record.is_live or not state.public_view().hands:
         await toast(query, tr.t("toast.over"))
         return
-    odds = await asyncio.get_running_loop().run_in_executor(
-        None, partial(odds_of, state, random.Random(svc.rng.random())))
+    odds = await svc.offload.run(hand_odds, state.public_view(), random.Random(svc.rng.random()))
     await answer_quietly(query)
     message = query.message
     reply_to = message.message_id if isinstance(message, Message) else None

@@ -7,44 +7,20 @@ from __future__ import annotations
 
 import logging
 
-from telegram import CallbackQuery, Message, Update
+from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.common.errors import answer_quietly
-from bot.common.handlers import chat_language, display_name, pressed, toast
+from bot.common.handlers import chat_language, pressed, toast
 from bot.duel import payloads, practice
 from bot.duel.challenges import accept
 from bot.duel.handlers import post_challenge
-from bot.duel.reviews import review_text, reviewer_of
-from bot.i18n import Translator
-from bot.services import Services
+from bot.duel.reviews import reviewer_of
 from bot.stats.handlers import show_board
-from bot.storage import DuelRecord
 from bot.storage.challenges import AlreadyPending
-from bot.telegram import send
 from rules.duel import DuelState
-from rules.duel.review import Review
 
 log = logging.getLogger(__name__)
-
-
-async def _show_review(context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, svc: Services,
-                       tr: Translator, record: DuelRecord) -> None:
-    kept = await svc.storage.duels.review_of(record.id)
-    if kept is None:  # being computed (in the background, just after the result)
-        await toast(query, tr.t("review.pending"))
-        reviewer = reviewer_of(context.bot_data)
-        if reviewer is not None:
-            await reviewer.on_presented(record)
-        return
-    await answer_quietly(query)
-    users = [await svc.storage.users.get(uid) for uid in record.players]
-    names = (display_name(users[0]), display_name(users[1]))
-    message = query.message
-    await send.send_text(context.bot, record.chat_id, record.thread_id,
-                         review_text(tr, names, Review.from_json(kept),
-                                     record.hints if record.practice else None),
-                         reply_to=message.message_id if isinstance(message, Message) else None)
 
 
 async def on_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -61,7 +37,11 @@ async def on_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await show_board(context, update, svc, tr, record.chat_id, user.id)
         return
     if press.op is payloads.ResultOp.REVIEW:
-        await _show_review(context, query, svc, tr, record)
+        reviewer = reviewer_of(context.bot_data)
+        if reviewer is None:  # (not started yet)
+            await toast(query, tr.t("review.pending"))
+        else:
+            await reviewer.on_press(context.bot, query, tr, record)
         return
     seat = record.player_index(user.id)
     if seat is None:

@@ -1,31 +1,62 @@
 """The review of a finished duel (issue 12): each player's accuracy, luck and worst mistake
-(`rules.duel.review`, from the public log only). It is computed once, in the background (a
-worker thread, after the duel's result is shown: never delaying a tap), kept in storage, and
-shown by the result's Review button. The work is a due row (kind `review`, key the duel's id:
-bot.common.due), so any worker does it and a restart keeps it; done twice, the review is kept
-once (the first). At start, the duels finished in the last days without a review get theirs."""
+(`rules.duel.review`, from the public log only), shown by the result's Review button.
+
+It is computed lazily (issue 21): on the first press of the button, never before (most results
+are never reviewed, and a review is about half a second of CPU). That press is answered at once
+("being prepared") and arms the due row `review` (key the duel's id, armed sooner-only, its
+data where to post: the chat, its topic, the result's message, the asker's language); its
+handler computes the review in the search process (`bot.offload`), keeps it (once: the first
+kept stays) and posts it in reply to the result, so nobody has to press again. A press while
+the row waits or runs gets the same answer and arms nothing new (the row due now stays as it
+is): one computation, one post. A press once it is kept shows it at once. The due row
+(bot.common.due) makes it survive a kill and run on any one worker."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
+from dataclasses import dataclass
 from typing import Any
 
+from telegram import Bot, CallbackQuery, Message
+
 from bot.common import due
+from bot.common.errors import answer_quietly
+from bot.common.handlers import chat_language, display_name, toast
 from bot.i18n import Html, Translator
 from bot.services import Services, services
 from bot.storage import DuelRecord
-from bot.telegram import App
+from bot.telegram import App, send
 from rules.duel import Bet, DuelState
 from rules.duel.review import PlayerReview, Review, review
 
 log = logging.getLogger(__name__)
 
 KEY = "sixshooter.reviews"  # the Reviewer in bot_data
-DELAY = 0.5  # seconds after the result is shown
-CATCH_UP = 3 * 24 * 3600  # after a restart: duels finished this recently get their review
 REVIEW = "review"  # the due rows' kind
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """Where a review asked for is posted: in reply to the result, in the asker's language (a
+    chat's fixed language wins)."""
+
+    chat_id: int
+    thread_id: int | None
+    reply_to: int | None
+    language: str | None
+
+    def data(self) -> dict[str, Any]:
+        return {"chat": self.chat_id, "thread": self.thread_id, "reply_to": self.reply_to,
+                "lang": self.language}
+
+    @classmethod
+    def of(cls, data: Any) -> Asked | None:
+        """From a due row's data; None for a row armed before reviews were lazy (nobody
+        asked for it: it is computed when someone does)."""
+        if not isinstance(data, dict) or "chat" not in data:
+            return None
+        return cls(int(data["chat"]), data.get("thread"), data.get("reply_to"), data.get("lang"))
 
 
 class Reviewer:
@@ -33,13 +64,27 @@ class Reviewer:
         self.svc, self.scheduler = svc, scheduler
         self._running: set[int] = set()
 
-    async def on_presented(self, record: DuelRecord) -> None:
-        """A duel just shown finished: review it soon (once)."""
-        if record.status.value == "finished" and self.scheduler is not None:
-            await self.scheduler.later(REVIEW, str(record.id), DELAY, sooner_only=True)
+    async def on_press(self, bot: Bot, query: CallbackQuery, tr: Translator,
+                       record: DuelRecord) -> None:
+        """The Review button: the kept review at once, else "being prepared" and its post
+        armed (once: a row armed already stays as it is)."""
+        kept = await self.svc.storage.duels.review_of(record.id)
+        message = query.message
+        reply_to = message.message_id if isinstance(message, Message) else None
+        if kept is not None:
+            await answer_quietly(query)
+            await self.post(bot, tr, record, Review.from_json(kept),
+                            Asked(record.chat_id, record.thread_id, reply_to, None))
+            return
+        await toast(query, tr.t("review.pending"))
+        if self.scheduler is not None:
+            asked = Asked(record.chat_id, record.thread_id, reply_to, query.from_user.language_code)
+            await self.scheduler.later(REVIEW, str(record.id), 0.0, asked.data(),
+                                       sooner_only=True)
 
     async def compute(self, duel_id: int) -> Review | None:
-        """Compute and keep the duel's review, unless kept already; the review."""
+        """Compute and keep the duel's review, unless kept already; the review (None: no such
+        finished duel, or being computed here already)."""
         duels = self.svc.storage.duels
         kept = await duels.review_of(duel_id)
         if kept is not None:
@@ -51,22 +96,30 @@ class Reviewer:
         try:
             state = DuelState.from_json(record.state_json)
             # Seeded by the duel: computed again, the same review.
-            done = await asyncio.get_running_loop().run_in_executor(
-                None, review, state, random.Random(duel_id))
+            done = await self.svc.offload.run(review, state, random.Random(duel_id))
             await duels.keep_review(duel_id, done.to_json(), now=self.svc.clock())
             log.info("duel %d: reviewed", duel_id)
-            return done
+            kept = await duels.review_of(duel_id)  # the first kept, if another was quicker
+            return done if kept is None else Review.from_json(kept)
         finally:
             self._running.discard(duel_id)
 
-    async def resume(self) -> int:
-        since = self.svc.clock() - CATCH_UP
-        pending = await self.svc.storage.duels.unreviewed(since)
-        if self.scheduler is not None:
-            for n, duel_id in enumerate(pending):
-                await self.scheduler.later(REVIEW, str(duel_id), DELAY * (n + 2),
-                                           sooner_only=True)
-        return len(pending)
+    async def compute_and_post(self, bot: Bot, duel_id: int, asked: Asked) -> bool:
+        """The due row's work: the review kept, and posted where it was asked for."""
+        done = await self.compute(duel_id)
+        record = await self.svc.storage.duels.get(duel_id)
+        if done is None or record is None:
+            return False
+        tr = await chat_language(self.svc, asked.chat_id, asked.language)
+        await self.post(bot, tr, record, done, asked)
+        return True
+
+    async def post(self, bot: Bot, tr: Translator, record: DuelRecord, done: Review,
+                   asked: Asked) -> None:
+        users = [await self.svc.storage.users.get(uid) for uid in record.players]
+        names = (display_name(users[0]), display_name(users[1]))
+        text = review_text(tr, names, done, record.hints if record.practice else None)
+        await send.send_text(bot, asked.chat_id, asked.thread_id, text, reply_to=asked.reply_to)
 
 
 def _bet(tr: Translator, bet: Bet) -> Html:
@@ -100,7 +153,9 @@ async def _on_due(app: App, key: str, data: Any) -> None:
     reviewer = reviewer_of(app.bot_data)
     if reviewer is None:
         raise LookupError("the reviewer is not installed")
-    await reviewer.compute(int(key))
+    asked = Asked.of(data)
+    if asked is not None:
+        await reviewer.compute_and_post(app.bot, int(key), asked)
 
 
 due.register(REVIEW, _on_due)
@@ -109,10 +164,8 @@ due.register(REVIEW, _on_due)
 def install(app: App) -> Reviewer:
     svc = services(app.bot_data)
     reviewer = Reviewer(svc, due.of(app))
-    svc.on_presented.append(reviewer.on_presented)
     app.bot_data[KEY] = reviewer
     return reviewer
-
 
 
 def reviewer_of(bot_data: dict[str, Any]) -> Reviewer | None:

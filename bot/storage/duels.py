@@ -242,13 +242,6 @@ class DuelRepo:
             "INSERT INTO reviews (duel_id, review, computed_at) VALUES (?, ?, ?)"
             " ON CONFLICT (duel_id) DO NOTHING", (duel_id, review_json, now))
 
-    async def unreviewed(self, since: int) -> list[int]:
-        """Finished duels since `since` (a time) whose review is not computed yet."""
-        rows = await self.db.fetchall(
-            "SELECT id FROM duels WHERE status = 'finished' AND updated_at >= ?"
-            " AND id NOT IN (SELECT duel_id FROM reviews) ORDER BY id", (since,))
-        return [int(r["id"]) for r in rows]
-
     async def abandon_chat(self, chat_id: int, *, now: int) -> list[int]:
         """Mark a chat's live duels abandoned (bumping their versions); returns their ids."""
         async with self.db.transaction():

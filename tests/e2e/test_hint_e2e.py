@@ -7,7 +7,6 @@ forged press on one is refused."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 
@@ -98,16 +97,14 @@ async def test_a_hint_in_a_practice_duel_and_its_count_in_the_review(
     assert hints == 2
     [done] = await storage.duels.recent_in_chat(table.chat.id, 1)
     assert done.practice and done.hints == 2
-    for _ in range(300):  # the review is computed in the background
-        if await storage.duels.review_of(done.id) is not None:
-            break
-        await asyncio.sleep(0.1)
     await bot.restart()  # the count is kept with the duel
     result = fake_api.bot_messages(table.chat)[-1]
     last = newest_id(fake_api, table.chat)
-    assert await press(fake_api, alice, result, button(result, "🔎 Review")) is None
+    assert await press(fake_api, alice, result, button(result, "🔎 Review")) == (
+        "Preparing the review: it will be posted here in a few seconds.")  # computed now
     shown = await fake_api.wait_for_message(table.chat, after_message_id=last, timeout=TIMEOUT)
     assert "🔎 Review" in text_of(shown) and "💡 Hints taken: 2" in text_of(shown)
+    assert shown.reply_to is not None and shown.reply_to.message_id == result.message_id
     assert refused_calls(fake_api, allow=("message to delete not found",)) == []
 
 

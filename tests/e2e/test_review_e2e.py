@@ -1,6 +1,8 @@
 """The review after a duel between two people (issue 12.4), through the real `sixshooter`
-process: computed once in the background after the result is shown (a tap never waits for
-it), kept, and shown by the result's Review button to anyone."""
+process and its search pool (bot.offload): computed lazily (issue 21): nothing before the first
+press of the result's Review button (by anyone), which is answered at once ("being prepared")
+and gets the review posted in reply to the result; presses meanwhile compute and post nothing
+more; a press once it is kept shows it again."""
 
 from __future__ import annotations
 
@@ -23,9 +25,10 @@ from tests.support.fakeapi import FakeTelegramAPI
 # A duel played at machine speed fills the group's budget (20 calls in any minute), and the
 # review's message would wait up to a minute for room: this test is about the review.
 QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}
+PREPARING = "Preparing the review: it will be posted here in a few seconds."
 
 
-async def test_a_duel_between_people_is_reviewed_once_and_shown_by_its_button(
+async def test_a_review_is_computed_on_the_first_press_posted_once_and_shown_again(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
@@ -35,26 +38,29 @@ async def test_a_duel_between_people_is_reviewed_once_and_shown_by_its_button(
     result = fake_api.bot_messages(table.chat)[-1]
     [record] = await storage.duels.recent_in_chat(table.chat.id, 1)
     review = next(b["callback_data"] for b in result.buttons() if b["text"] == "🔎 Review")
-    kept = None
-    for _ in range(200):  # computed in the background, within seconds of the result
-        kept = await storage.duels.review_of(record.id)
-        if kept is not None:
-            break
-        await asyncio.sleep(0.1)
-    assert kept is not None, "no review 20 s after the result"
-    carol = others[0]  # anyone may read it
+    # Nothing computed nor armed for a result nobody asked to review.
+    assert await storage.duels.review_of(record.id) is None
+    assert await storage.jobs.get("review", str(record.id)) is None
+    carol = others[0]  # anyone may ask
     last = newest_id(fake_api, table.chat)
-    assert await press(fake_api, carol, result, review) is None
+    # Two quick presses: both told it is being prepared, one computation, one post.
+    said = await asyncio.gather(press(fake_api, carol, result, review),
+                                press(fake_api, table.players[0], result, review))
+    assert list(said) == [PREPARING, PREPARING]
     shown = await fake_api.wait_for_message(table.chat, after_message_id=last, timeout=TIMEOUT)
     text = text_of(shown)
     assert shown.reply_to is not None and shown.reply_to.message_id == result.message_id
     assert text.startswith("🔎 Review") and "Alice: accuracy " in text and "Bob: accuracy " in text
     assert "luck" in text
-    # Kept once: a second press shows the same text, nothing computed again.
-    last = newest_id(fake_api, table.chat)
+    kept = await storage.duels.review_of(record.id)
+    assert kept is not None
+    # Kept: a press shows the same text at once, nothing computed again.
     assert await press(fake_api, carol, result, review) is None
-    again = await fake_api.wait_for_message(table.chat, after_message_id=last, timeout=TIMEOUT)
-    assert text_of(again) == text
+    again = await fake_api.wait_for_message(table.chat, after_message_id=shown.message_id,
+                                            timeout=TIMEOUT)
+    assert text_of(again) == text and again.reply_to is not None
+    assert [m.message_id for m in fake_api.bot_messages(table.chat)
+            if m.message_id > last] == [shown.message_id, again.message_id]  # posted once
     assert await storage.duels.review_of(record.id) == kept
     assert bot.log().count(f"duel {record.id}: reviewed") == 1
     assert refused_calls(fake_api) == []

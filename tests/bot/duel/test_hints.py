@@ -8,10 +8,11 @@ from __future__ import annotations
 import random
 import re
 
-from bot.duel.hints import hint_of, hint_text
+from bot.duel.hints import hint_text
 from bot.i18n import translator
 from rules.cards import Card, shuffled_deck
 from rules.duel import Bet, DuelState, ai
+from rules.duel.advice import hint as hint_of
 from rules.fairness import new_salt
 
 
