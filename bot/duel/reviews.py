@@ -68,6 +68,9 @@ class Reviewer:
                        record: DuelRecord) -> None:
         """The Review button: the kept review at once, else "being prepared" and its post
         armed (once: a row armed already stays as it is)."""
+        if record.status.value != "finished":  # abandoned: no review will ever come
+            await toast(query, tr.t("toast.invalid"))
+            return
         kept = await self.svc.storage.duels.review_of(record.id)
         message = query.message
         reply_to = message.message_id if isinstance(message, Message) else None

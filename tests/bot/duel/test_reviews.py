@@ -13,7 +13,7 @@ import asyncio
 import random
 import re
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any, ParamSpec, TypeVar, cast
@@ -213,3 +213,11 @@ async def test_a_row_armed_before_reviews_were_lazy_computes_nothing(bench: Benc
     await b.scheduler.idle()
     assert b.searches.calls == [] and b.bot.texts == []
     assert await b.svc.storage.duels.review_of(b.record.id) is None
+
+
+async def test_a_duel_closed_without_counting_has_no_review_to_wait_for(bench: Bench) -> None:
+    b = bench
+    b.record = replace(b.record, status=DuelStatus.ABANDONED)
+    query = await b.press()
+    assert query.answers == [translator("en").t("toast.invalid")]
+    assert await b.svc.storage.jobs.get(reviews.REVIEW, str(b.record.id)) is None
