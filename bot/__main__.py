@@ -26,7 +26,7 @@ from bot.i18n import LANGUAGES
 from bot.ops import memory
 from bot.ops.health import HealthHandler
 from bot.storage import Storage, StorageError
-from bot.telegram import App, connect, runner, webhook
+from bot.telegram import App, connect, http, runner, webhook
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # Telegram failed the start in a way retrying does not fix
@@ -190,6 +190,7 @@ def _serve(config: Config) -> int:
                        "SIXSHOOTER_WEBHOOK_LISTEN / SIXSHOOTER_WEBHOOK_PORT", EXIT_CONFIG)
     finally:
         if not loop.is_closed():
+            loop.run_until_complete(http.close_all())  # a start that failed midway
             loop.close()
     return EXIT_OK
 

@@ -43,7 +43,7 @@ def delays(first: float = FIRST_DELAY, cap: float = MAX_DELAY) -> Iterator[float
 
 
 def describe(error: BaseException) -> str:
-    """One short line: the error's class and message (PTB's include the httpx error)."""
+    """One short line: the error's class and message (PTB's include the HTTP client's)."""
     text = " ".join(str(error).split()) or "no details"
     return f"{type(error).__name__}: {text}"
 

@@ -18,7 +18,9 @@ waiting for the answer) is not.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import weakref
 from typing import Any
 
 import aiohttp
@@ -34,13 +36,30 @@ MEDIA_WRITE = 20.0  # seconds to upload a file
 _TOKEN_PATH = re.compile(r"/bot[^/\s'\"]+")
 
 
+_OPEN: weakref.WeakSet[AiohttpRequest] = weakref.WeakSet()  # initialized, not shut down yet
+
+
+async def close_all() -> None:
+    """Shut down every request class still open in this process: a start that failed midway
+    (python-telegram-bot shuts down only a bot it finished initializing) leaves its sessions
+    open, and aiohttp logs each one left at exit as an error."""
+    for request in list(_OPEN):
+        await request.shutdown()
+
+
 class NotSent(Exception):
     """The cause of a failure that happened before the request could reach Telegram."""
 
 
 def _said(e: BaseException) -> str:
-    """An aiohttp error in one line, without the token (some name the URL they failed on)."""
-    return _TOKEN_PATH.sub("/bot<token>", f"aiohttp.{type(e).__name__}: {e}")
+    """An aiohttp error in one short line, without the token (some name the URL)."""
+    what = str(e)
+    if isinstance(e, aiohttp.ClientConnectorError):  # its own words repeat the address
+        errno = e.os_error.errno
+        reason = os.strerror(errno) if errno and errno > 0 else (  # (a name not found: < 0)
+            e.os_error.strerror or type(e.os_error).__name__)
+        what = f"{e.host}:{e.port}: {reason}"
+    return _TOKEN_PATH.sub("/bot<token>", f"{type(e).__name__}: {what}")
 
 
 def _given(value: Any, default: float | None) -> float | None:
@@ -73,11 +92,13 @@ class AiohttpRequest(BaseRequest):
             self._session = aiohttp.ClientSession(
                 connector=connector, headers={"User-Agent": self.USER_AGENT})
             self._free = asyncio.Semaphore(self.pool_size)
+            _OPEN.add(self)
 
     async def shutdown(self) -> None:
         if self._session is not None and not self._session.closed:
             await self._session.close()
         self._session = None
+        _OPEN.discard(self)
 
     async def do_request(
         self, url: str, method: str, request_data: RequestData | None = None,

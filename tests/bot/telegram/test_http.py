@@ -14,7 +14,7 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
-from bot.telegram import send
+from bot.telegram import http, send
 from bot.telegram.http import AiohttpRequest, NotSent
 from tests.support.httpserver import closed_port, serving
 
@@ -148,3 +148,13 @@ async def test_an_error_that_names_the_url_does_not_name_the_token() -> None:
     logged = "".join(traceback.format_exception(raised.value))  # what log.exception writes
     assert "/bot<token>/getMe" in said and "/bot<token>/getMe" in logged
     assert "secret" not in said and "secret" not in logged
+
+
+async def test_close_all_shuts_what_a_failed_start_left_open() -> None:
+    left = [AiohttpRequest(), AiohttpRequest(2)]
+    for request in left:
+        await request.initialize()
+    await http.close_all()
+    with pytest.raises(RuntimeError, match="not initialized"):
+        await left[0].do_request("http://127.0.0.1:1/botT/getMe", "POST")
+    await http.close_all()  # nothing left: nothing done

@@ -39,7 +39,7 @@ def timed_out(cause: BaseException) -> TimedOut:
 
 def network(cause: BaseException) -> NetworkError:
     """What it raises for any other transport error (`raise NetworkError(...) from err`)."""
-    error = NetworkError(f"aiohttp.{type(cause).__name__}: {cause}")
+    error = NetworkError(f"{type(cause).__name__}: {cause}")
     error.__cause__ = cause
     return error
 
