@@ -44,13 +44,22 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.load_report import (  # noqa: E402
+    Figures,
+    bot_counts,
+    pct,
+    per_tap_line,
+    scale,
+    scrape,
+    side_by_side,
+    table,
+)
 from bench.pg_usage import ServerUsage  # noqa: E402
 from tests.support.botprocess import BotProcess  # noqa: E402
 from tests.support.databases import drop_database, fresh_database  # noqa: E402
@@ -65,6 +74,7 @@ from tests.support.driver import (  # noqa: E402
     open_duel,
 )
 from tests.support.fakeapi import BOT_TOKEN, FakeTelegramAPI  # noqa: E402
+from tests.support.ops import free_port  # noqa: E402
 from tests.support.workers import Workers  # noqa: E402
 
 
@@ -143,11 +153,6 @@ async def _play(api: TimedFake, table: Table, rng: random.Random,
         taps += 1
 
 
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
-
-
 def _bot_command(checkout: Path | None, profile: str | None) -> list[str] | None:
     """How to start the bot: this tree's installed script, under cProfile, or the bot of
     another checkout (an older commit, to compare in one run)."""
@@ -164,33 +169,6 @@ def _has_postgres(checkout: Path) -> bool:
     return (checkout / "bot" / "storage" / "postgres.py").exists()
 
 
-@dataclass
-class Figures:
-    """One run's figures."""
-
-    label: str
-    engine: str
-    workers: int = 0  # webhook worker processes (0: the one polling bot)
-    taps: int = 0
-    bot_cpu: float = 0.0
-    pg_cpu: float | None = None  # the database's backends (PostgreSQL only)
-    latencies: list[float] = field(default_factory=list)
-    peak_mb: float = 0.0
-    pg: ServerUsage | None = None
-
-    @property
-    def per_cpu(self) -> float:
-        return self.taps / max(self.bot_cpu, 1e-9)
-
-    @property
-    def per_pg_cpu(self) -> float | None:
-        return None if self.pg_cpu is None else self.taps / max(self.pg_cpu, 1e-9)
-
-    @property
-    def per_total_cpu(self) -> float:
-        return self.taps / max(self.bot_cpu + (self.pg_cpu or 0.0), 1e-9)
-
-
 async def run(duels: int, seed: int, think: float, command: list[str] | None,
               label: str, admin: str | None = None, wait: float = TIMEOUT,
               workers: int = 0, connections: int = 8) -> Figures:
@@ -198,7 +176,7 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
     `workers`, that many webhook workers on it); prints its figures and returns them."""
     engine = "postgresql" if admin else "sqlite"
     label = f"{label}, {engine}" + (f", {workers} worker{'s' * (workers > 1)}" if workers else "")
-    figures = Figures(label, engine, workers)
+    figures = Figures(label, engine, workers, duels, think)
     api = TimedFake(token=BOT_TOKEN)
     await api.start()
     url: str | None = None
@@ -216,10 +194,12 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
             bots = group.procs
             for bot in bots:
                 bot.command = command or bot.command
+            ports = _ops_ports(bots)
             await group.start()
         else:
             bots = [BotProcess(api, Path(tmp) / "load.db", Path(tmp) / "bot.log",
                                command=command, env=env)]
+            ports = _ops_ports(bots)
             await bots[0].start()
         pids = [bot.pid for bot in bots if bot.pid is not None]
         tables = []
@@ -234,6 +214,7 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
         if admin and url:
             figures.pg = ServerUsage(admin, url.rsplit("/", 1)[1])
             await figures.pg.start()
+        before, calls = await scrape(ports), api.call_counts()  # the play phase's alone
         cpu0 = sum(_proc_stat(pid)[0] for pid in pids)
         rng = random.Random(seed)
         t1 = time.perf_counter()
@@ -246,7 +227,9 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
         if figures.pg:
             await figures.pg.stop_cpu()
             figures.pg_cpu = figures.pg.backend_cpu
-        calls = api.call_counts()
+        figures.counts = bot_counts(before, await scrape(ports))
+        figures.calls = api.call_counts() - calls
+        del figures.calls["getUpdates"]  # one per batch of updates, not per tap
         for bot in bots:
             await bot.stop()
         if figures.pg:
@@ -266,14 +249,22 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
         await api.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     figures.bot_cpu, figures.peak_mb = cpu1 - cpu0, peak / 1024
-    _print_run(figures, duels, think, opened, wall, calls)
+    _print_run(figures, opened, wall)
     return figures
 
 
-def _print_run(f: Figures, duels: int, think: float, opened: float, wall: float,
-               calls: dict[str, int]) -> None:
-    pace = f"each tap after {think:g} s on average" if think else "each tap at once"
-    print(f"[{f.label}] duels: {duels} concurrent (opened in {opened:.1f} s), {pace}; "
+def _ops_ports(bots: list[BotProcess]) -> list[int]:
+    """A free ops port (SIXSHOOTER_METRICS_PORT) for each process, to read its /metrics (an
+    older tree without them ignores the variable: its counts are n/a)."""
+    ports = [free_port() for _ in bots]
+    for bot, port in zip(bots, ports, strict=True):
+        bot.extra_env["SIXSHOOTER_METRICS_PORT"] = str(port)
+    return ports
+
+
+def _print_run(f: Figures, opened: float, wall: float) -> None:
+    pace = f"each tap after {f.think:g} s on average" if f.think else "each tap at once"
+    print(f"[{f.label}] duels: {f.duels} concurrent (opened in {opened:.1f} s), {pace}; "
           f"taps: {f.taps}")
     print(f"[{f.label}] throughput: {f.taps / wall:7.1f} taps/s wall clock, "
           f"{f.per_cpu:7.1f} taps per CPU-second of the bot "
@@ -288,44 +279,11 @@ def _print_run(f: Figures, duels: int, think: float, opened: float, wall: float,
               f"transactions, {written / taps:.1f} rows written, "
               f"{c.get('tup_fetched', 0) / taps:.1f} rows fetched")
     print(f"[{f.label}] latency per tap (delivered -> answered and drawn): "
-          f"p50 {_pct(f.latencies, .5):6.1f} ms  p95 {_pct(f.latencies, .95):6.1f} ms  "
-          f"p99 {_pct(f.latencies, .99):6.1f} ms  "
+          f"p50 {pct(f.latencies, .5):6.1f} ms  p95 {pct(f.latencies, .95):6.1f} ms  "
+          f"p99 {pct(f.latencies, .99):6.1f} ms  "
           f"mean {statistics.fmean(f.latencies) * 1000:6.1f} ms")
     print(f"[{f.label}] bot peak memory (VmHWM): {f.peak_mb:.1f} MB")
-    print(f"[{f.label}] Bot API calls: " + ", ".join(
-        f"{k} {v}" for k, v in sorted(calls.items()) if k != "getUpdates"), flush=True)
-
-
-def _table(runs: list[Figures]) -> None:
-    """Medians per tree and engine, each run's taps per CPU-second beside (the noise)."""
-    groups: dict[str, list[Figures]] = {}
-    for f in runs:
-        groups.setdefault(f.label, []).append(f)
-    print(f"\n{'':24} {'taps/CPU-s bot':>15} {'(each run)':>16} {'taps/CPU-s PG':>14} "
-          f"{'bot+PG':>7} {'p50 ms':>8} {'p99 ms':>8} {'peak MB':>8}")
-    for label, fs in groups.items():
-        pg = [x for f in fs if (x := f.per_pg_cpu) is not None]
-        each = " ".join(f"{f.per_cpu:.1f}" for f in fs)
-        print(f"{label:24} {statistics.median(f.per_cpu for f in fs):15.1f} {each:>16} "
-              f"{statistics.median(pg) if pg else float('nan'):14.1f} "
-              f"{statistics.median(f.per_total_cpu for f in fs):7.1f} "
-              f"{statistics.median(_pct(f.latencies, .5) for f in fs):8.0f} "
-              f"{statistics.median(_pct(f.latencies, .99) for f in fs):8.0f} "
-              f"{max(f.peak_mb for f in fs):8.1f}")
-
-    def median(label: str) -> float | None:
-        fs = groups.get(label)
-        return statistics.median(f.per_cpu for f in fs) if fs else None
-
-    for tree in ("this tree", "against"):
-        sq, pg_ = median(f"{tree}, sqlite"), median(f"{tree}, postgresql")
-        if sq and pg_:
-            print(f"{tree}: PostgreSQL / SQLite, taps per CPU-second of the bot: "
-                  f"{pg_ / sq:.2f}x (goal: at least 0.8x)")
-    for engine in ("sqlite", "postgresql"):
-        a, b = median(f"this tree, {engine}"), median(f"against, {engine}")
-        if a and b:
-            print(f"{engine}: this tree / against, taps per CPU-second of the bot: {a / b:.2f}x")
+    print(per_tap_line(f), flush=True)
 
 
 async def main_workers(args: argparse.Namespace) -> None:
@@ -341,7 +299,7 @@ async def main_workers(args: argparse.Namespace) -> None:
                                       connections=args.connections))
             except TimeoutError as e:
                 print(f"[{n} workers] failed: {str(e).splitlines()[0]}", flush=True)
-    _table(runs)
+    table(runs)
     by_count: dict[int, list[float]] = {}
     for f in runs:
         by_count.setdefault(f.workers, []).append(f.per_cpu)
@@ -360,33 +318,44 @@ async def main(args: argparse.Namespace) -> None:
     trees: list[tuple[str, Path | None]] = [("this tree", None)]
     if args.against is not None:
         trees.insert(0, ("against", Path(args.against).resolve()))
-    if len(engines) == 1 and len(trees) == 1:
-        await run(args.duels, args.seed, args.think, _bot_command(None, args.profile),
+    counts = [int(n) for n in args.scale.split(",")] if args.scale else [args.duels]
+    if len(engines) == 1 and len(trees) == 1 and len(counts) == 1:
+        await run(counts[0], args.seed, args.think, _bot_command(None, args.profile),
                   "this tree", wait=args.wait)
         return
     runs: list[Figures] = []
+    failed: list[str] = []
     for _ in range(args.rounds):  # alternate, so a drift of the machine's speed hits all
-        for admin in engines:
-            for label, checkout in trees:
-                if admin and checkout is not None and not _has_postgres(checkout):
-                    continue  # a checkout from before PostgreSQL: SQLite only
-                profile = (f"{args.profile}.{'postgresql' if admin else 'sqlite'}"
-                           if args.profile and checkout is None else None)
-                try:
-                    runs.append(await run(args.duels, args.seed, args.think,
-                                          _bot_command(checkout, profile), label, admin,
-                                          args.wait))
-                except TimeoutError as e:  # one run's failure, shown; the others go on
-                    print(f"[{label}, {'postgresql' if admin else 'sqlite'}] failed: "
-                          f"{str(e).splitlines()[0]}", flush=True)
+        for duels in counts:
+            for admin in engines:
+                for label, checkout in trees:
+                    if admin and checkout is not None and not _has_postgres(checkout):
+                        continue  # a checkout from before PostgreSQL: SQLite only
+                    profile = (f"{args.profile}.{'postgresql' if admin else 'sqlite'}"
+                               if args.profile and checkout is None else None)
+                    try:
+                        runs.append(await run(duels, args.seed, args.think,
+                                              _bot_command(checkout, profile), label, admin,
+                                              args.wait))
+                    except TimeoutError as e:  # one run's failure, shown; the others go on
+                        failed.append(f"[{label}, {'postgresql' if admin else 'sqlite'}, "
+                                      f"{duels} duels] failed: {str(e).splitlines()[0]}")
+                        print(failed[-1], flush=True)
     if args.against is not None and args.db and not _has_postgres(Path(args.against)):
         print(f"{args.against} has no PostgreSQL engine: it ran on SQLite only")
-    _table(runs)
+    table(runs)
+    side_by_side(runs)
+    scale(runs)
+    for line in failed:
+        print(line)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duels", type=int, default=200)
+    parser.add_argument("--scale", metavar="N,N,...",
+                        help="run each of these duel counts (instead of --duels) and print "
+                             "each against the smallest")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
                         help="mean thinking time before each tap (0: flat out, the capacity)")
@@ -409,5 +378,5 @@ if __name__ == "__main__":
     parser.add_argument("--connections", type=int, default=8,
                         help="with --workers: updates posted at once (max_connections)")
     parser.add_argument("--rounds", type=int, default=2,
-                        help="runs of each tree and engine with --against or --db")
+                        help="runs of each tree, engine and count with --against, --db or --scale")
     asyncio.run(main(parser.parse_args()))
