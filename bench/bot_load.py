@@ -77,6 +77,8 @@ from tests.support.fakeapi import BOT_TOKEN, FakeTelegramAPI  # noqa: E402
 from tests.support.ops import free_port  # noqa: E402
 from tests.support.workers import Workers  # noqa: E402
 
+OPENING = 20  # duels opened at once before the play phase (400 at once would outwait TIMEOUT)
+
 
 class TimedFake(FakeTelegramAPI):
     """The fake, noting when each update left in a getUpdates response (or, webhook, in the
@@ -114,6 +116,21 @@ def _proc_stat(pid: int) -> tuple[float, int]:
     return cpu, peak
 
 
+def _trail(api: TimedFake, table: Table) -> str:
+    """The chat's last requests to the fake (the bot's side of the story)."""
+    seen = [r.summary() for r in api.requests if r.params.get("chat_id") == table.chat.id]
+    return "; that chat's last requests:\n  " + "\n  ".join(seen[-6:])
+
+
+async def _open(api: TimedFake, table: Table, room: asyncio.Semaphore) -> None:
+    try:
+        async with room:  # opening is not measured: a few at a time, each within TIMEOUT
+            await open_duel(api, table)
+    except TimeoutError as e:
+        raise TimeoutError(f"opening the duels: {str(e).splitlines()[0]}"
+                           f"{_trail(api, table)}") from e
+
+
 async def _play(api: TimedFake, table: Table, rng: random.Random,
                 latencies: list[float], think: float, wait: float) -> int:
     taps = 0
@@ -143,14 +160,17 @@ async def _play(api: TimedFake, table: Table, rng: random.Random,
             else:
                 await api.wait_for(lambda m=m, v=version: m.content_key() != v, wait)
         except TimeoutError as e:  # what this chat saw, to tell a slow bot from a stuck duel
-            seen = [r.summary() for r in api.requests if r.params.get("chat_id") == table.chat.id]
-            raise TimeoutError(f"{str(e).splitlines()[0]}, after pressing {data!r} (a new "
-                               f"message expected: {new_message}); that chat's last requests:"
-                               "\n  " + "\n  ".join(seen[-6:])) from e
+            raise TimeoutError(f"{str(e).splitlines()[0]} after pressing {data!r} (a new "
+                               f"message expected: {new_message}){_trail(api, table)}") from e
         done = time.perf_counter()
         delivered = api.delivered_at(update_id)
         latencies.append(done - (done if delivered is None else delivered))
         taps += 1
+
+
+def _lines(e: BaseException) -> str:
+    """A failure's first lines (what timed out, and the chat's last requests)."""
+    return "\n  ".join(str(e).splitlines()[:8])
 
 
 def _bot_command(checkout: Path | None, profile: str | None) -> list[str] | None:
@@ -209,7 +229,8 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
             tables.append(Table(api, api.create_group(f"Group {i}", members=[a, b]),
                                 (a, b)))
         t0 = time.perf_counter()
-        await asyncio.gather(*(open_duel(api, t) for t in tables))
+        room = asyncio.Semaphore(OPENING)
+        await asyncio.gather(*(_open(api, t, room) for t in tables))
         opened = time.perf_counter() - t0
         if admin and url:
             figures.pg = ServerUsage(admin, url.rsplit("/", 1)[1])
@@ -298,7 +319,7 @@ async def main_workers(args: argparse.Namespace) -> None:
                                       args.db, args.wait, workers=n,
                                       connections=args.connections))
             except TimeoutError as e:
-                print(f"[{n} workers] failed: {str(e).splitlines()[0]}", flush=True)
+                print(f"[{n} workers] failed: {_lines(e)}", flush=True)
     table(runs)
     by_count: dict[int, list[float]] = {}
     for f in runs:
@@ -339,7 +360,7 @@ async def main(args: argparse.Namespace) -> None:
                                               args.wait))
                     except TimeoutError as e:  # one run's failure, shown; the others go on
                         failed.append(f"[{label}, {'postgresql' if admin else 'sqlite'}, "
-                                      f"{duels} duels] failed: {str(e).splitlines()[0]}")
+                                      f"{duels} duels] failed: {_lines(e)}")
                         print(failed[-1], flush=True)
     if args.against is not None and args.db and not _has_postgres(Path(args.against)):
         print(f"{args.against} has no PostgreSQL engine: it ran on SQLite only")
