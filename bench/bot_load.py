@@ -45,11 +45,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.load_fake import TimedFake  # noqa: E402
 from bench.load_report import (  # noqa: E402
     Figures,
     bot_counts,
@@ -73,35 +73,11 @@ from tests.support.driver import (  # noqa: E402
     newest_id,
     open_duel,
 )
-from tests.support.fakeapi import BOT_TOKEN, FakeTelegramAPI  # noqa: E402
+from tests.support.fakeapi import BOT_TOKEN  # noqa: E402
 from tests.support.ops import free_port  # noqa: E402
 from tests.support.workers import Workers  # noqa: E402
 
 OPENING = 20  # duels opened at once before the play phase (400 at once would outwait TIMEOUT)
-
-
-class TimedFake(FakeTelegramAPI):
-    """The fake, noting when each update left in a getUpdates response (or, webhook, in the
-    first POST that carried it)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.delivered: dict[int, float] = {}
-        self._posts_seen = 0
-
-    def delivered_at(self, update_id: int) -> float | None:
-        posts = self._delivery.deliveries
-        for d in posts[self._posts_seen:]:  # the perf_counter moment of the first POST
-            self.delivered.setdefault(d.update_id, time.perf_counter() - (time.time() - d.started))
-        self._posts_seen = len(posts)
-        return self.delivered.get(update_id)
-
-    async def get_updates(self, params: Any, uploads: Any) -> list[Any]:
-        batch = await super().get_updates(params, uploads)
-        now = time.perf_counter()
-        for update in batch:
-            self.delivered.setdefault(update["update_id"], now)
-        return batch
 
 
 def _proc_stat(pid: int) -> tuple[float, int]:
@@ -116,9 +92,22 @@ def _proc_stat(pid: int) -> tuple[float, int]:
     return cpu, peak
 
 
+def _newer(api: TimedFake, table: Table, last: int) -> bool:
+    return any(m.message_id > last and m.from_bot for m in api.messages(table.chat))
+
+
+def _fate(api: TimedFake, update_id: int) -> str:
+    """Whether the bot fetched the press's update (to tell a lost update from a slow bot)."""
+    at = api.delivered_at(update_id)
+    pending = any(u["update_id"] == update_id for u in api.pending_updates)
+    return (f"update {update_id} " + ("never fetched by the bot" if at is None else
+                                      f"fetched {time.perf_counter() - at:.1f} s ago")
+            + (", its offset not yet confirmed" if pending else ""))
+
+
 def _trail(api: TimedFake, table: Table) -> str:
     """The chat's last requests to the fake (the bot's side of the story)."""
-    seen = [r.summary() for r in api.requests if r.params.get("chat_id") == table.chat.id]
+    seen = [r.summary() for r in api.requests if api.chat_of(r) == table.chat.id]
     return "; that chat's last requests:\n  " + "\n  ".join(seen[-6:])
 
 
@@ -127,12 +116,22 @@ async def _open(api: TimedFake, table: Table, room: asyncio.Semaphore) -> None:
         async with room:  # opening is not measured: a few at a time, each within TIMEOUT
             await open_duel(api, table)
     except TimeoutError as e:
-        raise TimeoutError(f"opening the duels: {str(e).splitlines()[0]}"
+        queries = [q for q in api.callback_queries.values() if q.message.chat.id == table.chat.id]
+        raise TimeoutError(f"opening the duels: {str(e).splitlines()[0]} "
+                           f"({'; '.join(_answers(api, q.id) for q in queries)})"
                            f"{_trail(api, table)}") from e
 
 
-async def _play(api: TimedFake, table: Table, rng: random.Random,
-                latencies: list[float], think: float, wait: float) -> int:
+def _answers(api: TimedFake, query_id: str) -> str:
+    """What the bot answered to a press, as the fake saw it."""
+    sent = [f"#{r.seq} {r.status or 'in progress'}" for r in api.requests
+            if r.method == "answerCallbackQuery"
+            and str(r.params.get("callback_query_id")) == query_id]
+    return f"press {query_id}: " + (", ".join(sent) if sent else "no answerCallbackQuery")
+
+
+async def _play(api: TimedFake, table: Table, rng: random.Random, figures: Figures,
+                think: float, wait: float) -> int:
     taps = 0
     while True:
         if think:  # a person looks at the table before tapping
@@ -154,17 +153,25 @@ async def _play(api: TimedFake, table: Table, rng: random.Random,
         query = api.press_button(user, m, data)
         update_id = api.all_updates[-1]["update_id"]
         try:
-            await api.wait_for_answer(query, timeout=wait)
+            # An answer later than Telegram's 15 s is refused: the press shows nothing, its
+            # move is made all the same (the player then waits for that).
+            await api.wait_in(table.chat, lambda q=query: q.answered or q.id in api.refused,
+                              wait, f"an answer to callback query {query.id}")
+            figures.late += not query.answered
             if new_message:  # a fresh live message (the turn passed), the pressed one deleted
-                await api.wait_for_message(table.chat, after_message_id=last, timeout=wait)
+                await api.wait_in(table.chat, lambda n=last: _newer(api, table, n), wait,
+                                  "a new message")
             else:
-                await api.wait_for(lambda m=m, v=version: m.content_key() != v, wait)
+                await api.wait_in(table.chat, lambda m=m, v=version: m.content_key() != v, wait,
+                                  "the pressed message edited")
         except TimeoutError as e:  # what this chat saw, to tell a slow bot from a stuck duel
             raise TimeoutError(f"{str(e).splitlines()[0]} after pressing {data!r} (a new "
-                               f"message expected: {new_message}){_trail(api, table)}") from e
+                               f"message expected: {new_message}; {_fate(api, update_id)}; "
+                               f"{_answers(api, query.id)})"
+                               f"{_trail(api, table)}") from e
         done = time.perf_counter()
         delivered = api.delivered_at(update_id)
-        latencies.append(done - (done if delivered is None else delivered))
+        figures.latencies.append(done - (done if delivered is None else delivered))
         taps += 1
 
 
@@ -191,7 +198,7 @@ def _has_postgres(checkout: Path) -> bool:
 
 async def run(duels: int, seed: int, think: float, command: list[str] | None,
               label: str, admin: str | None = None, wait: float = TIMEOUT,
-              workers: int = 0, connections: int = 8) -> Figures:
+              workers: int = 0, connections: int = 8, log_level: str = "WARNING") -> Figures:
     """One load run (on SQLite, or given `admin`, on a fresh PostgreSQL database; with
     `workers`, that many webhook workers on it); prints its figures and returns them."""
     engine = "postgresql" if admin else "sqlite"
@@ -204,7 +211,7 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
     tmp = tempfile.mkdtemp(prefix="bot_load-")
     try:
         url = await fresh_database(admin) if admin else None
-        env = {"SIXSHOOTER_LOG_LEVEL": "WARNING", "SIXSHOOTER_RATE_LIMIT": "off"}
+        env = {"SIXSHOOTER_LOG_LEVEL": log_level, "SIXSHOOTER_RATE_LIMIT": "off"}
         if url:
             env["SIXSHOOTER_DB"] = url
         if workers:  # behind the fake's round-robin load balancer
@@ -240,7 +247,7 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
         rng = random.Random(seed)
         t1 = time.perf_counter()
         figures.taps = sum(await asyncio.gather(
-            *(_play(api, t, random.Random(rng.random()), figures.latencies, think, wait)
+            *(_play(api, t, random.Random(rng.random()), figures, think, wait)
               for t in tables)))
         wall = time.perf_counter() - t1
         stats = [_proc_stat(pid) for pid in pids]
@@ -302,7 +309,9 @@ def _print_run(f: Figures, opened: float, wall: float) -> None:
     print(f"[{f.label}] latency per tap (delivered -> answered and drawn): "
           f"p50 {pct(f.latencies, .5):6.1f} ms  p95 {pct(f.latencies, .95):6.1f} ms  "
           f"p99 {pct(f.latencies, .99):6.1f} ms  "
-          f"mean {statistics.fmean(f.latencies) * 1000:6.1f} ms")
+          f"mean {statistics.fmean(f.latencies) * 1000:6.1f} ms"
+          + (f"; {f.late} answers came too late (over 15 s: refused, as Telegram would)"
+             if f.late else ""))
     print(f"[{f.label}] bot peak memory (VmHWM): {f.peak_mb:.1f} MB")
     print(per_tap_line(f), flush=True)
 
@@ -317,7 +326,7 @@ async def main_workers(args: argparse.Namespace) -> None:
             try:
                 runs.append(await run(args.duels, args.seed, args.think, None, "this tree",
                                       args.db, args.wait, workers=n,
-                                      connections=args.connections))
+                                      connections=args.connections, log_level=args.log_level))
             except TimeoutError as e:
                 print(f"[{n} workers] failed: {_lines(e)}", flush=True)
     table(runs)
@@ -342,7 +351,7 @@ async def main(args: argparse.Namespace) -> None:
     counts = [int(n) for n in args.scale.split(",")] if args.scale else [args.duels]
     if len(engines) == 1 and len(trees) == 1 and len(counts) == 1:
         await run(counts[0], args.seed, args.think, _bot_command(None, args.profile),
-                  "this tree", wait=args.wait)
+                  "this tree", wait=args.wait, log_level=args.log_level)
         return
     runs: list[Figures] = []
     failed: list[str] = []
@@ -357,7 +366,7 @@ async def main(args: argparse.Namespace) -> None:
                     try:
                         runs.append(await run(duels, args.seed, args.think,
                                               _bot_command(checkout, profile), label, admin,
-                                              args.wait))
+                                              args.wait, log_level=args.log_level))
                     except TimeoutError as e:  # one run's failure, shown; the others go on
                         failed.append(f"[{label}, {'postgresql' if admin else 'sqlite'}, "
                                       f"{duels} duels] failed: {_lines(e)}")
@@ -393,6 +402,8 @@ if __name__ == "__main__":
     parser.add_argument("--wait", type=float, default=TIMEOUT, metavar="SECONDS",
                         help="how long a player waits for the bot's answer before the run "
                              "fails")
+    parser.add_argument("--log-level", default="WARNING",
+                        help="the bot's SIXSHOOTER_LOG_LEVEL (its log is shown when a run fails)")
     parser.add_argument("--workers", type=int, default=0, metavar="N",
                         help="run 1..N webhook worker processes on the --db PostgreSQL, "
                              "the fake posting round-robin over them")

@@ -41,6 +41,7 @@ class Figures:
     pg: ServerUsage | None = None
     calls: Counter[str] = field(default_factory=Counter)  # Bot API calls in the play phase
     counts: dict[str, float | None] | None = None  # BOT_COUNTS in the play phase; None: n/a
+    late: int = 0  # presses answered too late (the fake refused the answer, as Telegram does)
 
     @property
     def tree(self) -> str:
@@ -147,7 +148,7 @@ def table(runs: list[Figures]) -> None:
     noise); latency quantiles; calls per tap."""
     print(f"\n{'':30} {'duels':>5} {'taps/CPU-s':>10} {'(each run)':>16} {'PG':>6} "
           f"{'bot+PG':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'peak MB':>7} "
-          f"{'API/tap':>7} {'SQL/tap':>7} {'tx/tap':>6} {'pics/tap':>8}")
+          f"{'API/tap':>7} {'SQL/tap':>7} {'tx/tap':>6} {'pics/tap':>8} {'late':>5}")
     for (label, duels), fs in _groups(runs).items():
         each = " ".join(f"{f.per_cpu:.1f}" for f in fs)
         print(f"{label:30} {duels:5d} {_median(fs, lambda f: f.per_cpu):10.1f} {each:>16} "
@@ -159,7 +160,9 @@ def table(runs: list[Figures]) -> None:
               f" {_num(_median(fs, lambda f: f.api_per_tap)):>7}"
               f" {_num(_median(fs, lambda f: f.per_tap('statements'))):>7}"
               f" {_num(_median(fs, lambda f: f.per_tap('transactions'))):>6}"
-              f" {_num(_median(fs, lambda f: f.per_tap('pictures'))):>8}")
+              f" {_num(_median(fs, lambda f: f.per_tap('pictures'))):>8}"
+              f" {max(f.late for f in fs):5d}")
+    print("(late: presses whose answer came over 15 s after them, refused as Telegram would)")
     engines = {(f.tree, f.engine) for f in runs}
     for tree in sorted({t for t, _ in engines}):
         sq = _median([f for f in runs if f.tree == tree and f.engine == "sqlite"],
