@@ -49,7 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load_fake import TimedFake  # noqa: E402
+from bench.load_fake import OPENING, TimedFake  # noqa: E402
 from bench.load_report import (  # noqa: E402
     Figures,
     bot_counts,
@@ -70,14 +70,10 @@ from tests.support.driver import (  # noqa: E402
     duel_keyboard,
     live_duel_message,
     moves_on,
-    newest_id,
-    open_duel,
 )
 from tests.support.fakeapi import BOT_TOKEN  # noqa: E402
 from tests.support.ops import free_port  # noqa: E402
 from tests.support.workers import Workers  # noqa: E402
-
-OPENING = 20  # duels opened at once before the play phase (400 at once would outwait TIMEOUT)
 
 
 def _proc_stat(pid: int) -> tuple[float, int]:
@@ -90,44 +86,6 @@ def _proc_stat(pid: int) -> tuple[float, int]:
         if line.startswith("VmHWM:"):
             peak = int(line.split()[1])
     return cpu, peak
-
-
-def _newer(api: TimedFake, table: Table, last: int) -> bool:
-    return any(m.message_id > last and m.from_bot for m in api.messages(table.chat))
-
-
-def _fate(api: TimedFake, update_id: int) -> str:
-    """Whether the bot fetched the press's update (to tell a lost update from a slow bot)."""
-    at = api.delivered_at(update_id)
-    pending = any(u["update_id"] == update_id for u in api.pending_updates)
-    return (f"update {update_id} " + ("never fetched by the bot" if at is None else
-                                      f"fetched {time.perf_counter() - at:.1f} s ago")
-            + (", its offset not yet confirmed" if pending else ""))
-
-
-def _trail(api: TimedFake, table: Table) -> str:
-    """The chat's last requests to the fake (the bot's side of the story)."""
-    seen = [r.summary() for r in api.requests if api.chat_of(r) == table.chat.id]
-    return "; that chat's last requests:\n  " + "\n  ".join(seen[-6:])
-
-
-async def _open(api: TimedFake, table: Table, room: asyncio.Semaphore) -> None:
-    try:
-        async with room:  # opening is not measured: a few at a time, each within TIMEOUT
-            await open_duel(api, table)
-    except TimeoutError as e:
-        queries = [q for q in api.callback_queries.values() if q.message.chat.id == table.chat.id]
-        raise TimeoutError(f"opening the duels: {str(e).splitlines()[0]} "
-                           f"({'; '.join(_answers(api, q.id) for q in queries)})"
-                           f"{_trail(api, table)}") from e
-
-
-def _answers(api: TimedFake, query_id: str) -> str:
-    """What the bot answered to a press, as the fake saw it."""
-    sent = [f"#{r.seq} {r.status or 'in progress'}" for r in api.requests
-            if r.method == "answerCallbackQuery"
-            and str(r.params.get("callback_query_id")) == query_id]
-    return f"press {query_id}: " + (", ".join(sent) if sent else "no answerCallbackQuery")
 
 
 async def _play(api: TimedFake, table: Table, rng: random.Random, figures: Figures,
@@ -148,27 +106,24 @@ async def _play(api: TimedFake, table: Table, rng: random.Random, figures: Figur
             who = actor(m)
             user = next(p for p in table.players if p.id == who)
             data = rng.choice(buttons)
-        version, last = m.content_key(), newest_id(api, table.chat)
+        version, last = m.content_key(), api.newest(table.chat)
         new_message = moves_on(m, data)
         query = api.press_button(user, m, data)
         update_id = api.all_updates[-1]["update_id"]
         try:
-            # An answer later than Telegram's 15 s is refused: the press shows nothing, its
-            # move is made all the same (the player then waits for that).
-            await api.wait_in(table.chat, lambda q=query: q.answered or q.id in api.refused,
-                              wait, f"an answer to callback query {query.id}")
-            figures.late += not query.answered
+            answer = await api.answer_to(table.chat, query, wait)
+            figures.late += answer == "late"
+            figures.unanswered += answer == "none"
             if new_message:  # a fresh live message (the turn passed), the pressed one deleted
-                await api.wait_in(table.chat, lambda n=last: _newer(api, table, n), wait,
+                await api.wait_in(table.chat, lambda n=last: api.newer(table.chat, n), wait,
                                   "a new message")
             else:
                 await api.wait_in(table.chat, lambda m=m, v=version: m.content_key() != v, wait,
                                   "the pressed message edited")
         except TimeoutError as e:  # what this chat saw, to tell a slow bot from a stuck duel
             raise TimeoutError(f"{str(e).splitlines()[0]} after pressing {data!r} (a new "
-                               f"message expected: {new_message}; {_fate(api, update_id)}; "
-                               f"{_answers(api, query.id)})"
-                               f"{_trail(api, table)}") from e
+                               f"message expected: {new_message}; "
+                               f"{api.fate(update_id, query.id)}){api.trail(table.chat)}") from e
         done = time.perf_counter()
         delivered = api.delivered_at(update_id)
         figures.latencies.append(done - (done if delivered is None else delivered))
@@ -237,7 +192,7 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
                                 (a, b)))
         t0 = time.perf_counter()
         room = asyncio.Semaphore(OPENING)
-        await asyncio.gather(*(_open(api, t, room) for t in tables))
+        await asyncio.gather(*(api.open(t, room) for t in tables))
         opened = time.perf_counter() - t0
         if admin and url:
             figures.pg = ServerUsage(admin, url.rsplit("/", 1)[1])
@@ -311,7 +266,8 @@ def _print_run(f: Figures, opened: float, wall: float) -> None:
           f"p99 {pct(f.latencies, .99):6.1f} ms  "
           f"mean {statistics.fmean(f.latencies) * 1000:6.1f} ms"
           + (f"; {f.late} answers came too late (over 15 s: refused, as Telegram would)"
-             if f.late else ""))
+             if f.late else "")
+          + (f"; {f.unanswered} presses had no answer within 15 s" if f.unanswered else ""))
     print(f"[{f.label}] bot peak memory (VmHWM): {f.peak_mb:.1f} MB")
     print(per_tap_line(f), flush=True)
 

@@ -20,10 +20,17 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from tests.support.driver import TIMEOUT, Table, duel_keyboard
 from tests.support.fakeapi import FakeTelegramAPI
-from tests.support.fakeapi.model import FakeChat, FakeMessage, RecordedRequest
+from tests.support.fakeapi.model import (
+    CallbackQueryRecord,
+    FakeChat,
+    FakeMessage,
+    RecordedRequest,
+)
 
 T = TypeVar("T")
+OPENING = 20  # duels opened at once before the play phase (400 at once would outwait TIMEOUT)
 RECHECK = 0.5  # seconds: a player looks again even if nothing woke it (a change missed)
 # Requests about no chat, that change nothing a player looks at: they wake nobody.
 CHATLESS = frozenset({"getUpdates", "getMe", "setMyCommands", "deleteMyCommands", "setWebhook",
@@ -118,3 +125,74 @@ class TimedFake(FakeTelegramAPI):
             return int(params["chat_id"])
         except (KeyError, TypeError, ValueError):
             return None
+
+    # --- a press's answer, the opening, and what went wrong --------------------------------
+
+    async def answer_to(self, chat: FakeChat, query: CallbackQueryRecord, wait: float) -> str:
+        """How the bot answered a press: "ok", "late" (after Telegram's 15 s: refused), or
+        "none" (no answer within those 15 s: Telegram would take none after; the press's move
+        may be made all the same, which the player then waits for)."""
+        limit = self.callback_answer_timeout
+        await self.wait_in(chat, lambda: query.answered or query.id in self.refused
+                           or time.monotonic() - query.created > limit,
+                           wait, f"an answer to callback query {query.id}")
+        return "ok" if query.answered else "late" if query.id in self.refused else "none"
+
+    async def open(self, table: Table, room: asyncio.Semaphore) -> None:
+        """tests.support.driver's open_duel (player 0 challenges, player 1 accepts), a few at
+        a time (the opening is not measured), a late or missing answer to the accept let be."""
+        a, b = table.players
+        async with room:
+            try:
+                hello = self.send_message(b, table.chat, "hi there",
+                                          message_thread_id=table.thread)
+                last = self.newest(table.chat)
+                self.send_command(a, table.chat, "duel", "", reply_to=hello,
+                                  message_thread_id=table.thread)
+                challenge = await self.wait_in(table.chat, lambda: next((
+                    m for m in self.messages(table.chat) if m.message_id > last and m.from_bot
+                    and any(d.startswith("c:") for d in m.callback_data())), None),
+                    TIMEOUT, "a challenge")
+                accept = next(d for d in challenge.callback_data() if d.endswith(":a"))
+                query = self.press_button(b, challenge, accept)
+                await self.answer_to(table.chat, query, TIMEOUT)
+                await self.wait_in(table.chat, lambda: any(
+                    duel_keyboard(m) for m in self.messages(table.chat)
+                    if m.message_id > challenge.message_id), TIMEOUT, "the duel's first message")
+            except TimeoutError as e:
+                queries = [q.id for q in self.callback_queries.values()
+                           if q.message.chat.id == table.chat.id]
+                raise TimeoutError(f"opening the duels: {str(e).splitlines()[0]} "
+                                   f"({'; '.join(self.answers(q) for q in queries)})"
+                                   f"{self.trail(table.chat)}") from e
+
+    def newest(self, chat: FakeChat) -> int:
+        """The id of the bot's newest message in the chat, deleted ones included."""
+        return max((m.message_id for m in self._by_chat.get(chat.id, {}).values()
+                    if m.from_bot), default=0)
+
+    def newer(self, chat: FakeChat, last: int) -> bool:
+        """The bot has a live message in the chat newer than `last`."""
+        return any(m.message_id > last and m.from_bot for m in self.messages(chat))
+
+    def fate(self, update_id: int, query_id: str) -> str:
+        """Whether the bot fetched a press's update, and what it answered (to tell a lost
+        update or answer from a slow bot)."""
+        at = self.delivered_at(update_id)
+        pending = any(u["update_id"] == update_id for u in self.pending_updates)
+        return (f"update {update_id} " + ("never fetched by the bot" if at is None else
+                                          f"fetched {time.perf_counter() - at:.1f} s ago")
+                + (", its offset not yet confirmed" if pending else "") + "; "
+                + self.answers(query_id))
+
+    def answers(self, query_id: str) -> str:
+        """What the bot answered to a press, as the fake saw it."""
+        sent = [f"#{r.seq} {r.status or 'in progress'}" for r in self.requests
+                if r.method == "answerCallbackQuery"
+                and str(r.params.get("callback_query_id")) == query_id]
+        return f"press {query_id}: " + (", ".join(sent) if sent else "no answerCallbackQuery")
+
+    def trail(self, chat: FakeChat) -> str:
+        """The chat's last requests to the fake (the bot's side of the story)."""
+        seen = [r.summary() for r in self.requests if self.chat_of(r) == chat.id]
+        return "; that chat's last requests:\n  " + "\n  ".join(seen[-6:])

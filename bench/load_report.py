@@ -18,9 +18,11 @@ from bench.pg_usage import ServerUsage
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 # What a tap costs inside the bot, each the sum of these samples over their labels (a tree whose
 # /metrics lacks one, e.g. from before its counter, shows n/a for it).
-BOT_COUNTS = {"statements": "sixshooter_db_statement_seconds_count",
-              "transactions": "sixshooter_db_transactions_total",
-              "pictures": "sixshooter_draws_total"}
+BOT_COUNTS: dict[str, tuple[str, dict[str, str]]] = {
+    "statements": ("sixshooter_db_statement_seconds_count", {}),
+    "transactions": ("sixshooter_db_transactions_total", {}),
+    "pictures": ("sixshooter_draws_total", {}),
+    "unanswered": ("sixshooter_taps_total", {"outcome": "unanswered"})}  # as the bot saw it
 NA = "n/a"
 
 
@@ -42,6 +44,7 @@ class Figures:
     calls: Counter[str] = field(default_factory=Counter)  # Bot API calls in the play phase
     counts: dict[str, float | None] | None = None  # BOT_COUNTS in the play phase; None: n/a
     late: int = 0  # presses answered too late (the fake refused the answer, as Telegram does)
+    unanswered: int = 0  # presses with no answer at all within Telegram's 15 s
 
     @property
     def tree(self) -> str:
@@ -94,8 +97,9 @@ async def scrape(ports: Iterable[int]) -> list[Samples] | None:
     return found
 
 
-def _total(scrapes: list[Samples], name: str) -> float | None:
-    values = [v for samples in scrapes for (n, _), v in samples.items() if n == name]
+def _total(scrapes: list[Samples], name: str, labels: dict[str, str]) -> float | None:
+    values = [v for samples in scrapes for (n, ls), v in samples.items()
+              if n == name and set(labels.items()) <= ls]
     return sum(values) if values else None
 
 
@@ -105,9 +109,9 @@ def bot_counts(before: list[Samples] | None,
     if before is None or after is None:
         return None
     counts: dict[str, float | None] = {}
-    for what, name in BOT_COUNTS.items():
-        end = _total(after, name)
-        counts[what] = None if end is None else end - (_total(before, name) or 0.0)
+    for what, (name, labels) in BOT_COUNTS.items():
+        end = _total(after, name, labels)
+        counts[what] = None if end is None else end - (_total(before, name, labels) or 0.0)
     return counts
 
 
@@ -122,7 +126,9 @@ def per_tap_line(f: Figures) -> str:
             f"database {_num(f.per_tap('statements'))} statements in "
             f"{_num(f.per_tap('transactions'))} transactions; pictures "
             f"{_num(f.per_tap('pictures'))}" + ("" if f.counts is not None else
-                                                 " (no /metrics: n/a)"))
+                                                 " (no /metrics: n/a)")
+            + (f"; presses the bot saw unanswered: {unanswered:.0f}"
+               if (unanswered := (f.counts or {}).get("unanswered")) else ""))
 
 
 # --- tables over many runs ---------------------------------------------------------------------
@@ -148,7 +154,7 @@ def table(runs: list[Figures]) -> None:
     noise); latency quantiles; calls per tap."""
     print(f"\n{'':30} {'duels':>5} {'taps/CPU-s':>10} {'(each run)':>16} {'PG':>6} "
           f"{'bot+PG':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'peak MB':>7} "
-          f"{'API/tap':>7} {'SQL/tap':>7} {'tx/tap':>6} {'pics/tap':>8} {'late':>5}")
+          f"{'API/tap':>7} {'SQL/tap':>7} {'tx/tap':>6} {'pics/tap':>8} {'late/none':>9}")
     for (label, duels), fs in _groups(runs).items():
         each = " ".join(f"{f.per_cpu:.1f}" for f in fs)
         print(f"{label:30} {duels:5d} {_median(fs, lambda f: f.per_cpu):10.1f} {each:>16} "
@@ -161,8 +167,9 @@ def table(runs: list[Figures]) -> None:
               f" {_num(_median(fs, lambda f: f.per_tap('statements'))):>7}"
               f" {_num(_median(fs, lambda f: f.per_tap('transactions'))):>6}"
               f" {_num(_median(fs, lambda f: f.per_tap('pictures'))):>8}"
-              f" {max(f.late for f in fs):5d}")
-    print("(late: presses whose answer came over 15 s after them, refused as Telegram would)")
+              f" {f'{max(f.late for f in fs)}/{max(f.unanswered for f in fs)}':>9}")
+    print("(late/none: presses whose answer came over 15 s after them, refused as Telegram "
+          "would / that had none within those 15 s; the most of any run)")
     engines = {(f.tree, f.engine) for f in runs}
     for tree in sorted({t for t, _ in engines}):
         sq = _median([f for f in runs if f.tree == tree and f.engine == "sqlite"],
