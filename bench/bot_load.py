@@ -75,6 +75,8 @@ from tests.support.fakeapi import BOT_TOKEN  # noqa: E402
 from tests.support.ops import free_port  # noqa: E402
 from tests.support.workers import Workers  # noqa: E402
 
+WAIT_PER_DUEL = 0.3  # seconds of --wait's default per duel (a tap waits its turn behind theirs)
+
 
 def _proc_stat(pid: int) -> tuple[float, int]:
     """(CPU seconds used, peak resident KiB) of a process."""
@@ -152,11 +154,12 @@ def _has_postgres(checkout: Path) -> bool:
 
 
 async def run(duels: int, seed: int, think: float, command: list[str] | None,
-              label: str, admin: str | None = None, wait: float = TIMEOUT,
+              label: str, admin: str | None = None, wait: float | None = None,
               workers: int = 0, connections: int = 8, log_level: str = "WARNING") -> Figures:
     """One load run (on SQLite, or given `admin`, on a fresh PostgreSQL database; with
     `workers`, that many webhook workers on it); prints its figures and returns them."""
     engine = "postgresql" if admin else "sqlite"
+    wait = max(TIMEOUT, WAIT_PER_DUEL * duels) if wait is None else wait
     label = f"{label}, {engine}" + (f", {workers} worker{'s' * (workers > 1)}" if workers else "")
     figures = Figures(label, engine, workers, duels, think)
     api = TimedFake(token=BOT_TOKEN)
@@ -355,8 +358,10 @@ if __name__ == "__main__":
                         help="also run on PostgreSQL: a server's admin URL (a user who may "
                              "create databases), e.g. postgresql://postgres@127.0.0.1:5432/"
                              "postgres; each run makes its own database and drops it")
-    parser.add_argument("--wait", type=float, default=TIMEOUT, metavar="SECONDS",
-                        help="how long a player waits for the bot's answer before the run "
+    parser.add_argument("--wait", type=float, metavar="SECONDS",
+                        help=f"how long a player waits for the bot's move to show (default: "
+                             f"{TIMEOUT:g} s or {WAIT_PER_DUEL:g} s per duel, the more: flat "
+                             "out, each tap waits for every other duel's) before the run "
                              "fails")
     parser.add_argument("--log-level", default="WARNING",
                         help="the bot's SIXSHOOTER_LOG_LEVEL (its log is shown when a run fails)")
