@@ -75,6 +75,7 @@ from tests.support.fakeapi import BOT_TOKEN  # noqa: E402
 from tests.support.ops import free_port  # noqa: E402
 from tests.support.workers import Workers  # noqa: E402
 
+APOLOGY = "⚠️"  # a press's answer when its handling failed (bot.common.errors)
 WAIT_PER_DUEL = 0.3  # seconds of --wait's default per duel (a tap waits its turn behind theirs)
 
 
@@ -116,6 +117,9 @@ async def _play(api: TimedFake, table: Table, rng: random.Random, figures: Figur
             answer = await api.answer_to(table.chat, query, wait)
             figures.late += answer == "late"
             figures.unanswered += answer == "none"
+            if query.text == APOLOGY:  # the move failed (a database too busy): tap again
+                figures.failed += 1
+                continue
             if new_message:  # a fresh live message (the turn passed), the pressed one deleted
                 await api.wait_in(table.chat, lambda n=last: api.newer(table.chat, n), wait,
                                   "a new message")
@@ -123,6 +127,11 @@ async def _play(api: TimedFake, table: Table, rng: random.Random, figures: Figur
                 await api.wait_in(table.chat, lambda m=m, v=version: m.content_key() != v, wait,
                                   "the pressed message edited")
         except TimeoutError as e:  # what this chat saw, to tell a slow bot from a stuck duel
+            if m.content_key() == version and live_duel_message(api, table.chat) is m:
+                figures.failed += 1  # nothing moved (its apology lost to a quiet answer)
+                print(f"[{figures.label}] a press moved nothing within {wait:g} s, tapped "
+                      f"again: {str(e).splitlines()[0]}", flush=True)
+                continue
             raise TimeoutError(f"{str(e).splitlines()[0]} after pressing {data!r} (a new "
                                f"message expected: {new_message}; "
                                f"{api.fate(update_id, query.id)}){api.trail(table.chat)}") from e
@@ -270,7 +279,9 @@ def _print_run(f: Figures, opened: float, wall: float) -> None:
           f"mean {statistics.fmean(f.latencies) * 1000:6.1f} ms"
           + (f"; {f.late} answers came too late (over 15 s: refused, as Telegram would)"
              if f.late else "")
-          + (f"; {f.unanswered} presses had no answer within 15 s" if f.unanswered else ""))
+          + (f"; {f.unanswered} presses had no answer within 15 s" if f.unanswered else "")
+          + (f"; {f.failed} presses failed (answered {APOLOGY}, or moved nothing): tapped "
+             "again" if f.failed else ""))
     print(f"[{f.label}] bot peak memory (VmHWM): {f.peak_mb:.1f} MB")
     print(per_tap_line(f), flush=True)
 

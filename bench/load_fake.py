@@ -187,7 +187,8 @@ class TimedFake(FakeTelegramAPI):
 
     def answers(self, query_id: str) -> str:
         """What the bot answered to a press, as the fake saw it."""
-        sent = [f"#{r.seq} {r.status or 'in progress'}" for r in self.requests
+        sent = [f"#{r.seq} {r.status or 'in progress'} {r.params.get('text', '')}".rstrip()
+                for r in self.requests
                 if r.method == "answerCallbackQuery"
                 and str(r.params.get("callback_query_id")) == query_id]
         return f"press {query_id}: " + (", ".join(sent) if sent else "no answerCallbackQuery")

@@ -45,6 +45,7 @@ class Figures:
     counts: dict[str, float | None] | None = None  # BOT_COUNTS in the play phase; None: n/a
     late: int = 0  # presses answered too late (the fake refused the answer, as Telegram does)
     unanswered: int = 0  # presses with no answer at all within Telegram's 15 s
+    failed: int = 0  # presses that moved nothing (the bot's apology, or nothing within --wait)
 
     @property
     def tree(self) -> str:
@@ -142,6 +143,11 @@ def _quantile(q: float) -> Callable[[Figures], float]:
     return lambda f: pct(f.latencies, q)
 
 
+def _faults(fs: list[Figures]) -> str:
+    return "/".join(str(max(getattr(f, k) for f in fs)) for k in ("late", "unanswered",
+                                                                   "failed"))
+
+
 def _groups(runs: list[Figures]) -> dict[tuple[str, int], list[Figures]]:
     groups: dict[tuple[str, int], list[Figures]] = {}
     for f in runs:
@@ -154,7 +160,7 @@ def table(runs: list[Figures]) -> None:
     noise); latency quantiles; calls per tap."""
     print(f"\n{'':30} {'duels':>5} {'taps/CPU-s':>10} {'(each run)':>16} {'PG':>6} "
           f"{'bot+PG':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'peak MB':>7} "
-          f"{'API/tap':>7} {'SQL/tap':>7} {'tx/tap':>6} {'pics/tap':>8} {'late/none':>9}")
+          f"{'API/tap':>7} {'SQL/tap':>7} {'tx/tap':>6} {'pics/tap':>8} {'late/none/fail':>15}")
     for (label, duels), fs in _groups(runs).items():
         each = " ".join(f"{f.per_cpu:.1f}" for f in fs)
         print(f"{label:30} {duels:5d} {_median(fs, lambda f: f.per_cpu):10.1f} {each:>16} "
@@ -167,9 +173,10 @@ def table(runs: list[Figures]) -> None:
               f" {_num(_median(fs, lambda f: f.per_tap('statements'))):>7}"
               f" {_num(_median(fs, lambda f: f.per_tap('transactions'))):>6}"
               f" {_num(_median(fs, lambda f: f.per_tap('pictures'))):>8}"
-              f" {f'{max(f.late for f in fs)}/{max(f.unanswered for f in fs)}':>9}")
-    print("(late/none: presses whose answer came over 15 s after them, refused as Telegram "
-          "would / that had none within those 15 s; the most of any run)")
+              f" {_faults(fs):>15}")
+    print("(late/none/fail: presses whose answer came over 15 s after them, refused as "
+          "Telegram would / that had none within those 15 s / that moved nothing, tapped "
+          "again; the most of any run)")
     engines = {(f.tree, f.engine) for f in runs}
     for tree in sorted({t for t, _ in engines}):
         sq = _median([f for f in runs if f.tree == tree and f.engine == "sqlite"],
