@@ -132,6 +132,35 @@ def per_tap_line(f: Figures) -> str:
                if (unanswered := (f.counts or {}).get("unanswered")) else ""))
 
 
+def print_run(f: Figures, opened: float, wall: float) -> None:
+    pace = f"each tap after {f.think:g} s on average" if f.think else "each tap at once"
+    print(f"[{f.label}] duels: {f.duels} concurrent (opened in {opened:.1f} s), {pace}; "
+          f"taps: {f.taps}")
+    print(f"[{f.label}] throughput: {f.taps / wall:7.1f} taps/s wall clock, "
+          f"{f.per_cpu:7.1f} taps per CPU-second of the bot "
+          f"({f.bot_cpu:.1f} s CPU over {wall:.1f} s)")
+    if f.pg is not None and f.per_pg_cpu is not None:
+        c, taps = f.pg.counters, max(f.taps, 1)
+        written = sum(c.get(k, 0) for k in ("tup_inserted", "tup_updated", "tup_deleted"))
+        print(f"[{f.label}] PostgreSQL: {f.per_pg_cpu:7.1f} taps per CPU-second of its "
+              f"{f.pg.backends} backends ({f.pg.backend_cpu:.1f} s CPU; the server's shared "
+              f"processes {f.pg.shared_cpu:.1f} s more, all databases); per tap "
+              f"{(c.get('xact_commit', 0) + c.get('xact_rollback', 0)) / taps:.1f} "
+              f"transactions, {written / taps:.1f} rows written, "
+              f"{c.get('tup_fetched', 0) / taps:.1f} rows fetched")
+    print(f"[{f.label}] latency per tap (delivered -> answered and drawn): "
+          f"p50 {pct(f.latencies, .5):6.1f} ms  p95 {pct(f.latencies, .95):6.1f} ms  "
+          f"p99 {pct(f.latencies, .99):6.1f} ms  "
+          f"mean {statistics.fmean(f.latencies) * 1000:6.1f} ms"
+          + (f"; {f.late} answers came too late (over 15 s: refused, as Telegram would)"
+             if f.late else "")
+          + (f"; {f.unanswered} presses had no answer within 15 s" if f.unanswered else "")
+          + (f"; {f.failed} presses failed (answered ⚠️, or moved nothing): tapped "
+             "again" if f.failed else ""))
+    print(f"[{f.label}] bot peak memory (VmHWM): {f.peak_mb:.1f} MB")
+    print(per_tap_line(f), flush=True)
+
+
 # --- tables over many runs ---------------------------------------------------------------------
 
 def _median(fs: list[Figures], of: Callable[[Figures], float | None]) -> float | None:
