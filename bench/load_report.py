@@ -187,12 +187,12 @@ def _groups(runs: list[Figures]) -> dict[tuple[str, int], list[Figures]]:
 def table(runs: list[Figures]) -> None:
     """Medians per tree, engine and duel count, each run's taps per CPU-second beside (the
     noise); latency quantiles; calls per tap."""
-    print(f"\n{'':30} {'duels':>5} {'taps/CPU-s':>10} {'(each run)':>16} {'PG':>6} "
+    print(f"\n{'':33} {'duels':>5} {'taps/CPU-s':>10} {'(each run)':>16} {'PG':>6} "
           f"{'bot+PG':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'peak MB':>7} "
           f"{'API/tap':>7} {'SQL/tap':>7} {'tx/tap':>6} {'pics/tap':>8} {'late/none/fail':>15}")
     for (label, duels), fs in _groups(runs).items():
         each = " ".join(f"{f.per_cpu:.1f}" for f in fs)
-        print(f"{label:30} {duels:5d} {_median(fs, lambda f: f.per_cpu):10.1f} {each:>16} "
+        print(f"{label:33} {duels:5d} {_median(fs, lambda f: f.per_cpu):10.1f} {each:>16} "
               f"{_num(_median(fs, lambda f: f.per_pg_cpu), 1):>6} "
               f"{_num(_median(fs, lambda f: f.per_total_cpu), 1):>6} "
               + " ".join(f"{_num(_median(fs, _quantile(q)), 0):>7}"
@@ -256,7 +256,7 @@ def scale(runs: list[Figures]) -> None:
     counts = sorted({f.duels for f in runs})
     if len(counts) < 2:
         return
-    print(f"\n{'scale':30} {'duels':>5} {'taps/CPU-s':>10} {'x smallest':>10} {'p50 ms':>7} "
+    print(f"\n{'scale':33} {'duels':>5} {'taps/CPU-s':>10} {'x smallest':>10} {'p50 ms':>7} "
           f"{'p95 ms':>7} {'p99 ms':>7} {'peak MB':>7} {'MB/duel':>7}")
     for label in dict.fromkeys(f.label for f in runs):
         mine = [f for f in runs if f.label == label]
@@ -272,7 +272,7 @@ def scale(runs: list[Figures]) -> None:
             per_cpu = _median(fs, lambda f: f.per_cpu) or 0.0
             peak = max(f.peak_mb for f in fs)
             per_duel = f"{(peak - low_mb) / (n - low):7.3f}" if n > low else f"{'':7}"
-            print(f"{label:30} {n:5d} {per_cpu:10.1f} {per_cpu / max(low_cpu, 1e-9):9.2f}x "
+            print(f"{label:33} {n:5d} {per_cpu:10.1f} {per_cpu / max(low_cpu, 1e-9):9.2f}x "
                   + " ".join(f"{_num(_median(fs, _quantile(q)), 0):>7}"
                              for q in (.5, .95, .99))
                   + f" {peak:7.1f} {per_duel}")
