@@ -77,6 +77,7 @@ from tests.support.driver import (  # noqa: E402
 from tests.support.fakeapi import BOT_TOKEN  # noqa: E402
 from tests.support.workers import Workers  # noqa: E402
 
+KEEP_LOGS: Path | None = None  # --keep-logs DIR
 WAIT_PER_DUEL = 0.3  # seconds of --wait's default per duel (a tap waits its turn behind theirs)
 
 
@@ -165,6 +166,11 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
         if admin and url:
             await drop_database(admin, url)  # WITH (FORCE): even if the bot hangs on
         await api.stop()
+        if KEEP_LOGS is not None:  # --keep-logs: each bot's log, named after its run
+            KEEP_LOGS.mkdir(parents=True, exist_ok=True)
+            for bot in bots:
+                name = f"{label}, {duels} duels, {bot.log_path.stem}".replace(", ", "-")
+                shutil.copy(bot.log_path, KEEP_LOGS / f"{name.replace(' ', '_')}.log")
         shutil.rmtree(tmp, ignore_errors=True)
     figures.bot_cpu, figures.peak_mb = cpu1 - cpu0, peak / 1024
     print_run(figures, opened, wall)
@@ -261,6 +267,8 @@ if __name__ == "__main__":
                              "moved nothing is tapped again, anything else fails the run")
     parser.add_argument("--log-level", default="WARNING",
                         help="the bot's SIXSHOOTER_LOG_LEVEL (its log is shown when a run fails)")
+    parser.add_argument("--keep-logs", metavar="DIR", type=Path,
+                        help="copy each run's bot log here (see --log-level)")
     parser.add_argument("--workers", type=int, default=0, metavar="N",
                         help="run 1..N webhook worker processes on the --db PostgreSQL, "
                              "the fake posting round-robin over them")
@@ -268,4 +276,6 @@ if __name__ == "__main__":
                         help="with --workers: updates posted at once (max_connections)")
     parser.add_argument("--rounds", type=int, default=2,
                         help="runs of each tree, engine and count with --against, --db or --scale")
-    asyncio.run(main(parser.parse_args()))
+    arguments = parser.parse_args()
+    KEEP_LOGS = arguments.keep_logs
+    asyncio.run(main(arguments))
