@@ -10,7 +10,8 @@ a chat or user id, a name, a token, a secret or a card).
   and outcome; a 429 also counts in its own counter; an answered press ends its timer.
 * `flood_wait(turn)` (bot.telegram.ratelimit): the time a paced request waited for its turn.
 * `time_statements(cls)` (bot.storage.db, once per engine class): each statement's time and
-  each failed statement's error class.
+  each failed statement's error class, and the outermost transactions it commits.
+* `drawing()` (bot.telegram.drawing, each job handed to the drawing thread): pictures drawn.
 * `set_live(duels, sixcard)`, `set_jobs(due, overdue)`, `set_poller(bool)`: gauges that the
   ops server, the due-job scheduler and the update intake keep up to date.
 
@@ -23,7 +24,7 @@ import functools
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractAsyncContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -78,6 +79,11 @@ DB_TIME = Histogram("sixshooter_db_statement_seconds", "Time of each database st
                     registry=REGISTRY)
 DB_ERRORS = Counter("sixshooter_db_errors", "Database statements that failed, by error class",
                     ["engine", "error"], registry=REGISTRY)
+DB_TRANSACTIONS = Counter("sixshooter_db_transactions", "Database transactions committed (the "
+                          "outermost; a nested block is a savepoint of it)", ["engine"],
+                          registry=REGISTRY)
+DRAWS = Counter("sixshooter_draws", "Pictures handed to the drawing thread (its jobs)",
+                registry=REGISTRY)
 LIVE = Gauge("sixshooter_live_games", "Games live in the database (all workers), by game",
              ["game"], registry=REGISTRY)
 JOBS_DUE = Gauge("sixshooter_jobs_due", "Due jobs whose time has come", registry=REGISTRY)
@@ -168,13 +174,18 @@ async def flood_wait(turn: Awaitable[T]) -> T:
 
 def time_statements(cls: type) -> None:
     """Time each statement method an engine class defines, and count its failures by error
-    class (an engine raises StorageError and its subclasses)."""
+    class (an engine raises StorageError and its subclasses); count the transactions its
+    `transaction()` commits (the outermost: inside one, a nested block is a savepoint)."""
     engine = str(getattr(cls, "engine", "unknown"))
     timer = DB_TIME.labels(engine)
     for name in STATEMENTS:
         method = cls.__dict__.get(name)
         if method is not None:
             setattr(cls, name, _timed(method, engine, timer))
+    transaction = cls.__dict__.get("transaction")
+    if transaction is not None:
+        setattr(cls, "transaction",  # noqa: B010 - a type has no such attribute for mypy
+                _counted(transaction, DB_TRANSACTIONS.labels(engine)))
 
 
 def _timed(method: Callable[..., Awaitable[Any]], engine: str,
@@ -191,6 +202,39 @@ def _timed(method: Callable[..., Awaitable[Any]], engine: str,
             timer.observe(time.perf_counter() - start)
 
     return timed
+
+
+class _Committing:
+    """A transaction block, counted once it commits (left without an exception)."""
+
+    def __init__(self, block: AbstractAsyncContextManager[Any], counter: Any) -> None:
+        self._block, self._counter = block, counter
+
+    async def __aenter__(self) -> Any:
+        return await self._block.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        suppressed = await self._block.__aexit__(*exc)
+        if self._counter is not None and exc[0] is None:
+            self._counter.inc()
+        return suppressed
+
+
+def _counted(method: Callable[..., AbstractAsyncContextManager[Any]],
+             counter: Any) -> Callable[..., AbstractAsyncContextManager[Any]]:
+    @functools.wraps(method)
+    def transaction(self: Any, *args: Any, **kwargs: Any) -> AbstractAsyncContextManager[Any]:
+        outermost = not getattr(self, "in_transaction", False)
+        return _Committing(method(self, *args, **kwargs), counter if outermost else None)
+
+    return transaction
+
+
+# --- the drawing thread ----------------------------------------------------------------------
+
+def drawing() -> None:
+    """One picture function handed to the drawing thread."""
+    DRAWS.inc()
 
 
 # --- gauges others keep ----------------------------------------------------------------------

@@ -12,6 +12,8 @@ import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from bot.ops import metrics
+
 
 class Drawer:
     """Runs picture functions, one at a time, in its own thread."""
@@ -21,6 +23,7 @@ class Drawer:
 
     async def draw(self, picture: Callable[[], bytes]) -> bytes:
         """Run a picture function in the drawing thread."""
+        metrics.drawing()
         return await asyncio.get_running_loop().run_in_executor(self._executor, picture)
 
     def shutdown(self) -> None:

@@ -13,6 +13,8 @@ from telegram.error import NetworkError, TimedOut
 
 from bot.ops import metrics
 from bot.ops.requests import MeteredRequest, outcome_of
+from bot.storage.db import Database, Rollback, numbered
+from bot.telegram.drawing import Drawer
 from tests.support.httpserver import closed_port, serving
 from tests.support.ops import words
 
@@ -169,3 +171,41 @@ async def _count_each(request: MeteredRequest, base: str, nowhere: str) -> None:
     for (m, o), before in counts.items():
         assert value("sixshooter_bot_api_calls_total", method=m, outcome=o) == before + 1, (m, o)
     assert value("sixshooter_bot_api_429_total") == flood + 1
+
+
+async def test_each_job_of_the_drawing_thread_is_counted() -> None:
+    draws = value("sixshooter_draws_total")
+    drawer = Drawer()
+    try:
+        assert await drawer.draw(lambda: b"one") == b"one"
+        assert await drawer.draw(lambda: b"two") == b"two"
+    finally:
+        drawer.shutdown()
+    assert value("sixshooter_draws_total") == draws + 2
+
+
+async def test_a_committed_transaction_counts_once_and_a_rolled_back_one_not(
+        database: str) -> None:
+    db = await Database.open(database, migrations=numbered(("CREATE TABLE t (x INTEGER);",)))
+    committed = value("sixshooter_db_transactions_total", engine=db.engine)
+    try:
+        async with db.transaction():
+            await db.execute("INSERT INTO t VALUES (1)")
+            async with db.transaction():  # a savepoint of the outer one: not a transaction
+                await db.execute("INSERT INTO t VALUES (2)")
+            with pytest.raises(Rollback):
+                async with db.transaction():  # undone alone; the outer one commits
+                    await db.execute("INSERT INTO t VALUES (3)")
+                    raise Rollback
+        with pytest.raises(Rollback):
+            async with db.transaction():  # undone: nothing committed
+                await db.execute("INSERT INTO t VALUES (4)")
+                raise Rollback
+        async with db.transaction():
+            pass
+        assert sorted(r[0] for r in await db.fetchall("SELECT x FROM t")) == [1, 2]
+    finally:
+        await db.close()
+    assert value("sixshooter_db_transactions_total", engine=db.engine) == committed + 2
+    text = metrics.text().decode()
+    assert f'sixshooter_db_transactions_total{{engine="{db.engine}"}}' in text
