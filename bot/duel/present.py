@@ -30,7 +30,7 @@ from bot.common import live
 from bot.common.chats import forget_chat
 from bot.common.handlers import display_name
 from bot.common.live import Screen
-from bot.duel import copies, keyboards
+from bot.duel import copies, keyboards, states
 from bot.duel.captions import (
     Seat,
     bullet_caption,
@@ -218,7 +218,7 @@ async def repost(svc: Services, bot: Bot, record: DuelRecord, note: str = "") ->
 
 
 async def _present(svc: Services, bot: Bot, record: DuelRecord, note: str | None) -> None:
-    state = DuelState.from_json(record.state_json)
+    state = states.parsed(record.state_json)  # read only
     t = await table_for(svc, record)
     t = replace(t, headed=await _show_header(svc, bot, t, state))
     live_id = record.message_id

@@ -33,6 +33,7 @@ from telegram import Bot
 from bot.common import due
 from bot.common.chats import forget_chat, migrate_chat
 from bot.common.refusal import Refusal
+from bot.duel import states
 from bot.duel.present import LIVE, Table, present, repost, table_for
 from bot.duel.service import act
 from bot.i18n import Html, duration
@@ -134,7 +135,7 @@ class TurnTimers:
         counts = [0, 0]
         if row is not None:
             counts = list(row.timeouts)
-            for player in DuelState.from_json(record.state_json).actors_since(row.version):
+            for player in states.parsed(record.state_json).actors_since(row.version):
                 counts[player] = 0  # a move of their own
         seconds = (await self.svc.storage.chats.get_settings(record.chat_id)).turn_timer
         remind_at = deadline = None
