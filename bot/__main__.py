@@ -160,7 +160,7 @@ def _serve(config: Config) -> int:
     from bot.app import UPDATES, build, storage_of
 
     app = build(config)
-    loop = asyncio.new_event_loop()  # the one python-telegram-bot then runs the bot in
+    loop = _new_loop()  # the one python-telegram-bot then runs the bot in
     asyncio.set_event_loop(loop)
     try:
         hook = None
@@ -193,6 +193,18 @@ def _serve(config: Config) -> int:
             loop.run_until_complete(http.close_all())  # a start that failed midway
             loop.close()
     return EXIT_OK
+
+
+def _new_loop() -> asyncio.AbstractEventLoop:
+    """uvloop's event loop where it is installed (Linux and macOS: a dependency there), else
+    asyncio's own. The bot is mostly the loop's bookkeeping (sockets, callbacks, another
+    thread's results): uvloop does it in C (issue 21: bench/bot_load.py, taps per CPU-second
+    of the bot with it against without, in one alternating run)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
 
 
 def _storage(app: App) -> Storage | None:

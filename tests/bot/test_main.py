@@ -210,3 +210,12 @@ async def test_the_console_script_copies_into_postgresql_without_showing_the_pas
     assert unreachable.returncode == 2 and password not in unreachable.stderr
     assert unreachable.stderr.startswith("sixshooter: cannot open the database")
     assert unreachable.stderr.count("\n") == 1
+
+
+def test_the_bot_runs_on_uvloop_where_it_is_installed() -> None:
+    uvloop = pytest.importorskip("uvloop")
+    loop = cli._new_loop()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()
