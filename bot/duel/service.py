@@ -137,7 +137,7 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
                                                    deals=_deals_moved(state, events))
         if new_version is None:
             return None
-        states.kept(state_json, state)  # shown and timed next: not parsed again
+        states.kept(state_json, state, record.id)  # shown and timed next: not parsed again
         return replace(record, state_json=state_json, version=new_version, status=status,
                        updated_at=now)
 

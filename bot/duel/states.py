@@ -13,12 +13,14 @@ saved).
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Any
 
 from rules.duel import DuelState
 
 SIZE = 128  # states kept: a tap's reads come within a few of the others' taps in between
 
 _KEPT: OrderedDict[str, DuelState] = OrderedDict()
+_AT: OrderedDict[tuple[int, int], DuelState] = OrderedDict()  # (duel id, version) -> kept
 
 
 def parsed(state_json: str) -> DuelState:
@@ -26,16 +28,30 @@ def parsed(state_json: str) -> DuelState:
     state = _KEPT.get(state_json)
     if state is None:
         state = DuelState.from_json(state_json)
-        kept(state_json, state)
+        _keep(_KEPT, state_json, state)
     else:
         _KEPT.move_to_end(state_json)
     return state
 
 
-def kept(state_json: str, state: DuelState) -> None:
-    """`state` was just saved as `state_json`: its readers need not parse it again (the
-    caller applies no move to it from here on)."""
-    _KEPT[state_json] = state
-    _KEPT.move_to_end(state_json)
-    while len(_KEPT) > SIZE:
-        _KEPT.popitem(last=False)
+def kept(state_json: str, state: DuelState, duel_id: int) -> None:
+    """`state` was just saved as `state_json`, the duel's version `state.version`: its
+    readers need not parse it again, nor rebuild it as the version a message shows (the
+    caller applies no move to it from here on). A duel's version is one state, whichever
+    worker saved it (the save is a compare-and-swap on the version)."""
+    _keep(_KEPT, state_json, state)
+    _keep(_AT, (duel_id, state.version), state)
+
+
+def at(state: DuelState, duel_id: int, version: int) -> DuelState:
+    """`state.at(version)` (the duel as a message that shows `version` shows it), kept from
+    that version's save when this process made it: read only."""
+    found = _AT.get((duel_id, version))
+    return found if found is not None else state.at(version)
+
+
+def _keep(kept: OrderedDict[Any, DuelState], key: Any, state: DuelState) -> None:
+    kept[key] = state
+    kept.move_to_end(key)
+    while len(kept) > SIZE:
+        kept.popitem(last=False)

@@ -29,9 +29,21 @@ def test_a_state_kept_after_its_save_is_what_its_readers_get() -> None:
     bet = next(a for a in state.legal_actions(player) if isinstance(a, Bet))
     state.apply(bet, player)
     text = state.to_json()
-    states.kept(text, state)
+    states.kept(text, state, 7)
     assert states.parsed(text) is state
     assert DuelState.from_json(text) == state  # the key says what the state is
+
+
+def test_the_version_a_message_shows_is_the_one_kept_at_its_save() -> None:
+    state = a_duel(3)
+    shown_text = state.to_json()
+    states.kept(shown_text, state, 8)
+    later = DuelState.from_json(shown_text)
+    player = later.players_to_act[0]
+    later.apply(next(a for a in later.legal_actions(player) if isinstance(a, Bet)), player)
+    assert states.at(later, 8, state.version) is state  # not rebuilt
+    assert later.at(state.version) == state  # what it stands for
+    assert states.at(later, 9, state.version) == state  # another duel's: rebuilt
 
 
 def test_only_the_newest_are_kept() -> None:
