@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from telegram.error import TimedOut
-from telegram.request import BaseRequest, RequestData
 
 from bot.ops import metrics
 from bot.telegram.http import AiohttpRequest
@@ -31,19 +30,12 @@ def outcome_of(status: int) -> str:
 
 
 class MeteredRequest(AiohttpRequest):
-    # The timeouts: float, None or python-telegram-bot's DefaultValue (its own private type).
-    async def do_request(
-        self, url: str, method: str, request_data: RequestData | None = None,
-        read_timeout: Any = BaseRequest.DEFAULT_NONE,
-        write_timeout: Any = BaseRequest.DEFAULT_NONE,
-        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
-        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
-    ) -> tuple[int, bytes]:
+    async def do_request(self, url: str, method: str, *args: Any,
+                         **kwargs: Any) -> tuple[int, bytes]:
+        """The request (python-telegram-bot's arguments, passed on), counted."""
         name = metrics.method_of(url)
         try:
-            status, payload = await super().do_request(
-                url, method, request_data, read_timeout, write_timeout, connect_timeout,
-                pool_timeout)
+            status, payload = await super().do_request(url, method, *args, **kwargs)
         except TimedOut:
             metrics.bot_api_call(name, "timed_out")
             raise

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import traceback
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 from aiohttp import web
@@ -23,6 +25,16 @@ def ok() -> web.Response:
     return web.json_response({"ok": True, "result": True})
 
 
+@asynccontextmanager
+async def opened(request: AiohttpRequest) -> AsyncIterator[AiohttpRequest]:
+    """The request class initialized for the test's requests, shut down after."""
+    await request.initialize()
+    try:
+        yield request
+    finally:
+        await request.shutdown()
+
+
 def data(**fields: object) -> RequestData:
     return RequestData([RequestParameter.from_input(k, v) for k, v in fields.items()])
 
@@ -34,15 +46,10 @@ async def test_form_fields_go_as_a_form_and_the_answer_comes_back() -> None:
         got.update({k: str(v) for k, v in (await request.post()).items()})
         return web.json_response({"ok": True, "result": {"n": 1}}, status=200)
 
-    async with serving(answer) as server:
-        request = AiohttpRequest()
-        await request.initialize()
-        try:
-            status, body = await request.do_request(
-                f"{server.url}/botT/answerCallbackQuery", "POST",
-                data(callback_query_id="42", text="Not your turn", show_alert=True))
-        finally:
-            await request.shutdown()
+    async with serving(answer) as server, opened(AiohttpRequest()) as request:
+        status, body = await request.do_request(
+            f"{server.url}/botT/answerCallbackQuery", "POST",
+            data(callback_query_id="42", text="Not your turn", show_alert=True))
     assert status == 200 and json.loads(body) == {"ok": True, "result": {"n": 1}}
     assert got == {"callback_query_id": "42", "text": "Not your turn", "show_alert": "true"}
     assert server.seen[0].headers["User-Agent"].startswith("python-telegram-bot")
@@ -60,30 +67,21 @@ async def test_a_photo_goes_as_multipart_with_its_bytes_and_name() -> None:
         got["photo"] = (part.filename, part.file.read())
         return web.Response(status=400, body=b'{"ok":false}')
 
-    async with serving(answer) as server:
-        request = AiohttpRequest()
-        await request.initialize()
-        try:
-            status, body = await request.do_request(
-                f"{server.url}/botT/sendPhoto", "POST",
-                data(chat_id=-100, caption="a table",
-                     photo=InputFile(photo, filename="table.jpg")))
-        finally:
-            await request.shutdown()
+    async with serving(answer) as server, opened(AiohttpRequest()) as request:
+        status, body = await request.do_request(
+            f"{server.url}/botT/sendPhoto", "POST",
+            data(chat_id=-100, caption="a table",
+                 photo=InputFile(photo, filename="table.jpg")))
     assert (status, body) == (400, b'{"ok":false}')  # a refusal is the caller's to read
     assert got["chat_id"] == "-100" and got["caption"] == "a table"
     assert got["photo"] == ("table.jpg", photo)
 
 
 async def test_a_refused_connection_never_reached_telegram() -> None:
-    request = AiohttpRequest(connect_timeout=2)
-    await request.initialize()
-    try:
+    async with opened(AiohttpRequest(connect_timeout=2)) as request:
         with pytest.raises(NetworkError) as raised:
             await request.do_request(f"http://127.0.0.1:{closed_port()}/botT/sendMessage",
                                      "POST", data(chat_id=1, text="hi"))
-    finally:
-        await request.shutdown()
     assert isinstance(raised.value.__cause__, NotSent)
     assert send.surely_not_sent(raised.value)
 
@@ -93,15 +91,10 @@ async def test_a_slow_answer_may_have_arrived() -> None:
         await asyncio.sleep(2)
         return ok()
 
-    async with serving(slow) as server:
-        request = AiohttpRequest(read_timeout=0.2)
-        await request.initialize()
-        try:
-            with pytest.raises(TimedOut) as raised:
-                await request.do_request(f"{server.url}/botT/sendMessage", "POST",
-                                         data(chat_id=1, text="hi"))
-        finally:
-            await request.shutdown()
+    async with serving(slow) as server, opened(AiohttpRequest(read_timeout=0.2)) as request:
+        with pytest.raises(TimedOut) as raised:
+            await request.do_request(f"{server.url}/botT/sendMessage", "POST",
+                                     data(chat_id=1, text="hi"))
     assert not send.surely_not_sent(raised.value)  # it was sent: Telegram may have it
 
 
@@ -112,20 +105,16 @@ async def test_no_free_connection_within_the_pool_timeout_is_not_sent() -> None:
         await release.wait()
         return ok()
 
-    async with serving(held) as server:
-        request = AiohttpRequest(1, pool_timeout=0.2, read_timeout=10)
-        await request.initialize()
-        try:
-            first = asyncio.ensure_future(request.do_request(
-                f"{server.url}/botT/getMe", "POST"))
-            await asyncio.sleep(0.1)
-            with pytest.raises(TimedOut) as raised:
-                await request.do_request(f"{server.url}/botT/sendMessage", "POST",
-                                         data(chat_id=1, text="hi"))
-            release.set()
-            assert (await first)[0] == 200  # the one in flight was not disturbed
-        finally:
-            await request.shutdown()
+    one = AiohttpRequest(1, pool_timeout=0.2, read_timeout=10)  # a pool of one connection
+    async with serving(held) as server, opened(one) as request:
+        first = asyncio.ensure_future(request.do_request(
+            f"{server.url}/botT/getMe", "POST"))
+        await asyncio.sleep(0.1)
+        with pytest.raises(TimedOut) as raised:
+            await request.do_request(f"{server.url}/botT/sendMessage", "POST",
+                                     data(chat_id=1, text="hi"))
+        release.set()
+        assert (await first)[0] == 200  # the one in flight was not disturbed
     assert send.surely_not_sent(raised.value)
     assert len(server.seen) == 1  # the second never left
 
@@ -137,13 +126,9 @@ async def test_a_request_before_initialize_is_refused() -> None:
 
 async def test_an_error_that_names_the_url_does_not_name_the_token() -> None:
     token = "123456:AAE-secret-token-of-the-bot"
-    request = AiohttpRequest()
-    await request.initialize()
-    try:
+    async with opened(AiohttpRequest()) as request:
         with pytest.raises(NetworkError) as raised:  # aiohttp's InvalidURL says the URL
             await request.do_request(f"http://[bad/bot{token}/getMe", "POST")
-    finally:
-        await request.shutdown()
     said = str(raised.value)
     logged = "".join(traceback.format_exception(raised.value))  # what log.exception writes
     assert "/bot<token>/getMe" in said and "/bot<token>/getMe" in logged
