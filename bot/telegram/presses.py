@@ -54,6 +54,10 @@ async def _acknowledge(query: CallbackQuery, press: _Press, after: float) -> Non
         return
     press.answered = True
     log.info("a press not answered within %.1f s: acknowledged quietly", after)
+    await _quietly(query)
+
+
+async def _quietly(query: CallbackQuery) -> None:
     try:
         await query.answer()
     except TelegramError as e:
@@ -63,7 +67,8 @@ async def _acknowledge(query: CallbackQuery, press: _Press, after: float) -> Non
 @contextlib.asynccontextmanager
 async def watch(update: object, after: float = ACK_WITHIN) -> AsyncIterator[None]:
     """Within this block (an update's whole handling, its wait for a place included), a press
-    not answered after `after` seconds is acknowledged quietly."""
+    not answered after `after` seconds is acknowledged quietly, and one its handling ended
+without answering is acknowledged quietly then."""
     query = update.callback_query if isinstance(update, Update) else None
     if query is None:
         yield
@@ -73,6 +78,10 @@ async def watch(update: object, after: float = ACK_WITHIN) -> AsyncIterator[None
     watchdog = asyncio.ensure_future(_acknowledge(query, press, after))
     try:
         yield
+        if not press.answered:  # handled without a word (before the watchdog's turn): the
+            press.answered = True  # press is not left spinning until Telegram gives up
+            watchdog.cancel()
+            await _quietly(query)
     finally:
         _PRESS.reset(token)
         watchdog.cancel()

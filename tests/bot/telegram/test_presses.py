@@ -66,3 +66,10 @@ async def test_outside_a_press_every_answer_may_go() -> None:
     async with presses.watch(Update(5)):
         assert presses.claim() and presses.claim()
     assert presses.claim()
+
+
+async def test_a_press_handled_without_an_answer_is_acknowledged_when_handling_ends() -> None:
+    bot = FakeBot()
+    async with presses.watch(press(bot), after=5.0):
+        pass  # a handler that returned without a word, well before the watchdog
+    assert bot.answers == [("1", None)]  # not left spinning until Telegram gives up
