@@ -22,6 +22,7 @@ from aiohttp import web
 
 from tests.support.driver import TIMEOUT, Table, duel_keyboard
 from tests.support.fakeapi import FakeTelegramAPI
+from tests.support.fakeapi.core import until
 from tests.support.fakeapi.model import (
     CallbackQueryRecord,
     FakeChat,
@@ -80,17 +81,8 @@ class TimedFake(FakeTelegramAPI):
     async def wait_in(self, chat: FakeChat, predicate: Callable[[], T | None], timeout: float,
                       what: str) -> T:
         """`wait_for`, woken only by the chat's own requests (and every RECHECK s)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise TimeoutError(f"fake Telegram API: {what} in chat {chat.id} not met "
-                                   f"within {timeout}s")
-            fut: asyncio.Future[None] = loop.create_future()
+        async def change(remaining: float) -> None:
+            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             waiting = self._in_chat.setdefault(chat.id, [])
             waiting.append(fut)
             try:
@@ -99,6 +91,9 @@ class TimedFake(FakeTelegramAPI):
                 if not fut.done():
                     fut.cancel()
                     waiting.remove(fut)
+
+        return await until(predicate, timeout, change, lambda: (
+            f"fake Telegram API: {what} in chat {chat.id} not met within {timeout}s"))
 
     def _respond(self, record: RecordedRequest, status: int, payload: Any) -> web.Response:
         response = super()._respond(record, status, payload)

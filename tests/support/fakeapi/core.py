@@ -7,7 +7,7 @@ import itertools
 import math
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -27,6 +27,22 @@ from .model import (
 )
 
 T = TypeVar("T")
+
+
+async def until(predicate: Callable[[], T | None], timeout: float,
+                change: Callable[[float], Awaitable[None]], failed: Callable[[], str]) -> T:
+    """``predicate()``'s first truthy value, looked at again after each ``change(remaining)``;
+    TimeoutError saying ``failed()`` once ``timeout`` seconds have gone."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            raise TimeoutError(failed())
+        await change(remaining)
 # sequence number of the request being handled (each aiohttp request runs in its own task)
 current_request: ContextVar[int | None] = ContextVar("current_request", default=None)
 ChatRef = FakeChat | int
@@ -172,20 +188,12 @@ class FakeState:
 
         Returns that value. On timeout raises TimeoutError listing the latest requests.
         """
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                recent = "\n  ".join(r.summary() for r in self.requests[-12:]) or "(none)"
-                raise TimeoutError(
-                    f"fake Telegram API: {what} not met within {timeout}s; latest requests:\n"
-                    f"  {recent}"
-                )
-            await self._wait_change(remaining)
+        def failed() -> str:
+            recent = "\n  ".join(r.summary() for r in self.requests[-12:]) or "(none)"
+            return (f"fake Telegram API: {what} not met within {timeout}s; latest requests:\n"
+                    f"  {recent}")
+
+        return await until(predicate, timeout, self._wait_change, failed)
 
     async def wait_for_request(
         self,
