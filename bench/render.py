@@ -11,7 +11,8 @@ and <= 150 KB. Prints figures only; nothing here is a test.
 
 The duel's pictures are drawn 720 px wide (render/duel/layout.py; 960 until issue 21, which
 took the table from 4.1 ms and 124 KB to about 2.45 ms and 82 KB here) and encoded with
-render.encode.DUEL (its note has the JPEG settings measured); six-card's with TALL.
+render.encode.DUEL (its note has the JPEG settings measured); six-card's with TALL. The C
+allocator is set as the bot sets it (bot.ops.memory): a picture's cost depends on it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import render
 from bot.i18n import translator
+from bot.ops.memory import tame_malloc
 from render.duel import result as duel_result
 from render.duel import reveal as duel_reveal
 from render.duel import table as duel_table
@@ -111,6 +113,7 @@ def main() -> None:
     ap.add_argument("--duels", type=int, default=12)
     ap.add_argument("--fmt", default="jpeg", choices=("jpeg", "png"))
     args = ap.parse_args()
+    tame_malloc()  # as the bot runs (bot/__main__.py)
     all_views = views(args.duels)
     tables: list[Job] = [
         (lambda v=v, i=i: duel_table.compose(v, NAMES, RU if i % 2 else EN), DUEL)

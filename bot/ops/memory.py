@@ -1,12 +1,18 @@
 """The C allocator told how the bot uses memory, before anything is drawn.
 
-Each picture is composed in buffers of a few megabytes (a 960 x 1125 table is 3.2 MB of RGB)
-in the drawing thread, many times a second under load. glibc's malloc serves blocks that big
-with mmap at first, but raises its threshold each time one is freed, after which they come
-from the thread's heap and fragment it. Fixing M_MMAP_THRESHOLD gives such blocks back to the
-system as soon as they are freed (bench/bot_load.py, 40 duels flat out, three runs each
-alternating: peak 216 MB mean without, 207 MB with; the taps per CPU-second unchanged).
-Only on glibc (elsewhere nothing to do); an operator's own MALLOC_MMAP_THRESHOLD_ wins.
+Each picture is composed in buffers of a few megabytes (a 720 x 1000 duel table is 2.9 MB of
+RGBX) in the drawing thread, many times a second under load. glibc's malloc serves blocks that
+big with mmap at first and raises its threshold (and with it the trim threshold, the free memory
+kept at the heap's top) each time one is freed. The threshold is fixed here at glibc's own
+ceiling, 32 MiB: every picture's buffer comes from the heap, where a freed one is reused with its
+pages already in place, and the heap's free top goes back to the system past 128 KiB as before.
+
+It was 256 KiB until issue 21's last stop: every buffer was then mapped, faulted in page by
+page and unmapped again, which doubled a picture's CPU (bench/render.py, which runs under this
+setting: table 4.41 ms against 2.49 ms). bench/bot_load.py, 200 duels flat out, three rounds
+alternating: 78.4, 78.7, 69.6 taps per CPU-second with 256 KiB against 86.9, 100.0, 74.5 with
+32 MiB, peak 170 to 172 MB either way. Only on glibc (elsewhere nothing to do); an operator's
+own MALLOC_MMAP_THRESHOLD_ wins.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import os
 log = logging.getLogger(__name__)
 
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
-MMAP_THRESHOLD = 256 * 1024  # bytes: blocks this big or bigger are mapped, and unmapped when freed
+MMAP_THRESHOLD = 32 * 1024 * 1024  # bytes: glibc's ceiling; a picture's buffers stay in the heap
 
 
 def tame_malloc() -> bool:
