@@ -1,10 +1,12 @@
 """Updates in: saved before they are acknowledged, handled once, none lost to a kill.
 
-`Intake.receive(updates)` saves the updates in the inbox (`bot.storage.inbox`), claimed by this
-process, and only then returns, so its caller may acknowledge them: long polling moves its
-offset past them, a webhook answers 200. The new ones (a second delivery of an update finds its
-row and is dropped here) are then handled as python-telegram-bot would (the application's
-update processor, then its handlers) and crossed off when done.
+`Intake.receive(updates)` saves the updates in the inbox (`bot.storage.inbox`) as Telegram sent
+them (each the JSON object, not python-telegram-bot's `Update`: that is made once, for a new
+update only, when it is handled), claimed by this process, and only then returns, so its caller
+may acknowledge them: long polling moves its offset past them, a webhook answers 200. The new
+ones (a second delivery of an update finds its row and is dropped here) are then handled as
+python-telegram-bot would (the application's update processor, then its handlers) and crossed
+off when done.
 
 A process killed in between leaves its claimed updates behind. It stops renewing their leases,
 so once a lease has run out (`LEASE`, about 10 s) any process's sweep takes them and handles
@@ -22,7 +24,7 @@ import contextvars
 import json
 import logging
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -43,6 +45,7 @@ DONE_TRIES = 3  # attempts to cross an update off before leaving it to its lease
 STOP_WAIT = 10.0  # seconds a graceful stop waits for the updates in hand
 
 Clock = Callable[[], float]
+Raw = Mapping[str, Any]  # an update as Telegram sent it: the JSON object
 _SETTLING: set[asyncio.Task[None]] = set()  # crossings-off under way (kept from the GC)
 _SETTLE: ContextVar[Callable[[], Coroutine[Any, Any, None]] | None] = ContextVar(
     "sixshooter_settle", default=None)
@@ -64,8 +67,14 @@ async def settled() -> None:
         await asyncio.wait({task}, timeout=SETTLE_WAIT)
 
 
-def incoming(update: Update) -> Incoming:
-    return Incoming(update.update_id, json.dumps(update.to_dict(), separators=(",", ":")))
+def incoming(update: Raw) -> Incoming:
+    return Incoming(int(update["update_id"]), json.dumps(update, separators=(",", ":")))
+
+
+def is_update(data: object) -> bool:
+    """Could `data` (decoded JSON) be an update? An object with an integer `update_id`: what
+    the intake needs to save it (the rest is read when it is handled)."""
+    return isinstance(data, dict) and type(data.get("update_id")) is int
 
 
 class Intake:
@@ -94,7 +103,7 @@ class Intake:
             await self._take_stale(before=self.clock())
         self._sweeper = asyncio.create_task(self._sweep(), name="intake-sweep")
 
-    async def receive(self, updates: Sequence[Update]) -> None:
+    async def receive(self, updates: Sequence[Raw]) -> None:
         """Save `updates`, then handle the new ones in the background; the caller may then
         acknowledge them.
 
@@ -124,19 +133,34 @@ class Intake:
                 self._handle(update, saving)
             return
         for update in updates:
-            if update.update_id in new:
+            if update["update_id"] in new:
                 self._handle(update, saving)
             else:
-                log.debug("update %d: seen before, dropped", update.update_id)
+                log.debug("update %d: seen before, dropped", update["update_id"])
 
-    def _handle(self, update: Update, saving: asyncio.Future[set[int]] | None) -> None:
-        """Handle `update` in the background; `saving` says whether its row is this process's
+    def _handle(self, raw: Raw, saving: asyncio.Future[set[int]] | None) -> None:
+        """Handle `raw` in the background; `saving` says whether its row is this process's
         to cross off (None: a row taken over)."""
-        if update.update_id in self._in_hand:
+        update_id = int(raw["update_id"])
+        if update_id in self._in_hand:
             return
-        task = asyncio.create_task(self._process(update, saving),
-                                   name=f"update-{update.update_id}")
-        self._in_hand[update.update_id] = task
+        try:
+            update = Update.de_json(dict(raw), self.app.bot)
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            log.error("update %d: unreadable (%s): dropped", update_id, type(e).__name__)
+            task = asyncio.create_task(self._drop(update_id, saving))
+        else:
+            task = asyncio.create_task(self._process(update, saving),
+                                       name=f"update-{update_id}")
+        self._in_hand[update_id] = task
+
+    async def _drop(self, update_id: int, saving: asyncio.Future[set[int]] | None) -> None:
+        try:
+            with contextlib.suppress(Exception):  # never saved (logged where it failed)
+                if saving is None or update_id in await saving:
+                    await self._cross_off(update_id)
+        finally:
+            self._in_hand.pop(update_id, None)
 
     async def _process(self, update: Update, saving: asyncio.Future[set[int]] | None) -> None:
         crossed = False
@@ -183,14 +207,15 @@ class Intake:
             if row.update_id in self._in_hand:
                 continue
             try:
-                update = Update.de_json(json.loads(row.body), self.app.bot)
-            except (ValueError, TypeError, KeyError) as e:
-                log.error("update %d: saved but unreadable (%s): dropped", row.update_id,
-                          type(e).__name__)
+                raw = json.loads(row.body)
+            except ValueError:
+                raw = None
+            if not is_update(raw) or raw["update_id"] != row.update_id:
+                log.error("update %d: saved but unreadable: dropped", row.update_id)
                 await self._cross_off(row.update_id)
                 continue
             log.info("update %d: taken over from a stopped worker", row.update_id)
-            self._handle(update, None)
+            self._handle(raw, None)
 
     async def _sweep(self) -> None:
         while True:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 from pathlib import Path
 from typing import Any, cast
 
@@ -18,10 +19,11 @@ from bot.telegram.scheduling import FairUpdateProcessor
 WHEN = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
 
-def update(n: int) -> Update:
+def update(n: int) -> dict[str, Any]:
+    """An update as Telegram sends it (JSON)."""
     chat = Chat(-7, Chat.GROUP)
     return Update(n, message=Message(n, WHEN, chat, from_user=User(5, "Ann", is_bot=False),
-                                     text=f"/rules {n}"))
+                                     text=f"/rules {n}")).to_dict()
 
 
 class FakeApp:
@@ -75,6 +77,25 @@ async def test_a_handler_that_raises_is_still_crossed_off(store: Storage) -> Non
     await intake.receive([update(3), update(4)])
     await settle(intake)
     assert sorted(app.handled) == [3, 4] and await store.inbox.pending() == 0
+
+
+async def test_an_update_that_cannot_be_read_is_saved_then_dropped_not_handled(
+        store: Storage) -> None:
+    app = FakeApp()
+    intake = intake_of(app, store, "w1")
+    unreadable = {"update_id": 5, "message": {"text": "no id, no date, no chat"}}
+    await intake.receive([unreadable, update(6)])
+    await settle(intake)
+    assert app.handled == [6]  # the next one is not held up
+    assert await store.inbox.pending() == 0  # and the unreadable one is not tried forever
+    row = await store.inbox.take_stale("probe", before=float("inf"), lease_until=0)
+    assert row == []
+
+
+def test_an_update_is_kept_as_telegram_sent_it() -> None:
+    raw = {**update(12), "a_field_of_a_newer_bot_api": {"x": [1, 2]}}
+    saved = incoming(raw)
+    assert saved.update_id == 12 and json.loads(saved.body) == raw
 
 
 async def test_the_next_process_handles_what_a_killed_one_left(tmp_path: Path) -> None:

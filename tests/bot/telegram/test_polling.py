@@ -17,9 +17,11 @@ from bot.telegram.scheduling import FairUpdateProcessor
 WHEN = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
 
-def update(n: int) -> Update:
+def update(n: int) -> dict[str, Any]:
+    """An update as Telegram sends it (JSON)."""
     return Update(n, message=Message(n, WHEN, Chat(-7, Chat.GROUP),
-                                     from_user=User(5, "Ann", is_bot=False), text="/rules"))
+                                     from_user=User(5, "Ann", is_bot=False), text="/rules")
+                  ).to_dict()
 
 
 class FakeBot:
@@ -27,7 +29,7 @@ class FakeBot:
 
     id = 123
 
-    def __init__(self, pending: list[Update]) -> None:
+    def __init__(self, pending: list[dict[str, Any]]) -> None:
         self.pending = pending
         self.offsets: list[int | None] = []
         self.polls = asyncio.Event()
@@ -35,11 +37,14 @@ class FakeBot:
     async def delete_webhook(self, **_: Any) -> bool:
         return True
 
-    async def get_updates(self, *, offset: int | None, **_: Any) -> list[Update]:
+    async def do_api_request(self, endpoint: str, *, api_kwargs: dict[str, Any],
+                             **_: Any) -> list[dict[str, Any]]:
+        assert endpoint == "getUpdates"
+        offset = api_kwargs.get("offset")
         self.offsets.append(offset)
         self.polls.set()
         if offset is not None:
-            self.pending = [u for u in self.pending if u.update_id >= offset]
+            self.pending = [u for u in self.pending if u["update_id"] >= offset]
         if self.pending:
             return self.pending[:2]
         await asyncio.sleep(0.01)
@@ -70,13 +75,13 @@ async def test_the_offset_moves_only_past_saved_updates(store: Storage) -> None:
     app = FakeApp(bot)
     intake = Intake(cast(App, app), store, owner="w")
     saved_at_each_poll: list[int | None] = []
-    real = bot.get_updates
+    real = bot.do_api_request
 
-    async def get_updates(**kwargs: Any) -> list[Update]:
+    async def do_api_request(endpoint: str, **kwargs: Any) -> list[dict[str, Any]]:
         saved_at_each_poll.append(await store.inbox.last_id())
-        return await real(**kwargs)
+        return await real(endpoint, **kwargs)
 
-    bot.get_updates = get_updates  # type: ignore[method-assign]
+    bot.do_api_request = do_api_request  # type: ignore[method-assign]
     task = asyncio.create_task(polling.poll(cast(App, app), intake, store, ["message"]))
     try:
         await wait_until(lambda: len(app.handled) == 5)
