@@ -11,7 +11,7 @@ from bot import common, duel, fairness, info, settings, sixcard, stats, tourname
 from bot.common import due
 from bot.config import Config
 from bot.offload import Offload
-from bot.ops import metrics
+from bot.ops import memory, metrics
 from bot.ops import server as ops
 from bot.ops.requests import MeteredRequest
 from bot.services import KEY, Services, services
@@ -108,6 +108,7 @@ async def _started(app: App) -> None:
     await scheduler.start()  # every feature's handler is ready: run what is due
     log.info("@%s is up", svc.bot_username)
     app.bot_data[OPS] = await ops.start(config, lambda: svc.storage)  # /metrics, /healthz
+    memory.tame_gc()  # all that lives as long as the process is loaded by now
 
 
 def storage_of(app: App) -> Storage:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import gc
 import platform
 from pathlib import Path
 
@@ -44,3 +45,20 @@ def test_a_pictures_buffer_comes_from_the_heap_not_a_mapping_of_its_own(
 def test_an_operators_own_setting_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "1048576")
     assert memory.tame_malloc() is False
+
+
+def test_after_start_up_what_is_loaded_is_out_of_the_collectors_sight() -> None:
+    before = gc.get_threshold()
+    try:
+        loaded = [object() for _ in range(10)]  # stands for the modules and catalogs
+        memory.tame_gc()
+        assert gc.get_freeze_count() >= len(loaded)
+        assert gc.get_threshold()[0] == memory.GC_YOUNG
+        assert gc.get_threshold()[1:] == before[1:]  # the older generations as they were
+        cycle: list[object] = []
+        cycle.append(cycle)  # garbage made after start-up is still collected
+        del cycle
+        assert gc.collect() >= 1
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
