@@ -33,8 +33,12 @@ due.register(ORPHANS, adopt_orphans)
 
 
 def arm(app: App) -> None:
-    """Hook the janitor's writes to the fallback row."""
+    """Hook the janitor's writes to the fallback row: on PostgreSQL only. On SQLite this is
+    the one process (its file lock), and a restart's `Janitor.resume` deletes what it left:
+    the row would cost a statement a tap for nobody."""
     scheduler = due.of(app)
+    if scheduler.engine == "sqlite":
+        return
 
     async def written(chat_id: int) -> None:
         await scheduler.later(ORPHANS, str(chat_id), AFTER)

@@ -1,5 +1,5 @@
 """What a dead worker left in the janitor's journal is deleted by a live worker: every write
-arms the chat's fallback row, and its handler adopts what is still written down (not what this
+arms the chat's fallback row (on PostgreSQL, where workers share the database), and its handler adopts what is still written down (not what this
 process is deleting itself)."""
 
 from __future__ import annotations
@@ -33,13 +33,16 @@ def worker(store: Storage, bot: FakeBot) -> tuple[App, Services]:
     return app, svc
 
 
-async def test_every_write_arms_the_chats_fallback_row(store: Storage) -> None:
+async def test_every_write_arms_the_chats_fallback_row_where_workers_share_it(
+        store: Storage) -> None:
     app, svc = worker(store, FakeBot())
     svc.janitor.room = room_when(lambda chat: False)  # no room: it waits, written down
     svc.janitor.delete_later(cast(Bot, app.bot), -5, 10)
     await asyncio.sleep(0.05)
     row = await store.jobs.get(cleanup.ORPHANS, "-5")
-    assert row is not None and await store.deletes.pending() == {-5: [10]}
+    assert await store.deletes.pending() == {-5: [10]}
+    # SQLite has one process (its file lock): its own restart deletes what it left, no row
+    assert (row is not None) == (store.engine == "postgresql")
     await svc.janitor.close(cast(Bot, app.bot))
 
 
