@@ -97,7 +97,7 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         """The rules say which move took the duel from `version` to the saved one."""
         if version + 1 != record.version or version < 0:
             return False
-        state = states.parsed(record.state_json)
+        state = states.parsed(record.id, record.state_json)
         if version + 1 != state.version:  # the row moved without a move (abandoned)
             return False
         return state.move_at(version) == (seat, action)
@@ -108,7 +108,7 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         (both tapped at once) still counts: the question has not changed."""
         if not isinstance(action, TiebreakAnswer) or not 0 <= version < record.version:
             return False
-        state = states.parsed(record.state_json)
+        state = states.parsed(record.id, record.state_json)
         if state.version != record.version or state.phase is not Phase.TIEBREAK_OFFER:
             return False
         offered = state.at(version)
@@ -137,7 +137,7 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
                                                    deals=_deals_moved(state, events))
         if new_version is None:
             return None
-        states.kept(state_json, state, record.id)  # shown and timed next: not parsed again
+        states.kept(record.id, state_json, state)  # shown and timed next: not parsed again
         return replace(record, state_json=state_json, version=new_version, status=status,
                        updated_at=now)
 

@@ -135,7 +135,7 @@ class TurnTimers:
         counts = [0, 0]
         if row is not None:
             counts = list(row.timeouts)
-            for player in states.parsed(record.state_json).actors_since(row.version):
+            for player in states.parsed(record.id, record.state_json).actors_since(row.version):
                 counts[player] = 0  # a move of their own
         seconds = (await self.svc.storage.chats.get_settings(record.chat_id)).turn_timer
         remind_at = deadline = None
