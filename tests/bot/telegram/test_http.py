@@ -8,6 +8,7 @@ import json
 import traceback
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import cast
 
 import pytest
 from aiohttp import web
@@ -64,7 +65,8 @@ async def test_a_photo_goes_as_multipart_with_its_bytes_and_name() -> None:
         got.update(form)
         part = form["photo"]
         assert isinstance(part, web.FileField)
-        got["photo"] = (part.filename, part.file.read())
+        got["photo"] = (part.filename, part.file.read(), part.content_type)
+        got["boundary"] = request.content_type, request.headers["Content-Type"]
         return web.Response(status=400, body=b'{"ok":false}')
 
     async with serving(answer) as server, opened(AiohttpRequest()) as request:
@@ -74,7 +76,9 @@ async def test_a_photo_goes_as_multipart_with_its_bytes_and_name() -> None:
                  photo=InputFile(photo, filename="table.jpg")))
     assert (status, body) == (400, b'{"ok":false}')  # a refusal is the caller's to read
     assert got["chat_id"] == "-100" and got["caption"] == "a table"
-    assert got["photo"] == ("table.jpg", photo)
+    assert got["photo"] == ("table.jpg", photo, "image/jpeg")
+    kind, header = cast(tuple[str, str], got["boundary"])
+    assert kind == "multipart/form-data" and "boundary=" in header
 
 
 async def test_a_refused_connection_never_reached_telegram() -> None:
