@@ -125,7 +125,10 @@ def clean(text: str, max_chars: int = 200) -> str:
     return "".join(out).strip()
 
 
-@lru_cache(maxsize=4096)
+# Widths are a few bytes each and asked for again and again (every wrap tries each line, every
+# name is measured to fit): 32768 keep those of a few hundred tables at once, where 4096 (the
+# duels' names and sentences at 400 duels) were pushed out before their next tap.
+@lru_cache(maxsize=32768)
 def width(text: str, size: int, face: str = "bold") -> int:
     return round(font(size, face).getlength(text))
 
@@ -151,7 +154,7 @@ def name(raw: str, size: int, max_width: int, face: str = "bold") -> str:
     return cut
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=8192)
 def _name(raw: str, size: int, max_width: int, face: str) -> str:
     clean_ = clean(raw)
     if width(clean_, size, face) <= max_width:

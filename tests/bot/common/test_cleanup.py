@@ -1,6 +1,6 @@
 """What a dead worker left in the janitor's journal is deleted by a live worker: every write
-arms the chat's fallback row (on PostgreSQL, where workers share the database), and its handler adopts what is still written down (not what this
-process is deleting itself)."""
+arms the chat's fallback row (on PostgreSQL, where workers share the database), and its
+handler adopts what is still written down (not what this process is deleting itself)."""
 
 from __future__ import annotations
 
