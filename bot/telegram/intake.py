@@ -144,25 +144,12 @@ class Intake:
         update_id = int(raw["update_id"])
         if update_id in self._in_hand:
             return
-        try:
-            update = Update.de_json(dict(raw), self.app.bot)
-        except (ValueError, TypeError, KeyError, AttributeError) as e:
-            log.error("update %d: unreadable (%s): dropped", update_id, type(e).__name__)
-            task = asyncio.create_task(self._drop(update_id, saving))
-        else:
-            task = asyncio.create_task(self._process(update, saving),
-                                       name=f"update-{update_id}")
+        task = asyncio.create_task(self._process(update_id, raw, saving),
+                                   name=f"update-{update_id}")
         self._in_hand[update_id] = task
 
-    async def _drop(self, update_id: int, saving: asyncio.Future[set[int]] | None) -> None:
-        try:
-            with contextlib.suppress(Exception):  # never saved (logged where it failed)
-                if saving is None or update_id in await saving:
-                    await self._cross_off(update_id)
-        finally:
-            self._in_hand.pop(update_id, None)
-
-    async def _process(self, update: Update, saving: asyncio.Future[set[int]] | None) -> None:
+    async def _process(self, update_id: int, raw: Raw,
+                       saving: asyncio.Future[set[int]] | None) -> None:
         crossed = False
 
         async def settle() -> None:
@@ -172,22 +159,27 @@ class Intake:
             crossed = True
             if saving is not None:
                 try:
-                    if update.update_id not in await saving:
+                    if update_id not in await saving:
                         return  # not saved by this process: nothing of ours to cross off
                 except Exception:  # never saved (logged where it failed)
                     return
-            await self._cross_off(update.update_id)
+            await self._cross_off(update_id)
 
         token = _SETTLE.set(settle)
         try:
+            try:
+                update = Update.de_json(dict(raw), self.app.bot)
+            except (ValueError, TypeError, KeyError, AttributeError) as e:
+                log.error("update %d: unreadable (%s): dropped", update_id, type(e).__name__)
+                return  # crossed off below: it would be unreadable every time
             processor = self.app.update_processor
             await processor.process_update(update, self.app.process_update(update))
         except Exception:  # the application's error handler saw the handlers' errors
-            log.exception("update %d: not handled", update.update_id)
+            log.exception("update %d: not handled", update_id)
         finally:
             _SETTLE.reset(token)
             await settle()
-            self._in_hand.pop(update.update_id, None)
+            self._in_hand.pop(update_id, None)
 
     async def _cross_off(self, update_id: int) -> None:
         for attempt in range(DONE_TRIES):
