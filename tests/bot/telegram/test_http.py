@@ -50,9 +50,11 @@ async def test_form_fields_go_as_a_form_and_the_answer_comes_back() -> None:
     async with serving(answer) as server, opened(AiohttpRequest()) as request:
         status, body = await request.do_request(
             f"{server.url}/botT/answerCallbackQuery", "POST",
-            data(callback_query_id="42", text="Not your turn", show_alert=True))
+            data(callback_query_id="42", text="Не ваш ход: 2 & 1 = 100%", show_alert=True))
     assert status == 200 and json.loads(body) == {"ok": True, "result": {"n": 1}}
-    assert got == {"callback_query_id": "42", "text": "Not your turn", "show_alert": "true"}
+    assert got == {"callback_query_id": "42", "text": "Не ваш ход: 2 & 1 = 100%",
+                   "show_alert": "true"}
+    assert server.seen[0].headers["Content-Type"] == "application/x-www-form-urlencoded"
     assert server.seen[0].headers["User-Agent"].startswith("python-telegram-bot")
 
 
