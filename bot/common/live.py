@@ -23,7 +23,7 @@ import logging
 from abc import ABC, abstractmethod
 from typing import Generic
 
-from telegram import Bot, CallbackQuery, MaybeInaccessibleMessage, Message
+from telegram import Bot, CallbackQuery, MaybeInaccessibleMessage
 
 from bot.common.acting import REPEATED, A, Applied, E, Game, R, Record, S, act, act_on
 from bot.common.chats import migrate_chat
@@ -176,10 +176,11 @@ class Live(Generic[R, S, A, E]):
                  message_id)
         return False
 
-    async def sent(self, svc: Services, record: R, message: Message | None) -> None:
-        """A fresh message sent for the record; None (not sent) is left to the sync job."""
-        if message is not None:
-            await self.game.set_message(svc, record.id, message.message_id, record.version)
+    async def sent(self, svc: Services, record: R, message_id: int | None) -> None:
+        """A fresh message sent for the record (its id); None (not sent) is left to the sync
+        job."""
+        if message_id is not None:
+            await self.game.set_message(svc, record.id, message_id, record.version)
 
     # --- sync --------------------------------------------------------------------------
 

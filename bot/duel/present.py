@@ -235,14 +235,14 @@ async def _present(svc: Services, bot: Bot, record: DuelRecord, note: str | None
                 return
             live_id = None  # deleted meanwhile: a fresh one follows
     c = await live_content(t, state, note)
-    message = await send.send_photo(bot, record.chat_id, record.thread_id, c.photo, c.caption,
-                                    c.markup)
-    if message is None:
+    sent = await send.send_photo(bot, record.chat_id, record.thread_id, c.photo, c.caption,
+                                 c.markup)
+    if sent is None:
         return  # the sync job sends it later; the old one stays live meanwhile
-    await LIVE.sent(svc, record, message)
-    await svc.storage.duels.note_message(record.chat_id, message.message_id, record.id,
+    await LIVE.sent(svc, record, sent)
+    await svc.storage.duels.note_message(record.chat_id, sent, record.id,
                                          "result" if state.is_over else "live")
-    if live_id is not None and live_id != message.message_id:
+    if live_id is not None and live_id != sent:
         kept = await _retire_shown(svc, bot, t, shown or state, state, live_id)
         if kept == "reveal":
             await svc.storage.duels.note_message(record.chat_id, live_id, record.id, "reveal")

@@ -46,7 +46,7 @@ async def _send(context: ContextTypes.DEFAULT_TYPE, update: Update, photo: bytes
                                  reply_to=message.message_id)
     if then is not None:
         await send.send_text(context.bot, chat.id, thread, then,
-                           reply_to=sent.message_id if sent else message.message_id)
+                           reply_to=message.message_id if sent is None else sent)
 
 
 def _reply_target(message: Message) -> User | None:

@@ -91,7 +91,7 @@ async def _post(bot: Bot, svc: Services, tr: Translator, chat_id: int, title: st
     sent = await send.send_photo(bot, chat_id, None, photo, first, None)
     if then is not None:
         await send.send_text(bot, chat_id, None, then,
-                             reply_to=sent.message_id if sent else None)
+                             reply_to=sent)
     log.info("chat %d: season %s posted", chat_id, season.key)
 
 

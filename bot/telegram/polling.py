@@ -15,10 +15,11 @@ cannot confirm it, so a cut-off leader and its successor overlap a few seconds a
 inbox drops whatever both fetched. On SQLite the hold always succeeds: one process by its file
 lock.
 
-Each batch is asked for as JSON (`fetch`: `Bot.do_api_request`), not as python-telegram-bot's
-`Update` objects: the inbox keeps each update as Telegram sent it, and an `Update` is made once,
-when a new update is handled (`get_updates` made one per update, which the intake then turned
-back into JSON to save: a sixth of the event loop's time at 400 duels, issue 21).
+Each batch is asked for as JSON (`fetch`, through `bot.telegram.send.raw`), not as
+python-telegram-bot's `Update` objects: the inbox keeps each update as Telegram sent it, and an
+`Update` is made once, when a new update is handled (`get_updates` made one per update, which
+the intake then turned back into JSON to save: a sixth of the event loop's time at 400 duels,
+issue 21).
 """
 
 from __future__ import annotations
@@ -26,20 +27,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from telegram import Bot
 from telegram.error import Conflict, NetworkError, RetryAfter, TelegramError
-from telegram.warnings import PTBUserWarning
 
 from bot.ops import metrics
 from bot.storage import HeldLock, Storage, StorageError
 from bot.telegram import App
 from bot.telegram.connect import delays, describe
 from bot.telegram.intake import Intake, Raw, is_update
-from bot.telegram.send import retry_after_seconds
+from bot.telegram.send import raw, retry_after_seconds
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +47,6 @@ CHECK_EVERY = 2.0  # seconds between the leader's checks that it still holds the
 POLL_TIMEOUT = 10  # seconds Telegram holds a getUpdates open when there is nothing new
 READ_SLACK = 5.0  # seconds beyond POLL_TIMEOUT that an answer to getUpdates may take
 
-# `fetch` asks for getUpdates through `do_api_request` on purpose (for its JSON): that it
-# could have called `Bot.get_updates` is known.
-warnings.filterwarnings("ignore", message=r"Please use 'Bot\.getUpdates' instead",
-                        category=PTBUserWarning)
 
 
 def lock_name(bot_id: int) -> str:
@@ -147,6 +142,5 @@ async def fetch(bot: Bot, offset: int | None, allowed: Sequence[str]) -> list[Ra
     kwargs: dict[str, Any] = {"timeout": POLL_TIMEOUT, "allowed_updates": list(allowed)}
     if offset is not None:
         kwargs["offset"] = offset
-    result = await bot.do_api_request("getUpdates", api_kwargs=kwargs,
-                                      read_timeout=POLL_TIMEOUT + READ_SLACK)
+    result = await raw(bot, "getUpdates", kwargs, read_timeout=POLL_TIMEOUT + READ_SLACK)
     return [u for u in result if is_update(u)] if isinstance(result, list) else []

@@ -196,13 +196,13 @@ async def post_table(svc: Services, bot: Bot, field: Field,
     sent = await send.send_photo(bot, t.chat_id, t.thread_id, photo, first, markup)
     if then is not None:  # too long for a caption (many walkovers at once)
         await send.send_text(bot, t.chat_id, t.thread_id, then,
-                             reply_to=sent.message_id if sent else None)
+                             reply_to=sent)
     if sent is None:
         return False
-    if t.shown >= 0 and t.message_id is not None and t.message_id != sent.message_id:
+    if t.shown >= 0 and t.message_id is not None and t.message_id != sent:
         # the table before (not the sign-up: it stays, saying the tournament started)
         svc.janitor.delete_later(bot, t.chat_id, t.message_id)
-    await svc.storage.tournaments.set_message(t.id, sent.message_id, field.decided)
+    await svc.storage.tournaments.set_message(t.id, sent, field.decided)
     log.info("tournament %d: table posted (%d of %d decided)", t.id, field.decided,
              len(field.matches))
     return True

@@ -23,6 +23,7 @@ from bot.storage import ChatSettings, DuelRecord, DuelStatus, ResultReason, Stor
 from bot.telegram import App
 from rules.duel import Action, Bet, DuelState, Phase
 from tests.rules.duel.helpers import SALT, bets, deck_with
+from tests.support.rawsend import RawCalls
 
 T0 = 1_700_000_000
 ALICE, BOB = 101, 202  # player 0 deals the first round; player 1 (Bob) acts first
@@ -44,7 +45,7 @@ class Clock:
 
 
 @dataclass
-class FakeBot:
+class FakeBot(RawCalls):
     """Records what the bot would say; every call succeeds."""
 
     texts: list[dict[str, Any]] = field(default_factory=list)

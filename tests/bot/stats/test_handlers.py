@@ -18,6 +18,7 @@ from bot.stats.handlers import on_board, stats
 from bot.storage import DuelResult, ResultReason, Storage
 from bot.storage.chats import ChatSettings
 from bot.telegram.drawing import Drawer
+from tests.support.rawsend import RawCalls
 
 T0 = 1_700_000_000
 ALICE, BOB, CHAT = 1, 2, -100
@@ -35,7 +36,7 @@ class RecordingDrawer(Drawer):
         return await super().draw(recorded)
 
 
-class FakeBot:
+class FakeBot(RawCalls):
     defaults = None
 
     def __init__(self) -> None:

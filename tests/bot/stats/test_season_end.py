@@ -18,13 +18,14 @@ from bot.storage import DuelResult, ResultReason, Storage
 from bot.storage.chats import ChatSettings
 from bot.telegram.drawing import Drawer
 from rules import rating
+from tests.support.rawsend import RawCalls
 
 ALICE, BOB, CAROL, CHAT = 1, 2, 3, -100
 NOV = int(datetime(2026, 11, 10, tzinfo=UTC).timestamp())
 DEC = int(datetime(2026, 12, 1, 0, 0, 30, tzinfo=UTC).timestamp())  # December has begun
 
 
-class FakeBot:
+class FakeBot(RawCalls):
     defaults = None
 
     def __init__(self) -> None:

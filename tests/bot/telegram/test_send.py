@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import aiohttp
 import pytest
-from telegram import Bot, Message
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -50,6 +50,7 @@ class StubBot:
     def __init__(self, *outcomes: object) -> None:
         self.outcomes = list(outcomes)
         self.calls: list[str] = []
+        self.raw: list[dict[str, Any]] = []  # what each raw call (send.raw) asked for
 
     def _next(self, method: str) -> Any:
         self.calls.append(method)
@@ -58,8 +59,9 @@ class StubBot:
             raise outcome
         return outcome
 
-    async def send_photo(self, *args: object, **kwargs: object) -> Any:
-        return self._next("sendPhoto")
+    async def do_api_request(self, endpoint: str, *, api_kwargs: dict[str, Any]) -> Any:
+        self.raw.append(api_kwargs)
+        return self._next(endpoint)
 
     async def send_message(self, *args: object, **kwargs: object) -> Any:
         return self._next("sendMessage")
@@ -78,6 +80,7 @@ class StubBot:
 
 
 SENT = cast(Message, object())
+PHOTO = {"message_id": 41, "chat": {"id": CHAT}, "photo": [], "date": 0}  # a sendPhoto's JSON
 
 
 @pytest.fixture(autouse=True)
@@ -88,7 +91,7 @@ def no_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(send.asyncio, "sleep", instant)
 
 
-async def send_photo(bot: StubBot) -> Message | None:
+async def send_photo(bot: StubBot) -> int | None:
     return await send.send_photo(cast(Bot, bot), CHAT, None, b"png", "caption", None)
 
 
@@ -130,8 +133,8 @@ SURELY_NOT_SENT = [
 
 @pytest.mark.parametrize("error", SURELY_NOT_SENT, ids=lambda e: str(e.__cause__))
 async def test_a_send_that_surely_never_left_is_made_again(error: NetworkError) -> None:
-    bot = StubBot(error, SENT)
-    assert await send_photo(bot) is SENT
+    bot = StubBot(error, PHOTO)
+    assert await send_photo(bot) == 41
     assert bot.calls == ["sendPhoto", "sendPhoto"]
 
 
@@ -142,9 +145,32 @@ async def test_a_send_that_never_leaves_gives_up_after_a_few_tries() -> None:
 
 
 async def test_a_flood_refusal_did_nothing_so_the_send_is_made_again() -> None:
-    bot = StubBot(RetryAfter(1), SENT)
-    assert await send_photo(bot) is SENT
+    bot = StubBot(RetryAfter(1), PHOTO)
+    assert await send_photo(bot) == 41
     assert len(bot.calls) == 2
+
+
+async def test_a_photo_is_sent_with_its_caption_buttons_place_and_reply_and_gives_its_id(
+) -> None:
+    bot, markup = StubBot(PHOTO), InlineKeyboardMarkup([[InlineKeyboardButton("Go", "d:1")]])
+    assert await send.send_photo(cast(Bot, bot), CHAT, 7, b"jpeg", "<b>Hi</b>", markup,
+                                 reply_to=3) == 41
+    (asked,) = bot.raw
+    assert asked["photo"].input_file_content == b"jpeg"
+    assert (asked["chat_id"], asked["caption"], asked["parse_mode"], asked["reply_markup"],
+            asked["message_thread_id"]) == (CHAT, "<b>Hi</b>", "HTML", markup, 7)
+    assert asked["reply_parameters"] == ReplyParameters(3, allow_sending_without_reply=True)
+
+
+async def test_a_photo_with_no_buttons_place_or_reply_asks_for_none() -> None:
+    bot = StubBot(PHOTO)
+    await send_photo(bot)
+    assert not {"reply_markup", "message_thread_id", "reply_parameters"} & set(bot.raw[0])
+
+
+async def test_only_the_calls_read_raw_may_be_asked_for_raw() -> None:
+    with pytest.raises(ValueError, match="sendMessage"):
+        await send.raw(cast(Bot, StubBot()), "sendMessage", {"chat_id": CHAT})
 
 
 # --- edits: idempotent, retried ---------------------------------------------------------------

@@ -33,12 +33,13 @@ from bot.tournament.service import (
     walkovers,
 )
 from rules.tournament import Played, Walkover
+from tests.support.rawsend import RawCalls
 
 ALICE, BOB, CAROL, CHAT = 1, 2, 3, -100
 T0 = 1_800_000_000
 
 
-class FakeBot:
+class FakeBot(RawCalls):
     defaults = None
 
     def __init__(self) -> None:
