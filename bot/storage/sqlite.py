@@ -87,7 +87,9 @@ class SqliteDatabase(Database):
         self._conn = writer
         self.path = path
         self.busy_timeout = busy_timeout
-        self._lock = asyncio.Lock()  # held by every write and transaction on the writer
+        # Held by every write and transaction on the writer. A semaphore, not a Lock: its
+        # `locked()` also counts those waiting, so a free writer is taken with no timer armed.
+        self._lock = asyncio.BoundedSemaphore(1)
         self._readers: list[aiosqlite.Connection] = []
         self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
         self._closed = False
@@ -184,7 +186,10 @@ class SqliteDatabase(Database):
     async def _writing(self) -> AsyncIterator[None]:
         """Hold the writer, waiting for it at most the busy timeout."""
         try:
-            async with asyncio.timeout(self.busy_timeout):
+            if self._lock.locked():  # taken: wait, at most so long (free: no timer armed)
+                async with asyncio.timeout(self.busy_timeout):
+                    await self._lock.acquire()
+            else:
                 await self._lock.acquire()
         except TimeoutError:
             raise StorageError(

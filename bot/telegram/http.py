@@ -124,7 +124,10 @@ class AiohttpRequest(BaseRequest):
             read or 0)
         timeout = aiohttp.ClientTimeout(total=total, sock_connect=connect, sock_read=read)
         try:
-            async with asyncio.timeout(pool):
+            if free.locked():  # taken: wait, at most so long (free: no timer armed)
+                async with asyncio.timeout(pool):
+                    await free.acquire()
+            else:
                 await free.acquire()
         except TimeoutError:
             raise TimedOut("Pool timeout: every connection to the Bot API is busy; the request "
