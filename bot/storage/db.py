@@ -28,7 +28,7 @@ import contextvars
 import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, nullcontext
 from os import PathLike, fspath
 from typing import Any, ClassVar, Protocol
 from urllib.parse import urlsplit
@@ -259,6 +259,11 @@ class Database(ABC):
         inside the block join the transaction while it lasts. Other tasks' reads meanwhile
         see the state before it; their writes wait for it (at most the busy timeout).
         """
+
+    def together(self, statements: int) -> AbstractAsyncContextManager[None]:
+        """A transaction for `statements` statements to take effect together, or none for one
+        (a statement is atomic on its own; BEGIN and COMMIT would be two more trips)."""
+        return self.transaction() if statements > 1 else nullcontext()
 
     @abstractmethod
     async def try_hold(self, name: str) -> HeldLock | None:

@@ -14,10 +14,7 @@ class DeleteRepo:
         self.db = db
 
     async def _each(self, sql: str, chat_id: int, message_ids: Sequence[int]) -> None:
-        if len(message_ids) == 1:  # the usual case: one statement is atomic on its own, and
-            await self.db.execute(sql, (chat_id, message_ids[0]))  # BEGIN/COMMIT cost 2 trips
-            return
-        async with self.db.transaction():
+        async with self.db.together(len(message_ids)):
             for message_id in message_ids:
                 await self.db.execute(sql, (chat_id, message_id))
 

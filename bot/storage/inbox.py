@@ -34,7 +34,7 @@ class InboxRepo:
                    lease_until: float) -> set[int]:
         """Save the updates, claimed by `owner`, all or none; the ids of those that were new."""
         new: set[int] = set()
-        async with self.db.transaction():
+        async with self.db.together(len(updates)):
             for u in updates:
                 added = await self.db.execute(
                     "INSERT INTO inbox (update_id, body, received_at, owner, lease_until)"

@@ -167,6 +167,19 @@ async def test_a_nested_transaction_undoes_only_itself(store: Storage) -> None:
     assert await store.users.get(BOB) is None
 
 
+async def test_statements_together_are_a_transaction_and_one_needs_none(store: Storage) -> None:
+    async with store.db.together(1):
+        assert not store.db.in_transaction  # one statement: atomic as it is
+        await store.users.upsert(ALICE, "Alice", now=T0)
+    with pytest.raises(RuntimeError):
+        async with store.db.together(2):
+            assert store.db.in_transaction
+            await store.users.upsert(BOB, "Bob", now=T0)
+            raise RuntimeError("the second statement failed")
+    assert await store.users.get(ALICE) is not None
+    assert await store.users.get(BOB) is None
+
+
 async def test_others_never_see_an_uncommitted_transaction(store: Storage) -> None:
     inside = asyncio.Event()
 
