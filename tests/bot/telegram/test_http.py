@@ -74,10 +74,10 @@ async def test_a_photo_goes_as_multipart_with_its_bytes_and_name() -> None:
     async with serving(answer) as server, opened(AiohttpRequest()) as request:
         status, body = await request.do_request(
             f"{server.url}/botT/sendPhoto", "POST",
-            data(chat_id=-100, caption="a table",
+            data(chat_id=-100, caption='<b>Ход "Анны"</b>\r\n#3 A♠',
                  photo=InputFile(photo, filename="table.jpg")))
     assert (status, body) == (400, b'{"ok":false}')  # a refusal is the caller's to read
-    assert got["chat_id"] == "-100" and got["caption"] == "a table"
+    assert got["chat_id"] == "-100" and got["caption"] == '<b>Ход "Анны"</b>\r\n#3 A♠'
     assert got["photo"] == ("table.jpg", photo, "image/jpeg")
     kind, header = cast(tuple[str, str], got["boundary"])
     assert kind == "multipart/form-data" and "boundary=" in header
