@@ -48,7 +48,6 @@ POLL_TIMEOUT = 10  # seconds Telegram holds a getUpdates open when there is noth
 READ_SLACK = 5.0  # seconds beyond POLL_TIMEOUT that an answer to getUpdates may take
 
 
-
 def lock_name(bot_id: int) -> str:
     """One poller per bot: two bots sharing a database do not wait for each other."""
     return f"sixshooter:poller:{bot_id}"
