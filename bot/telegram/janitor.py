@@ -7,10 +7,11 @@ back. The janitor collects each chat's messages to delete and deletes them as so
 chat's budget has room to spare for the sends that may follow (`room`: the rate limiter's),
 or after `MAX_WAIT` seconds whatever the budget: in a quiet chat at once, one by one; in a
 busy one later, all that piled up in one `deleteMessages` call (up to 100). At shutdown what
-is pending is deleted at once. With a `journal` (the database's `pending_deletes`), what waits
-is written down before the wait and crossed off once deleted, so after a kill `resume`
-deletes it; without one (tests), a kill forgets it, and a press on such an old message's
-buttons is refused as out of date and deletes it. With several workers, `written` (a due row
+is pending is deleted at once, for a few seconds at most. With a `journal` (the database's
+`pending_deletes`), what waits is written down before the wait and crossed off once deleted,
+so after a kill (or a stop that gave up) `resume` deletes it; without one (tests), a kill
+forgets it, and a press on such an old message's buttons is refused as out of date and
+deletes it. With several workers, `written` (a due row
 armed after each write: bot.common.cleanup) lets another worker delete what a dead one left.
 """
 
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 MAX_WAIT = 60.0  # seconds a delete may be put off while sends use the chat's budget
 POLL = 0.5  # seconds between looks at the budget
 BATCH = 100  # Telegram's limit for deleteMessages
+CLOSE_WAIT = 3.0  # seconds a shutdown gives the pending deletes (the journal keeps the rest)
 REMEMBER = 4096  # deleted messages remembered, so a press on one does not delete it again
 
 Room = Callable[[int], Awaitable[bool]]  # may a call that can wait be made in this chat now?
@@ -154,12 +156,21 @@ class Janitor:
                           len(written))
 
     async def close(self, bot: Bot) -> None:
-        """At shutdown: what is pending is deleted now, budget or not (best effort)."""
+        """At shutdown: what is pending is written down, then deleted at once, every chat
+        together, budget or not, for at most `CLOSE_WAIT` seconds: a delete still waiting in
+        the rate limiter then (a busy group's budget may be spent for a minute) is given up,
+        and the next start deletes it from the journal (`resume`). A stop never waits on a
+        group's budget."""
         for task in list(self._tasks.values()):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         for chat_id in list(self._pending):
-            ids = self._pending.pop(chat_id)[:BATCH]
-            if ids:
-                await self._delete(bot, chat_id, ids)
+            await self._write(chat_id)
+        batches = [(chat_id, ids[:BATCH]) for chat_id, ids in self._pending.items() if ids]
+        self._pending.clear()
+        try:
+            async with asyncio.timeout(CLOSE_WAIT):
+                await asyncio.gather(*(self._delete(bot, chat_id, ids) for chat_id, ids in batches))
+        except TimeoutError:
+            log.info("old messages in %d chat(s) left for the next start to delete", len(batches))

@@ -1,6 +1,7 @@
 """Old messages are deleted when the chat's flood budget has room: at once in a quiet chat,
 together (one deleteMessages) once a busy chat has room again, after MAX_WAIT whatever the
-budget; never twice; what is pending at shutdown is deleted then."""
+budget; never twice; what is pending at shutdown is deleted then, or by the next start if the
+group's budget holds it back."""
 
 from __future__ import annotations
 
@@ -93,6 +94,40 @@ async def test_what_is_pending_at_shutdown_is_deleted_then() -> None:
     j.delete_later(cast(Bot, fake), -5, 11)
     await j.close(cast(Bot, fake))
     assert fake.calls == [("deleteMessages", -5, (10, 11))]
+
+
+class HeldBot(FakeBot):
+    """Deletes in chat -5 wait in the rate limiter (the group's budget is spent) until
+    cancelled; others go through."""
+
+    async def delete_messages(self, chat_id: int, message_ids: list[int], **kw: Any) -> bool:
+        if chat_id == -5:
+            await asyncio.Event().wait()
+        return await super().delete_messages(chat_id, message_ids, **kw)
+
+
+async def test_a_stop_gives_a_held_delete_close_wait_and_the_next_start_deletes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(janitor, "CLOSE_WAIT", 0.2)
+    storage = await Storage.open(tmp_path / "j.db")
+    try:
+        held = HeldBot()
+        j = Janitor(room=room_when(lambda chat: False), journal=storage.deletes)
+        for chat_id, message_id in ((-5, 10), (-5, 11), (-8, 4), (-8, 5)):
+            j.delete_later(cast(Bot, held), chat_id, message_id)  # closed before any sweep ran
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await j.close(cast(Bot, held))
+        assert loop.time() - started < 1.0  # not the group's minute
+        assert held.calls == [("deleteMessages", -8, (4, 5))]  # the free chat went on
+        assert await storage.deletes.pending() == {-5: [10, 11]}
+        fresh = FakeBot()
+        assert await Janitor(journal=storage.deletes).resume(cast(Bot, fresh)) == 2
+        await settle()
+        assert fresh.calls == [("deleteMessages", -5, (10, 11))]
+        assert await storage.deletes.pending() == {}
+    finally:
+        await storage.close()
 
 
 # --- the journal: what waits to be deleted survives a kill -----------------------------------
