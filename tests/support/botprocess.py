@@ -152,7 +152,8 @@ class BotProcess:
         return await self.process.wait()
 
     async def stop(self, timeout: float = 15.0) -> int:
-        """SIGTERM and wait for a graceful exit (kill -9 after ``timeout``)."""
+        """SIGTERM and wait for a graceful exit; a bot still running after ``timeout`` is
+        killed (-9) and the test fails: a stop must never hang (docker gives 10 s)."""
         if self.process is None:
             return 0
         if self.process.returncode is None:
@@ -161,7 +162,9 @@ class BotProcess:
             try:
                 return await asyncio.wait_for(self.process.wait(), timeout)
             except TimeoutError:
-                return await self.kill()
+                await self.kill()
+                raise AssertionError(f"the bot did not stop within {timeout} s of SIGTERM; "
+                                     f"its log ends:\n{self.log()[-2000:]}") from None
         return self.process.returncode
 
     async def restart(self, *, hard: bool = True, timeout: float = 30.0) -> None:
