@@ -17,11 +17,11 @@ for the engines and transactions, `migrations.py` / `migrations_pg.py` for the s
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from os import PathLike
 
-from bot.storage import live, ratings
+from bot.storage import kept, live, ratings
 from bot.storage.casino import CasinoRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
@@ -157,6 +157,11 @@ class Storage:
         meanwhile (a read-then-write of the chat's rows is as if one at a time)."""
         async with self.db.transaction(lock):
             yield
+
+    def one_update(self) -> AbstractContextManager[None]:
+        """Around one update's handling: on PostgreSQL its user, chat and settings are read
+        once for the whole update (`bot.storage.kept`)."""
+        return kept.one_update()
 
     async def try_hold(self, name: str) -> HeldLock | None:
         """A lock held by one process at a time until released or the process ends

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.i18n import LANGUAGES
 from bot.storage.db import Database, Row, chat_lock
+from bot.storage.kept import Kept
 from rules.duel import DEFAULT_STACK, MAX_STACK, MIN_STACK
 
 log = logging.getLogger(__name__)
@@ -96,17 +97,18 @@ def _chat(row: Row) -> ChatRecord:
 
 
 class ChatRepo:
-    """On SQLite (one bot per file: this process is the database's only writer) the chats and
-    their settings, read on every move, are kept in memory once read or written. On PostgreSQL
-    any worker may write them, so every read goes to the database: a cache there would need a
-    read to know it is still true (LISTEN/NOTIFY arrives after the next update may have been
-    read), and a read of one row by its key costs the same round trip as that check."""
+    """The chats and their settings, read on every move, are kept in memory once read or
+    written (`bot.storage.kept`: on SQLite for the process, this process being the database's
+    only writer; on PostgreSQL, where any worker may write them, for one update). A cache
+    for a PostgreSQL process would need a read to know it is still true (LISTEN/NOTIFY arrives
+    after the next update may have been read), and a read of one row by its key costs the
+    same round trip as that check."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.cached = db.engine == "sqlite"
-        self._settings: dict[int, ChatSettings] = {}
-        self._chats: dict[int, ChatRecord] = {}
+        self._settings: Kept[ChatSettings] = Kept(db)
+        self._chats: Kept[ChatRecord] = Kept(db)
 
     async def upsert(
         self, chat_id: int, chat_type: str, title: str | None, is_forum: bool, *, now: int
@@ -120,7 +122,7 @@ class ChatRepo:
             (chat_id, chat_type, title, int(is_forum), now),
         )
         record = ChatRecord(chat_id, chat_type, title, is_forum, True, now)
-        self._remember(self._chats, chat_id, record)
+        self._chats.put(chat_id, record)
         return record
 
     async def remember(self, chat_id: int, chat_type: str, title: str | None, is_forum: bool,
@@ -135,8 +137,15 @@ class ChatRepo:
         return True
 
     async def get(self, chat_id: int) -> ChatRecord | None:
+        known = self._chats.get(chat_id)
+        if known is not None:
+            return known
         row = await self.db.fetchone("SELECT * FROM chats WHERE id = ?", (chat_id,))
-        return _chat(row) if row else None
+        if row is None:
+            return None
+        record = _chat(row)
+        self._chats.put(chat_id, record)
+        return record
 
     async def mark_left(self, chat_id: int, *, now: int) -> bool:
         """The bot was removed from the chat. False if the chat was unknown."""
@@ -149,7 +158,7 @@ class ChatRepo:
         changed = await self.db.execute(
             "UPDATE chats SET active = ?, updated_at = ? WHERE id = ?", (int(active), now, chat_id)
         )
-        self._chats.pop(chat_id, None)
+        self._chats.drop(chat_id)
         return changed > 0
 
     async def get_settings(self, chat_id: int) -> ChatSettings:
@@ -160,16 +169,15 @@ class ChatRepo:
             "SELECT settings FROM chat_settings WHERE chat_id = ?", (chat_id,)
         )
         settings = ChatSettings.from_json(row["settings"]) if row else ChatSettings()
-        if self.cached and not self.db.in_transaction:
-            self._settings[chat_id] = settings
+        self._settings.put(chat_id, settings)
         return settings
 
     def forget_cached(self, *chat_ids: int) -> None:
         """Drop what is kept in memory for these chats (their rows moved: a group upgraded to
         a supergroup); the next read goes to the database."""
         for chat_id in chat_ids:
-            self._settings.pop(chat_id, None)
-            self._chats.pop(chat_id, None)
+            self._settings.drop(chat_id)
+            self._chats.drop(chat_id)
 
     async def set_settings(self, chat_id: int, settings: ChatSettings) -> None:
         await self.db.execute(
@@ -177,7 +185,7 @@ class ChatRepo:
             " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
             (chat_id, settings.to_json()),
         )
-        self._remember(self._settings, chat_id, settings)
+        self._settings.put(chat_id, settings)
 
     async def update_settings(
         self, chat_id: int, change: Callable[[ChatSettings], ChatSettings]
@@ -190,12 +198,5 @@ class ChatRepo:
             after = change(before)
             if after != before:
                 await self.set_settings(chat_id, after)
-        self._remember(self._settings, chat_id, after)
+        self._settings.put(chat_id, after)
         return before, after
-
-    def _remember(self, memory: dict[int, Any], chat_id: int, value: Any) -> None:
-        # Inside a caller's transaction the write may still be undone: forget, don't remember.
-        if self.cached and not self.db.in_transaction:
-            memory[chat_id] = value
-        else:
-            memory.pop(chat_id, None)

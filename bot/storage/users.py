@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage.db import Database, Row
+from bot.storage.kept import Kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,15 +40,13 @@ def _user(row: Row) -> UserRecord:
 
 
 class UserRepo:
-    """On SQLite reads by id are served from memory once seen: this process is the database's
-    only writer (one bot per file), and every write goes through `upsert`, which keeps the
-    memory in step. On PostgreSQL any worker may write a user, so reads go to the database
-    (see `ChatRepo`: a check would cost the read it saves)."""
+    """Reads by id are served from memory once seen (`bot.storage.kept`: on SQLite for the
+    process, every write going through `upsert`; on PostgreSQL for one update)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.cached = db.engine == "sqlite"
-        self._by_id: dict[int, UserRecord] = {}
+        self._by_id: Kept[UserRecord] = Kept(db)
 
     async def remember(
         self, user_id: int, first_name: str, last_name: str | None, username: str | None,
@@ -102,12 +101,8 @@ class UserRepo:
         if username is not None:
             for other in [u for u in self._by_id.values() if u.id != user_id and u.username
                           and u.username.lower() == username.lower()]:
-                del self._by_id[other.id]
-        # Inside a caller's transaction the write may still be undone: forget, don't remember.
-        if self.db.in_transaction or not self.cached:
-            self._by_id.pop(user_id, None)
-        else:
-            self._by_id[user_id] = record
+                self._by_id.drop(other.id)
+        self._by_id.put(user_id, record)
         return record
 
     async def get(self, user_id: int) -> UserRecord | None:
@@ -118,8 +113,7 @@ class UserRepo:
         if row is None:
             return None
         record = _user(row)
-        if self.cached and not self.db.in_transaction:
-            self._by_id[user_id] = record
+        self._by_id.put(user_id, record)
         return record
 
     async def find_by_username(self, username: str) -> UserRecord | None:

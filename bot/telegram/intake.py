@@ -173,7 +173,8 @@ class Intake:
                 log.error("update %d: unreadable (%s): dropped", update_id, type(e).__name__)
                 return  # crossed off below: it would be unreadable every time
             processor = self.app.update_processor
-            await processor.process_update(update, self.app.process_update(update))
+            with self.storage.one_update():
+                await processor.process_update(update, self.app.process_update(update))
         except Exception:  # the application's error handler saw the handlers' errors
             log.exception("update %d: not handled", update_id)
         finally:

@@ -76,6 +76,51 @@ async def test_users_and_chats_written_on_one_worker_are_read_on_another(
     assert chat is not None and chat.active
 
 
+async def first_name(storage: Storage, user_id: int) -> str:
+    user = await storage.users.get(user_id)
+    assert user is not None
+    return user.first_name
+
+
+async def test_within_one_update_a_row_is_read_once_and_stands_for_the_whole_update(
+        pair: tuple[Storage, Storage]) -> None:
+    """bot.storage.kept on PostgreSQL: the first read of an update stands for the rest of it
+    (as if handled at that instant); the next update reads afresh."""
+    a, b = pair
+    await a.users.upsert(ALICE, "Ann", now=T0)
+    with a.one_update():
+        assert (await a.chats.get_settings(-1)).turn_timer == ChatSettings().turn_timer
+        assert await first_name(a, ALICE) == "Ann"
+        await b.chats.set_settings(-1, ChatSettings(turn_timer=60))
+        await b.users.upsert(ALICE, "Anna", now=T0 + 1)
+        assert (await a.chats.get_settings(-1)).turn_timer == ChatSettings().turn_timer
+        assert await first_name(a, ALICE) == "Ann"
+        # what this update writes itself, it reads back
+        await a.chats.set_settings(-1, ChatSettings(turn_timer=90))
+        assert (await a.chats.get_settings(-1)).turn_timer == 90
+        await b.chats.set_settings(-1, ChatSettings(turn_timer=60))
+    with a.one_update():
+        assert (await a.chats.get_settings(-1)).turn_timer == 60
+        assert await first_name(a, ALICE) == "Anna"
+
+
+async def test_within_one_update_a_locked_change_and_a_started_task_read_the_database(
+        pair: tuple[Storage, Storage]) -> None:
+    """A read-modify-write under the chat's lock never builds on the update's first read
+    (another worker's change since would be lost), and a task the update starts (which may
+    outlive it) reads what is committed."""
+    a, b = pair
+    with a.one_update():
+        assert await a.chats.get_settings(-1) == ChatSettings()
+        await b.chats.set_settings(-1, ChatSettings(turn_timer=60))
+        later = await asyncio.create_task(a.chats.get_settings(-1))
+        assert later.turn_timer == 60
+        before, after = await a.chats.update_settings(-1, lambda s: replace(s, language="ru"))
+        assert before.turn_timer == 60 and after == ChatSettings(turn_timer=60, language="ru")
+        assert await a.chats.get_settings(-1) == after
+    assert await b.chats.get_settings(-1) == ChatSettings(turn_timer=60, language="ru")
+
+
 # --- read-modify-writes, as if one at a time ----------------------------------------------
 
 async def test_the_chat_lock_makes_two_workers_read_then_write_one_at_a_time(

@@ -1,0 +1,97 @@
+"""Rows every update reads (its user, its chat, the chat's settings), kept in memory by key.
+
+* **On SQLite** for the whole process: it is the database's only writer (one bot per file),
+  and every write goes through the repository, which keeps the memory in step.
+* **On PostgreSQL** for one update's handling alone (`one_update`, around each update's task:
+  bot.telegram.intake). Any worker may write these rows, so a process-wide memory could be
+  stale; but within one update the first read stands for the rest, as if the whole update
+  had been handled at that instant. That was 3.6 reads of the settings and 3.7 of users a tap
+  (issue 21), now one of each. Only the task that opened the scope sees it: a task it starts
+  (a sweep, a timer) lives longer than the update, so it reads the database.
+
+Either way a write inside a transaction, which may still be undone, forgets the key instead
+of keeping the new row; on PostgreSQL a read inside a transaction (a read-modify-write under a
+chat's lock) always goes to the database, so it sees what other workers committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Generic, TypeVar
+
+from bot.storage.db import Database
+
+V = TypeVar("V")
+
+
+class _Scope:
+    __slots__ = ("rows", "task")
+
+    def __init__(self) -> None:
+        self.task = asyncio.current_task()
+        self.rows: dict[tuple[Kept[Any], Hashable], Any] = {}  # by repository and key
+
+
+_SCOPE: ContextVar[_Scope | None] = ContextVar("sixshooter_kept", default=None)
+
+
+@contextmanager
+def one_update() -> Iterator[None]:
+    """The PostgreSQL rows read in this block (by this task) are read once."""
+    token = _SCOPE.set(_Scope())
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
+
+
+class Kept(Generic[V]):
+    """One repository's rows kept by key, as the module says."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._process = db.engine == "sqlite"
+        self._rows: dict[Hashable, V] = {}
+
+    def _memory(self) -> dict[Any, Any] | None:
+        if self._process:
+            return self._rows
+        scope = _SCOPE.get()
+        if scope is None or scope.task is not asyncio.current_task():
+            return None
+        return scope.rows
+
+    def _key(self, key: Hashable) -> Hashable:
+        return key if self._process else (self, key)
+
+    def get(self, key: Hashable) -> V | None:
+        if not self._process and self.db.in_transaction:
+            return None
+        memory = self._memory()
+        return None if memory is None else memory.get(self._key(key))
+
+    def put(self, key: Hashable, value: V) -> None:
+        """A row just read or written (forgotten instead inside a transaction)."""
+        memory = self._memory()
+        if memory is None:
+            return
+        if self.db.in_transaction:
+            memory.pop(self._key(key), None)
+        else:
+            memory[self._key(key)] = value
+
+    def drop(self, key: Hashable) -> None:
+        memory = self._memory()
+        if memory is not None:
+            memory.pop(self._key(key), None)
+
+    def values(self) -> list[V]:
+        memory = self._memory()
+        if memory is None:
+            return []
+        if self._process:
+            return list(memory.values())
+        return [v for (kept, _), v in memory.items() if kept is self]
