@@ -11,8 +11,8 @@ is pending is deleted at once, for a few seconds at most. With a `journal` (the 
 `pending_deletes`), what waits is written down before the wait and crossed off once deleted,
 so after a kill (or a stop that gave up) `resume` deletes it; without one (tests), a kill
 forgets it, and a press on such an old message's buttons is refused as out of date and
-deletes it. With several workers, `written` (a due row
-armed after each write: bot.common.cleanup) lets another worker delete what a dead one left.
+deletes it. With several workers, `written` (a due row armed after each write:
+bot.common.cleanup) lets another worker delete what a dead one left.
 """
 
 from __future__ import annotations
