@@ -43,9 +43,17 @@ async def pressed_on(svc: Services, bot: Bot, record: DuelRecord,
     """The duel to act on, once a press on one of its own messages that was newer than the
     saved live one is adopted; and whether the pressed message is an old one (not live)."""
     pressed_id = message.message_id if message is not None else None
-    if pressed_id is not None and shows_duel(message, record):
+    # Only a message newer than the saved live one can be adopted: the press on the live one
+    # itself (nearly every press) does not read the keyboard's 25 buttons.
+    if (pressed_id is not None and _newer(pressed_id, record)
+            and shows_duel(message, record)):
         record = await adopt(svc, bot, record, pressed_id, version)
     return record, record.message_id not in (None, pressed_id)
+
+
+def _newer(message_id: int, record: DuelRecord) -> bool:
+    """Is this message newer than the duel's saved live one (or is none saved)?"""
+    return record.message_id is None or message_id > record.message_id
 
 
 async def adopt(svc: Services, bot: Bot, record: DuelRecord, message_id: int,
@@ -55,8 +63,7 @@ async def adopt(svc: Services, bot: Bot, record: DuelRecord, message_id: int,
     the saved message (a send that timed out but arrived, its id never learned), it is the
     live message: it is saved as such, the one it replaces is deleted (as any message a turn
     left), and the press goes on there. Returns the record as it now is."""
-    newer = record.message_id is None or message_id > record.message_id
-    if not (record.is_live and newer and version == record.version):
+    if not (record.is_live and _newer(message_id, record) and version == record.version):
         return record
     if not await svc.storage.duels.set_message(record.id, message_id, record.version):
         return record
