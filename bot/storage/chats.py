@@ -106,7 +106,6 @@ class ChatRepo:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.cached = db.engine == "sqlite"
         self._settings: Kept[ChatSettings] = Kept(db)
         self._chats: Kept[ChatRecord] = Kept(db)
 
@@ -129,7 +128,7 @@ class ChatRepo:
                        *, now: int) -> bool:
         """`upsert` only if the chat's row says otherwise (or it is not active); True if
         written. Every update calls it, and most change nothing."""
-        known = self._chats.get(chat_id) if self.cached else await self.get(chat_id)
+        known = self._chats.get(chat_id) if self._chats.whole else await self.get(chat_id)
         if (known is not None and known.active
                 and (known.type, known.title, known.is_forum) == (chat_type, title, is_forum)):
             return False

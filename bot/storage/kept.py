@@ -53,11 +53,13 @@ class Kept(Generic[V]):
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._process = db.engine == "sqlite"
+        # The memory is the process's (SQLite): a row it does not hold is one this process
+        # has neither read nor written, so nothing it would say differently.
+        self.whole = db.engine == "sqlite"
         self._rows: dict[Hashable, V] = {}
 
     def _memory(self) -> dict[Any, Any] | None:
-        if self._process:
+        if self.whole:
             return self._rows
         scope = _SCOPE.get()
         if scope is None or scope.task is not asyncio.current_task():
@@ -65,10 +67,10 @@ class Kept(Generic[V]):
         return scope.rows
 
     def _key(self, key: Hashable) -> Hashable:
-        return key if self._process else (self, key)
+        return key if self.whole else (self, key)
 
     def get(self, key: Hashable) -> V | None:
-        if not self._process and self.db.in_transaction:
+        if not self.whole and self.db.in_transaction:
             return None
         memory = self._memory()
         return None if memory is None else memory.get(self._key(key))
@@ -92,6 +94,6 @@ class Kept(Generic[V]):
         memory = self._memory()
         if memory is None:
             return []
-        if self._process:
+        if self.whole:
             return list(memory.values())
         return [v for (kept, _), v in memory.items() if kept is self]

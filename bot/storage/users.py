@@ -45,7 +45,6 @@ class UserRepo:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.cached = db.engine == "sqlite"
         self._by_id: Kept[UserRecord] = Kept(db)
 
     async def remember(
@@ -54,7 +53,7 @@ class UserRepo:
     ) -> bool:
         """`upsert` only if the user's row says otherwise; True if written. Every update
         calls it, and most change nothing."""
-        known = self._by_id.get(user_id) if self.cached else await self.get(user_id)
+        known = self._by_id.get(user_id) if self._by_id.whole else await self.get(user_id)
         if known is not None and (known.first_name, known.last_name, known.username,
                                   known.language_code, known.is_bot) == (
                 first_name, last_name, normalize_username(username), language_code, is_bot):
