@@ -21,6 +21,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from bot.telegram.chatter import REPEAT_WITHIN
 from tests.support import audit, stored
 from tests.support.driver import (
     TIMEOUT,
@@ -61,8 +62,17 @@ def tables(api: FakeTelegramAPI, n: int) -> list[Table]:
     return out
 
 
+_LAST_SETTINGS: dict[tuple[int, int], float] = {}  # (fake, chat) -> its admin's last /settings
+
+
 async def set_setting(api: FakeTelegramAPI, table: Table, data: str) -> None:
-    """The group's admin opens /settings and presses `data` (e.g. s:t:60)."""
+    """The group's admin opens /settings and presses `data` (e.g. s:t:60), no sooner than
+    REPEAT_WITHIN after their last /settings in that group: a repeat would get no panel."""
+    key = (id(api), table.chat.id)
+    last = _LAST_SETTINGS.get(key)
+    if last is not None:
+        await asyncio.sleep(max(0.0, last + REPEAT_WITHIN + 0.2 - time.monotonic()))
+    _LAST_SETTINGS[key] = time.monotonic()
     sent = api.send_command(table.players[0], table.chat, "settings")
     panel = await api.wait_for_message(table.chat, lambda m: data in m.callback_data(),
                                        after_message_id=sent.message_id, timeout=TIMEOUT)
