@@ -1,5 +1,4 @@
-"""The SQLite engine (the default): one file in WAL mode through several aiosqlite connections,
-a statement run on the event loop when it cannot wait (`bot.storage.sqlite_calls`).
+"""The SQLite engine (the default): one file in WAL mode through several aiosqlite connections.
 
 * **One writer.** Every write and every transaction runs on it, one at a time (an
   `asyncio.Lock`), so a compare-and-swap is atomic within the process and no coroutine ever
@@ -11,9 +10,7 @@ a statement run on the event loop when it cannot wait (`bot.storage.sqlite_calls
   transaction run on the writer and see the transaction's own writes.
 * **Nothing waits forever.** A write waits at most the busy timeout for the writer (behind
   this process's other writes), then at most the busy timeout in SQLite for a lock another
-  process holds (in the connection's thread: the loop never waits on a lock); either way it
-  fails with `StorageError` ("database is locked", "busy").
-* **Checkpoints in a thread** of their own (`sqlite_calls.Checkpoints`), never in a commit.
+  process holds; either way it fails with `StorageError` ("database is locked", "busy").
 
 The schema version is `PRAGMA user_version`; a new row's id is the cursor's `lastrowid`.
 """
@@ -29,10 +26,10 @@ from typing import ClassVar
 
 import aiosqlite
 
-from bot.storage import sqlite_calls as calls
 from bot.storage.db import (
     BUSY_TIMEOUT,
     READERS,
+    ConstraintError,
     Database,
     HeldLock,
     Migration,
@@ -40,16 +37,41 @@ from bot.storage.db import (
     Row,
     StorageError,
     Transaction,
+    UniqueViolation,
     numbered,
     pending,
 )
 from bot.storage.locks import FileLocked
 from bot.storage.migrations import MIGRATIONS
-from bot.storage.sqlite_calls import Seat, T
+from bot.storage.sqlite_calls import T, changes, fetch_all, fetch_one, in_thread
 
 log = logging.getLogger(__name__)
 
 SQLITE_MIGRATIONS: tuple[Migration, ...] = numbered(MIGRATIONS)
+
+
+def _error(path: str, e: sqlite3.Error) -> StorageError:
+    kind = StorageError
+    if isinstance(e, sqlite3.IntegrityError):
+        kind = UniqueViolation if str(e).startswith("UNIQUE") else ConstraintError
+    return kind(f"database {path!r}: {e}")
+
+
+def _probe(where: str) -> None:
+    sqlite3.connect(where).close()
+
+
+async def _connect(where: str) -> aiosqlite.Connection:
+    # The file is tried first in a thread this coroutine waits for: when aiosqlite's own
+    # connect fails (a missing directory...), it stops its worker thread without waiting for
+    # it, and that thread may then report to an event loop that is already closed.
+    try:
+        await asyncio.to_thread(_probe, where)
+        conn = await aiosqlite.connect(where, isolation_level=None)
+    except sqlite3.Error as e:
+        raise StorageError(f"cannot open the database {where!r}: {e}") from e
+    conn.row_factory = sqlite3.Row
+    return conn
 
 
 class SqliteDatabase(Database):
@@ -65,14 +87,11 @@ class SqliteDatabase(Database):
         self._conn = writer
         self.path = path
         self.busy_timeout = busy_timeout
-        busy_ms = max(1, round(busy_timeout * 1000))
-        self._writer = Seat(writer, busy_ms)
-        self._checkpoints: calls.Checkpoints | None = None
         # Held by every write and transaction on the writer. A semaphore, not a Lock: its
         # `locked()` also counts those waiting, so a free writer is taken with no timer armed.
         self._lock = asyncio.BoundedSemaphore(1)
-        self._readers: list[Seat] = []
-        self._idle: asyncio.Queue[Seat] = asyncio.Queue()
+        self._readers: list[aiosqlite.Connection] = []
+        self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
         self._closed = False
 
     @classmethod
@@ -90,23 +109,17 @@ class SqliteDatabase(Database):
         reader connections (none for ":memory:" or a file not in WAL mode: reads then share
         the writer).
         """
-        db = cls(await calls.connect_to(where), where, busy_timeout=busy_timeout)
+        db = cls(await _connect(where), where, busy_timeout=busy_timeout)
         try:
             wal = await db._configure(db._conn)
             await db._migrate(SQLITE_MIGRATIONS if migrations is None else migrations)
             for _ in range(readers if wal else 0):
-                reader = Seat(await calls.connect_to(where), db._writer.busy_ms)
-                db._readers.append(reader)
-                await db._configure(reader.conn, reader=True)
-                db._idle.put_nowait(reader)
-            if wal:  # commits do not wait for the disk: statements may run on the loop
-                db._checkpoints = calls.Checkpoints(await calls.connect_to(where), where)
-                await db._configure(db._checkpoints.conn, reader=True)
-                await db._writer.in_thread(calls.changes, "PRAGMA wal_autocheckpoint = 0", ())
-                for seat in (db._writer, *db._readers):
-                    await seat.open_here()
+                conn = await _connect(where)
+                db._readers.append(conn)
+                await db._configure(conn, reader=True)
+                db._idle.put_nowait(conn)
         except BaseException as e:
-            for conn in db._connections():
+            for conn in (db._conn, *db._readers):
                 await conn.close()
             if isinstance(e, sqlite3.Error):
                 raise StorageError(f"cannot use the database {where!r}: {e}") from e
@@ -124,17 +137,8 @@ class SqliteDatabase(Database):
                 await self._conn.close()
         finally:
             for _ in self._readers:
-                await (await self._idle.get()).conn.close()
-            if self._checkpoints is not None:
-                await self._checkpoints.close()
-
-    def _connections(self) -> list[aiosqlite.Connection]:
-        extra = [] if self._checkpoints is None else [self._checkpoints.conn]
-        return [self._conn, *(r.conn for r in self._readers), *extra]
-
-    def _committed(self) -> None:
-        if self._checkpoints is not None and not self._closed:
-            self._checkpoints.committed()
+                conn = await self._idle.get()
+                await conn.close()
 
     async def _configure(self, conn: aiosqlite.Connection, *, reader: bool = False) -> bool:
         """Set a connection's pragmas; True if the file is in WAL mode."""
@@ -211,46 +215,37 @@ class SqliteDatabase(Database):
             raise StorageError(f"database {self.path!r}: closed")
         try:
             if self.in_transaction:
-                return await self._on(self._writer, work, sql, params)
+                return await in_thread(self._conn, work, sql, params)
             if read and self._readers:
-                seat = await self._idle.get()
+                conn = await self._idle.get()
                 try:
-                    return await self._on(seat, work, sql, params)
+                    return await in_thread(conn, work, sql, params)
                 finally:
-                    self._idle.put_nowait(seat)
+                    self._idle.put_nowait(conn)
             async with self._writing():
-                done = await self._on(self._writer, work, sql, params)
-            self._committed()
-            return done
+                return await in_thread(self._conn, work, sql, params)
         except sqlite3.Error as e:
-            raise calls.error_of(self.path, e) from e
-
-    @staticmethod
-    async def _on(seat: Seat, work: Callable[..., T], sql: str, params: Params) -> T:
-        """A statement on `seat`: on the loop if it may, a read of many rows in the thread."""
-        if work is calls.fetch_all:
-            return await seat.in_thread(work, sql, params)
-        return await seat.call(work, sql, params)
+            raise _error(self.path, e) from e
 
     @staticmethod
     async def _one(conn: aiosqlite.Connection, sql: str) -> sqlite3.Row | None:
-        return await Seat(conn, 0).in_thread(calls.fetch_one, sql, ())
+        return await in_thread(conn, fetch_one, sql, ())
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        return (await self._run(calls.changes, sql, params))[0]
+        return (await self._run(changes, sql, params))[0]
 
     async def insert(self, sql: str, params: Params = ()) -> int:
-        rowid = (await self._run(calls.changes, sql, params))[1]
+        rowid = (await self._run(changes, sql, params))[1]
         if rowid is None:
             raise StorageError(f"database {self.path!r}: no row id after an insert")
         return rowid
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        row: sqlite3.Row | None = await self._run(calls.fetch_one, sql, params, read=True)
+        row: sqlite3.Row | None = await self._run(fetch_one, sql, params, read=True)
         return row
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        return list(await self._run(calls.fetch_all, sql, params, read=True))
+        return list(await self._run(fetch_all, sql, params, read=True))
 
     # --- transactions -------------------------------------------------------------------
 
@@ -269,17 +264,16 @@ class SqliteDatabase(Database):
             tx = Transaction(self)
             token = self._enter(tx)
             try:
-                await self._writer.call(calls.changes, "BEGIN IMMEDIATE", ())
+                await self._conn.execute("BEGIN IMMEDIATE")
                 try:
                     yield
                 finally:
                     tx.active = False
-                await self._writer.call(calls.changes, "COMMIT", ())
-                self._committed()
+                await self._conn.execute("COMMIT")
             except BaseException as e:
                 await self._rollback_quietly(always=True)
                 if isinstance(e, sqlite3.Error):
-                    raise calls.error_of(self.path, e) from e
+                    raise _error(self.path, e) from e
                 raise
             finally:
                 self._leave(token)
@@ -288,14 +282,14 @@ class SqliteDatabase(Database):
     async def _savepoint(self, tx: Transaction) -> AsyncIterator[None]:
         tx.savepoints += 1
         name = f"sp{tx.savepoints:d}"
-        await self._writer.call(calls.changes, f"SAVEPOINT {name}", ())
+        await self._conn.execute(f"SAVEPOINT {name}")
         try:
             yield
         except BaseException:
-            await self._writer.call(calls.changes, f"ROLLBACK TO {name}", ())
-            await self._writer.call(calls.changes, f"RELEASE {name}", ())
+            await self._conn.execute(f"ROLLBACK TO {name}")
+            await self._conn.execute(f"RELEASE {name}")
             raise
-        await self._writer.call(calls.changes, f"RELEASE {name}", ())
+        await self._conn.execute(f"RELEASE {name}")
 
     async def _rollback_quietly(self, *, always: bool = False) -> None:
         """Undo an open transaction on the writer. `always`: even when none looks open yet (a
@@ -303,7 +297,7 @@ class SqliteDatabase(Database):
         if not (always or self._conn.in_transaction):
             return
         try:
-            await self._writer.call(calls.changes, "ROLLBACK", ())
+            await self._conn.execute("ROLLBACK")
         except sqlite3.Error as e:
             if "no transaction is active" not in str(e):
                 log.exception("database %s: rollback failed", self.path)
