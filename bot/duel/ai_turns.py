@@ -26,7 +26,8 @@ from bot.services import Services, services
 from bot.storage import DuelRecord
 from bot.telegram import App
 from rules.duel import DuelState
-from rules.duel.ai import choose, parse_level
+from rules.duel.levels import parse_level
+from rules.duel.searches import choose
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from bot.duel import payloads
 from bot.i18n import Html, Translator
 from bot.telegram import send
 from rules.duel import Bet, DuelState, Phase, PublicView
-from rules.duel.advice import hint
+from rules.duel.searches import hint
 
 log = logging.getLogger(__name__)
 

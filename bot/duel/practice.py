@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+from typing import TYPE_CHECKING
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
 from telegram.ext import ContextTypes
@@ -24,8 +25,11 @@ from bot.storage import DuelRecord, chat_lock, deals_of
 from bot.telegram import callbacks, send
 from rules.cards import shuffled_deck
 from rules.duel import DuelState, choose_first_dealer
-from rules.duel.advice import HandOdds, hand_odds
+from rules.duel.searches import hand_odds
 from rules.fairness import new_salt
+
+if TYPE_CHECKING:
+    from rules.duel.searches import HandOdds
 
 log = logging.getLogger(__name__)
 

@@ -28,7 +28,8 @@ from bot.services import Services, services
 from bot.storage import DuelRecord
 from bot.telegram import App, send
 from rules.duel import Bet, DuelState
-from rules.duel.review import PlayerReview, Review, review
+from rules.duel.reviewed import PlayerReview, Review
+from rules.duel.searches import review
 
 log = logging.getLogger(__name__)
 

@@ -10,12 +10,12 @@ seeded `random.Random`), returning plain values.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from rules.duel.actions import Bet
 from rules.duel.judge import best_moves
 from rules.duel.odds import all_pair_odds, category_odds, table_of
 from rules.duel.review import move_values
+from rules.duel.searches import HandOdds
 from rules.duel.view import PublicView
 from rules.hands import Category
 
@@ -34,14 +34,6 @@ def hint(view: PublicView, player: int, rng: random.Random,
     bets = list(values)
     chances = [min(1.0, max(0.0, values[b])) for b in bets]  # the chip tie-break aside
     return best_moves(bets, chances, shown)
-
-
-@dataclass(frozen=True, slots=True)
-class HandOdds:
-    position: int
-    pair_or_better: float
-    bonus: float  # a full house or better: the bonus table's big payouts
-    wins: float  # against a hand drawn at random from the other remaining ones
 
 
 def hand_odds(view: PublicView, rng: random.Random) -> list[HandOdds]:

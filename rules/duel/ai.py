@@ -29,11 +29,11 @@ a hidden card; the same source gives the same move.
 from __future__ import annotations
 
 import random
-from typing import Literal
 
 from rules.duel import moves
 from rules.duel.actions import Action, Bet, TiebreakAnswer
 from rules.duel.judge import ENDGAME_SAMPLES, JUDGE_SAMPLES, best_index, judge
+from rules.duel.levels import LEVELS, Level, parse_level
 from rules.duel.odds import Rng
 from rules.duel.search import CHIP_WEIGHT, ROUND_NET, TIEBREAK_EDGE, Search, leaf_after, odds_of
 from rules.duel.view import HandState, Phase, PublicView
@@ -43,17 +43,7 @@ __all__ = [
     "Level", "choose", "leaf_after", "legal_moves", "parse_level",
 ]
 
-Level = Literal["random", "easy", "normal", "hard"]
-LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "hard")
 SAMPLES = {"normal": 2000, "hard": JUDGE_SAMPLES}  # joint completions behind each decision
-
-
-def parse_level(text: str) -> Level:
-    """A level from its name; ValueError naming the levels for anything else."""
-    for level in LEVELS:
-        if level == text:
-            return level
-    raise ValueError(f"a level is one of {', '.join(LEVELS)}")
 
 
 def legal_moves(view: PublicView, player: int) -> list[Action]:

@@ -87,3 +87,32 @@ async def test_no_search_starts_a_process_once_closed(pool: Offload) -> None:
     with pytest.raises(RuntimeError):
         await pool.run(os.getpid)
     assert pool.pids() == [] and pool.pools == 1
+
+
+
+def test_the_bot_loads_no_search_module_and_a_pool_process_runs_them() -> None:
+    """The bot's process names the searches (`rules.duel.searches`) without importing them:
+    numpy and the judge load only where a search runs, in the pool's process."""
+    script = (
+        "import asyncio, random, sys\n"
+        "import bot.app\n"
+        "from bot.offload import Offload\n"
+        "from rules.cards import shuffled_deck\n"
+        "from rules.duel import DuelState\n"
+        "from rules.duel.searches import hand_odds\n"
+        "HEAVY = ('numpy', 'rules.duel.judge', 'rules.duel.odds', 'rules.duel.advice')\n"
+        "def heavy(): return [m for m in HEAVY if m in sys.modules]\n"
+        "async def main():\n"
+        "    assert not heavy(), heavy()\n"
+        "    state = DuelState.new(20, 0)\n"
+        "    state.deal(shuffled_deck(random.Random(1)), bytes(16))\n"
+        "    pool = Offload(1)\n"
+        "    odds = await pool.run(hand_odds, state.public_view(), random.Random(2))\n"
+        "    await pool.close()\n"
+        "    assert [o.position for o in odds] == list(range(6)), odds\n"
+        "    assert not heavy(), heavy()\n"
+        "    print('ok')\n"
+        "asyncio.run(main())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, cwd=Path(__file__).resolve().parents[2])
+    assert done.stdout.strip() == "ok", done.stderr

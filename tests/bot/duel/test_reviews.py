@@ -29,9 +29,9 @@ from bot.offload import Offload
 from bot.services import KEY, Services
 from bot.storage import DuelRecord, DuelStatus, Storage
 from bot.telegram import App
-from rules.duel import MIN_STACK, Bet, DuelState, choose_first_dealer
+from rules.duel import MIN_STACK, Bet, DuelState, choose_first_dealer, searches
 from rules.duel.ai import choose
-from rules.duel.review import Mistake, PlayerReview, Review, review
+from rules.duel.reviewed import Mistake, PlayerReview, Review
 from rules.duel.selfplay import play_out
 
 P = ParamSpec("P")
@@ -84,7 +84,7 @@ class Searches(Offload):
         self.calls.append(getattr(fn, "__name__", "?"))
         self.started.set()
         await self.go.wait()
-        if fn is review:
+        if fn is searches.review:
             return cast(T, REVIEW)
         return await super().run(fn, *args, **kwargs)
 
