@@ -142,11 +142,11 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
         before, calls = await scrape(ports), api.call_counts()  # the play phase's alone
         cpu0, children0 = sum(proc_stat(pid)[0] for pid in pids), children_stat(pids)
         rng = random.Random(seed)
-        t1 = time.perf_counter()
+        t1, own0 = time.perf_counter(), time.process_time()
         figures.taps = sum(await asyncio.gather(
             *(play(api, t, random.Random(rng.random()), figures, think, wait)
               for t in tables)))
-        wall = time.perf_counter() - t1
+        wall, figures.bench_cpu = time.perf_counter() - t1, time.process_time() - own0
         stats = [proc_stat(pid) for pid in pids]
         cpu1, peak = sum(c for c, _ in stats), max(m for _, m in stats)
         children = children_stat(pids)  # the search pool's CPU in the play phase, apart

@@ -20,6 +20,9 @@ Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 # /metrics lacks one, e.g. from before its counter, shows n/a for it).
 BOT_COUNTS: dict[str, tuple[str, dict[str, str]]] = {
     "statements": ("sixshooter_db_statement_seconds_count", {}),
+    "statement_seconds": ("sixshooter_db_statement_seconds_sum", {}),  # waits included
+    "answers": ("sixshooter_tap_latency_seconds_count", {}),
+    "answer_seconds": ("sixshooter_tap_latency_seconds_sum", {}),
     "transactions": ("sixshooter_db_transactions_total", {}),
     "pictures": ("sixshooter_draws_total", {}),
     "unanswered": ("sixshooter_taps_total", {"outcome": "unanswered"})}  # as the bot saw it
@@ -39,6 +42,7 @@ class Figures:
     bot_cpu: float = 0.0
     children_cpu: float = 0.0  # the bot's child processes (its search pool), apart
     children_mb: float = 0.0  # their largest peak resident memory
+    bench_cpu: float = 0.0  # this process's (the fake's and the players'), on the same cores
     pg_cpu: float | None = None  # the database's backends (PostgreSQL only)
     latencies: list[float] = field(default_factory=list)
     peak_mb: float = 0.0
@@ -131,7 +135,19 @@ def per_tap_line(f: Figures) -> str:
             f"{_num(f.per_tap('pictures'))}" + ("" if f.counts is not None else
                                                  " (no /metrics: n/a)")
             + (f"; presses the bot saw unanswered: {unanswered:.0f}"
-               if (unanswered := (f.counts or {}).get("unanswered")) else ""))
+               if (unanswered := (f.counts or {}).get("unanswered")) else "")
+            + _inside(f.counts or {}))
+
+
+def _inside(counts: dict[str, float | None]) -> str:
+    """The bot's own means: a statement's time (its wait for a connection and for the
+    interpreter included) and a press's, from its arrival to Telegram's answer."""
+    said = []
+    for what, of in (("statement", "statement"), ("press answered", "answer")):
+        n, seconds = counts.get(f"{of}s"), counts.get(f"{of}_seconds")
+        if n and seconds is not None:
+            said.append(f"{what} {seconds / n * 1000:.2f} ms")
+    return f"; mean inside the bot: {', '.join(said)}" if said else ""
 
 
 def print_run(f: Figures, opened: float, wall: float) -> None:
@@ -140,7 +156,8 @@ def print_run(f: Figures, opened: float, wall: float) -> None:
           f"taps: {f.taps}")
     print(f"[{f.label}] throughput: {f.taps / wall:7.1f} taps/s wall clock, "
           f"{f.per_cpu:7.1f} taps per CPU-second of the bot "
-          f"({f.bot_cpu:.1f} s CPU over {wall:.1f} s)")
+          f"({f.bot_cpu:.1f} s CPU over {wall:.1f} s; the fake and the players "
+          f"{f.bench_cpu:.1f} s more, on the same cores)")
     if f.pg is not None and f.per_pg_cpu is not None:
         c, taps = f.pg.counters, max(f.taps, 1)
         written = sum(c.get(k, 0) for k in ("tup_inserted", "tup_updated", "tup_deleted"))
