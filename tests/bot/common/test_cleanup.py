@@ -33,14 +33,21 @@ def worker(store: Storage, bot: FakeBot) -> tuple[App, Services]:
     return app, svc
 
 
+async def written(store: Storage, expected: dict[int, list[int]]) -> None:
+    """Wait (at most 5 s) until the journal holds `expected`: a write is the janitor's
+    task's, not awaited here."""
+    async with asyncio.timeout(5):
+        while await store.deletes.pending() != expected:
+            await asyncio.sleep(0.01)
+
+
 async def test_every_write_arms_the_chats_fallback_row_where_workers_share_it(
         store: Storage) -> None:
     app, svc = worker(store, FakeBot())
     svc.janitor.room = room_when(lambda chat: False)  # no room: it waits, written down
     svc.janitor.delete_later(cast(Bot, app.bot), -5, 10)
-    await asyncio.sleep(0.05)
+    await written(store, {-5: [10]})
     row = await store.jobs.get(cleanup.ORPHANS, "-5")
-    assert await store.deletes.pending() == {-5: [10]}
     # SQLite has one process (its file lock): its own restart deletes what it left, no row
     assert (row is not None) == (store.engine == "postgresql")
     await svc.janitor.close(cast(Bot, app.bot))
@@ -51,7 +58,7 @@ async def test_a_dead_workers_deletes_are_adopted_by_a_live_one(store: Storage) 
     dead.janitor.room = room_when(lambda chat: False)
     for message_id in (10, 11):
         dead.janitor.delete_later(cast(Bot, dead_app.bot), -5, message_id)
-    await asyncio.sleep(0.05)
+    await written(store, {-5: [10, 11]})
     for task in list(dead.janitor._tasks.values()):  # the kill: nothing more of it runs
         task.cancel()
     await asyncio.sleep(0.01)
@@ -60,7 +67,7 @@ async def test_a_dead_workers_deletes_are_adopted_by_a_live_one(store: Storage) 
     app, live = worker(store, fake)
     live.janitor.room = room_when(lambda chat: False)
     live.janitor.delete_later(cast(Bot, fake), -5, 12)  # its own, on their way
-    await asyncio.sleep(0.05)
+    await written(store, {-5: [10, 11, 12]})
     await cleanup.adopt_orphans(app, "-5", None)
     live.janitor.room = room_when(lambda chat: True)
     await settle()
