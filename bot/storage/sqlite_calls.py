@@ -8,8 +8,11 @@ and closed in the thread in one call (through aiosqlite's queue of calls, `_exec
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import time
 from collections.abc import Callable
+from functools import partial
 from typing import TypeVar
 
 import aiosqlite
@@ -51,3 +54,26 @@ async def in_thread(conn: aiosqlite.Connection, work: Callable[..., T], sql: str
     aiosqlite's queue of calls, `_execute`: its public cursor methods take a trip each)."""
     result: T = await conn._execute(work, conn._conn, sql, params)  # type: ignore[no-untyped-call]
     return result
+
+
+def submit(conn: aiosqlite.Connection, work: Callable[..., T], sql: str, params: Params, *,
+           before: float) -> asyncio.Future[T]:
+    """Queue `work(connection, sql, params)` on the connection's thread now and return its
+    future: the connection runs its calls in the order they were queued, so whoever queues
+    next (a transaction's BEGIN) runs after this one, though nobody waited for it (as
+    aiosqlite's `_execute` does, without the wait). Not begun by `before` (a
+    `time.monotonic()`: it waited that long behind the others), it is not run at all and
+    fails as busy."""
+    if not conn._running or conn._connection is None:  # (aiosqlite says ValueError)
+        raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+    future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+    conn._tx.put_nowait((future, partial(_unless_late, before, work, conn._conn, sql, params)))
+    return future
+
+
+def _unless_late(before: float, work: Callable[..., T], conn: sqlite3.Connection, sql: str,
+                 params: Params) -> T:
+    if time.monotonic() > before:
+        raise sqlite3.OperationalError(
+            "busy: queued behind the writer's other statements past the busy timeout")
+    return work(conn, sql, params)

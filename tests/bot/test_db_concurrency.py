@@ -7,15 +7,18 @@ nothing uncommitted seen outside it, joined tasks, atomic compare-and-swap)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.storage import Database, Rollback, StorageError
 from bot.storage.db import numbered
+from bot.storage.sqlite_calls import changes, submit
 
 TIMEOUT = 0.6  # the busy timeout these tests open the database with, in seconds
 
@@ -96,6 +99,44 @@ async def test_writes_queued_behind_a_stalled_one_fail_within_the_timeout_too(
     # one timeout after another (eight writes would take eight timeouts).
     assert took < TIMEOUT * 2 + 0.5, took
     assert committed(db) == [(1, "one")]
+
+
+async def test_a_write_still_queued_when_its_time_is_up_is_not_run(tmp_path: Path) -> None:
+    """Writes queue on the writer's thread without waiting for each other's round trip; one
+    that has not begun by its deadline (the busy timeout, from the call) fails as busy and is
+    dropped, never run later."""
+    conn = await aiosqlite.connect(tmp_path / "q.db", isolation_level=None)
+    try:
+        await conn.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)")
+        late = submit(conn, changes, "INSERT INTO t (k) VALUES (?)", (1,),
+                      before=time.monotonic() - 0.001)
+        on_time = submit(conn, changes, "INSERT INTO t (k) VALUES (?)", (2,),
+                         before=time.monotonic() + 60)
+        with pytest.raises(sqlite3.OperationalError, match="busy"):
+            await late
+        assert (await on_time)[0] == 1
+        rows = await conn.execute_fetchall("SELECT k FROM t")
+        assert [tuple(r) for r in rows] == [(2,)]
+    finally:
+        await conn.close()
+
+
+async def test_a_write_outside_a_transaction_is_never_part_of_it(db: Database) -> None:
+    """A transaction holds the writer: a write made meanwhile waits for its end and stays
+    whatever the transaction does (here: rolled back)."""
+    async def outside() -> None:
+        await asyncio.sleep(0.01)  # the transaction has begun
+        await db.execute("INSERT INTO t (k, v) VALUES (30, 'outside')")
+
+    async def inside() -> None:
+        with contextlib.suppress(Rollback):
+            async with db.transaction():
+                await db.execute("INSERT INTO t (k, v) VALUES (31, 'inside')")
+                await asyncio.sleep(0.1)
+                raise Rollback
+
+    await asyncio.gather(outside(), inside())
+    assert committed(db) == [(1, "one"), (30, "outside")]
 
 
 async def test_once_the_other_process_lets_go_everything_works(
