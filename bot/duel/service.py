@@ -116,7 +116,7 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
 
     def apply(self, svc: Services, record: DuelRecord, seat: int,
               action: Action) -> tuple[DuelState, list[Event]] | Refusal:
-        state = DuelState.from_json(record.state_json)
+        state = states.parsed(record.id, record.state_json).copy()  # the shared one stays
         try:
             events = state.apply(action, seat)
         except DuelError as e:

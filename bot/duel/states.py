@@ -16,7 +16,7 @@ out past 64 duels at once, so a tap cost more the more duels were live (issue 21
 duels are kept (about 9 KB a state): far more than are ever played at once on one process.
 
 What `parsed` and `at` return is shared: read it, never apply a move to it (the move is
-applied to a fresh parse, `DuelState.from_json`, and the state it makes is `kept` once saved).
+applied to a copy of it, `DuelState.copy`, and the state it makes is `kept` once saved).
 """
 
 from __future__ import annotations

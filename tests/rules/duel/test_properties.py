@@ -119,3 +119,29 @@ def test_swapping_two_hidden_cards_does_not_change_the_view(seed: int, a: int, b
     assert view_json(a_view).replace(a_view.commitment or "", "") == view_json(b_view).replace(
         b_view.commitment or "", ""
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=seeds, stack=stacks, first=st.integers(0, 1))
+def test_a_copy_is_the_replayed_duel_and_moves_apart_from_it(seed: int, stack: int,
+                                                             first: int) -> None:
+    """`copy()` gives what replaying the log gives, field by field; a move applied to the
+    copy leaves the original as it was, and takes the copy where it takes a replay."""
+    from rules.cards import shuffled_deck
+    from rules.fairness import new_salt
+
+    rng = random.Random(seed)
+    state = DuelState.new(stack, first)
+    while not state.is_over:
+        if state.needs_deal:
+            state.deal(shuffled_deck(rng), new_salt(rng))
+            continue
+        before = repr(vars(state))
+        twin, replayed = state.copy(), DuelState.from_json(state.to_json())
+        assert vars(twin) == vars(replayed) == vars(state)
+        player = rng.choice(state.players_to_act)
+        action = rng.choice(state.legal_actions(player))
+        assert twin.apply(action, player) == replayed.apply(action, player)
+        assert vars(twin) == vars(replayed)
+        assert repr(vars(state)) == before  # the original did not move
+        state = twin
