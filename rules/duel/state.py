@@ -299,7 +299,7 @@ class DuelState:
         """An independent copy, what `from_json(self.to_json())` gives without replaying the
         log: a move applied to it leaves this state as it is (the log and every value held
         are immutable; the lists and dicts of the table are copied)."""
-        twin = object.__new__(DuelState)
+        twin = object.__new__(type(self))
         twin.__dict__.update({k: v.copy() if isinstance(v, list | dict) else v
                               for k, v in self.__dict__.items()})
         return twin

@@ -89,7 +89,6 @@ async def test_no_search_starts_a_process_once_closed(pool: Offload) -> None:
     assert pool.pids() == [] and pool.pools == 1
 
 
-
 def test_the_bot_loads_no_search_module_and_a_pool_process_runs_them() -> None:
     """The bot's process names the searches (`rules.duel.searches`) without importing them:
     numpy and the judge load only where a search runs, in the pool's process."""
