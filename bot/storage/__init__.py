@@ -43,9 +43,9 @@ from bot.storage.inbox import InboxRepo, Incoming
 from bot.storage.jobs import DueJob, JobCounts, JobRepo
 from bot.storage.meta import MetaRepo
 from bot.storage.migrate import ChatMove, move_chat
-from bot.storage.migrations import MIGRATIONS
 from bot.storage.ratings import RatingRepo
 from bot.storage.results import DuelResult, ResultReason, ResultRepo
+from bot.storage.schema import MIGRATIONS
 from bot.storage.timers import TimerRecord, TimerRepo
 from bot.storage.tournaments import (
     MatchRecord,

@@ -49,9 +49,9 @@ from bot.storage.db import (
     redact_url,
 )
 from bot.storage.locks import advisory_lock
-from bot.storage.migrations_pg import PG_MIGRATIONS
 from bot.storage.pgerrors import FAILURES as _FAILURES
 from bot.storage.pgerrors import describe as _describe
+from bot.storage.schema import POSTGRES_STEPS
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,7 @@ class PostgresDatabase(Database):
             raise StorageError(f"cannot open the database {shown!r}: {_describe(e)}") from e
         db = cls(pool, url, busy_timeout=busy_timeout)
         try:
-            await db._migrate(PG_MIGRATIONS if migrations is None else migrations)
+            await db._migrate(POSTGRES_STEPS if migrations is None else migrations)
         except BaseException as e:
             pool.terminate()
             if isinstance(e, StorageError) and e.__cause__ is not None:  # the first connection

@@ -43,16 +43,13 @@ from bot.storage.db import (
     StorageError,
     Transaction,
     UniqueViolation,
-    numbered,
     pending,
 )
 from bot.storage.locks import FileLocked
-from bot.storage.migrations import MIGRATIONS
+from bot.storage.schema import sqlite_steps
 from bot.storage.sqlite_calls import T, changes, fetch_all, fetch_one, in_thread, submit
 
 log = logging.getLogger(__name__)
-
-SQLITE_MIGRATIONS: tuple[Migration, ...] = numbered(MIGRATIONS)
 
 
 def _error(path: str, e: sqlite3.Error) -> StorageError:
@@ -117,7 +114,8 @@ class SqliteDatabase(Database):
         db = cls(await _connect(where), where, busy_timeout=busy_timeout)
         try:
             wal = await db._configure(db._conn)
-            await db._migrate(SQLITE_MIGRATIONS if migrations is None else migrations)
+            await db._migrate(sqlite_steps(await db.schema_version()) if migrations is None
+                              else migrations)
             for _ in range(readers if wal else 0):
                 conn = await _connect(where)
                 db._readers.append(conn)

@@ -16,7 +16,7 @@ import pytest
 from bot import __main__ as cli
 from bot.config import ENVIRONMENT
 from bot.storage import Storage
-from bot.storage.migrations import MIGRATIONS
+from bot.storage.schema import MIGRATIONS
 from rules.fairness import commitment_of
 from tests.support import databases
 from tests.support.full_database import ROWS, SECRET, fill

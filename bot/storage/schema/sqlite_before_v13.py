@@ -1,4 +1,10 @@
-"""The schema's first migrations, V1 to V6, released: never edited (see `migrations`)."""
+"""SQLite's migrations V1 to V13, as they were released: a file made before V13 is upgraded
+through them (`bot.storage.schema`); a new one is built from the V13 baseline at once.
+
+Frozen: databases in the field have run these scripts, so their text is never edited, not even
+a comment inside a script (SQLite keeps a table's CREATE text as it was written). Times are unix
+seconds (INTEGER), Telegram ids 64-bit INTEGERs, booleans 0/1, JSON TEXT.
+"""
 
 from __future__ import annotations
 
@@ -188,3 +194,132 @@ CREATE INDEX deals_by_salt ON deals (salt) WHERE salt IS NOT NULL;
 
 INSERT INTO bot_meta (key, value) VALUES ('deals_backfill', 'pending');
 """
+
+# A duel's messages in its chat (its header, each live table, a kept reveal, the result), so
+# /verify answers a reply to any of them; and how many deals' commitments the header (the
+# challenge's message, edited) shows, so each deal's commitment is added to it once. The
+# messages known before: each accepted challenge's (the header) and each duel's latest.
+V7_DUEL_MESSAGES = """
+CREATE TABLE duel_messages (
+    chat_id     INTEGER NOT NULL,
+    message_id  INTEGER NOT NULL,
+    duel_id     INTEGER NOT NULL REFERENCES duels (id),
+    kind        TEXT    NOT NULL,                  -- header, live, reveal, result
+    PRIMARY KEY (chat_id, message_id)
+);
+CREATE INDEX duel_messages_by_duel ON duel_messages (duel_id);
+ALTER TABLE duels ADD COLUMN header_rounds INTEGER NOT NULL DEFAULT 0;
+
+INSERT OR IGNORE INTO duel_messages (chat_id, message_id, duel_id, kind)
+    SELECT chat_id, message_id, duel_id, 'header' FROM challenges
+     WHERE duel_id IS NOT NULL AND message_id IS NOT NULL;
+INSERT OR IGNORE INTO duel_messages (chat_id, message_id, duel_id, kind)
+    SELECT chat_id, message_id, id, 'live' FROM duels WHERE message_id IS NOT NULL;
+"""
+
+# Practice duels against the bot (issue 12): the AI's level on the duel (the bot plays seat 1;
+# NULL for a duel between people). A practice duel writes no result, so it never moves the
+# chat's standings.
+V8_PRACTICE = """
+ALTER TABLE duels ADD COLUMN ai_level TEXT;
+CREATE INDEX duels_practice ON duels (chat_id, player0_id) WHERE ai_level IS NOT NULL;
+"""
+
+# The review of a finished duel (issue 12: accuracy, luck, the worst mistake of each player),
+# computed once in the background from its public log and kept (rules.duel.review's JSON).
+V9_REVIEWS = """
+CREATE TABLE reviews (
+    duel_id      INTEGER PRIMARY KEY REFERENCES duels (id),
+    review       TEXT    NOT NULL,
+    computed_at  INTEGER NOT NULL
+);
+"""
+
+# Skill ratings (issue 13: Weng-Lin, rules.rating): each player's in each chat, moved by every
+# result in the result's own transaction (bot.storage.ratings). The ratings of the results
+# stored before this migration are replayed from them, in order, by
+# `bot.storage.ratings.backfill` at the first open after it (the maths is Python's); the
+# bot_meta row asks for it and goes with it.
+V10_RATINGS = """
+CREATE TABLE ratings (
+    chat_id  INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    mu       REAL    NOT NULL,                     -- the skill's estimated mean
+    sigma    REAL    NOT NULL CHECK (sigma > 0),   -- its uncertainty
+    duels    INTEGER NOT NULL CHECK (duels >= 0),  -- results it has been moved by
+    PRIMARY KEY (chat_id, user_id)
+);
+
+INSERT INTO bot_meta (key, value) VALUES ('ratings_backfill', 'pending');
+"""
+
+# Round-robin tournaments (bot.storage.tournaments): one in sign-up or running per chat topic,
+# its players in sign-up order, each pairing a match from the start, decided by the duel it
+# links (its result in results) or by a walkover once due_at passes; no table is kept.
+V11_TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id        INTEGER NOT NULL,
+    thread_id      INTEGER,                        -- forum topic, or NULL
+    opener_id      INTEGER NOT NULL,
+    status         TEXT    NOT NULL DEFAULT 'signup'
+                   CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+    double         INTEGER NOT NULL DEFAULT 0,     -- 1: every pair plays twice
+    stack          INTEGER NOT NULL CHECK (stack > 0),
+    round_seconds  INTEGER NOT NULL CHECK (round_seconds > 0),  -- a round's time to play
+    version        INTEGER NOT NULL DEFAULT 0,     -- grows with every change (compare-and-swap)
+    message_id     INTEGER,                        -- the sign-up message, then the latest table
+    shown          INTEGER NOT NULL DEFAULT -1,    -- decided pairings the latest table shows
+    created_at     INTEGER NOT NULL,
+    started_at     INTEGER, finished_at INTEGER    -- NULL until running, until the end
+);
+CREATE UNIQUE INDEX tournaments_open_in_chat ON tournaments (chat_id, COALESCE(thread_id, 0))
+    WHERE status IN ('signup', 'running');
+
+CREATE TABLE tournament_players (
+    tournament_id  INTEGER NOT NULL REFERENCES tournaments (id),
+    user_id        INTEGER NOT NULL,
+    seat           INTEGER NOT NULL,               -- sign-up order, 0: the opener
+    PRIMARY KEY (tournament_id, user_id), UNIQUE (tournament_id, seat)
+);
+
+CREATE TABLE tournament_matches (
+    tournament_id  INTEGER NOT NULL REFERENCES tournaments (id),
+    idx            INTEGER NOT NULL,               -- Pairing.index; round: Pairing.round
+    round          INTEGER NOT NULL,
+    player_a       INTEGER NOT NULL,               -- named first (Pairing.a)
+    player_b       INTEGER NOT NULL CHECK (player_b <> player_a),
+    due_at         INTEGER NOT NULL,               -- walkover time if not played by then
+    ready_id       INTEGER,                        -- the first of the pair who asked to play
+    challenge_id   INTEGER REFERENCES challenges (id),  -- the pending challenge between them
+    duel_id        INTEGER REFERENCES duels (id),
+    walkover       TEXT    CHECK (walkover IN ('a', 'b', 'none')),  -- 'none': both lose
+    PRIMARY KEY (tournament_id, idx)
+);
+CREATE UNIQUE INDEX tournament_matches_duel ON tournament_matches (duel_id)
+    WHERE duel_id IS NOT NULL;
+CREATE INDEX tournament_matches_challenge ON tournament_matches (challenge_id)
+    WHERE challenge_id IS NOT NULL;
+"""
+
+# The bot's old messages waiting to be deleted (bot.telegram.janitor: a delete waits for room
+# in the chat's flood budget, up to a minute), so a kill in between deletes them after the
+# restart instead of leaving them with their old buttons.
+V12_PENDING_DELETES = """
+CREATE TABLE pending_deletes (
+    chat_id     INTEGER NOT NULL,
+    message_id  INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, message_id)
+);
+"""
+
+# @username lookups case-insensitively by `lower(username)`, which both engines index (SQLite's
+# COLLATE NOCASE has no PostgreSQL twin); Telegram usernames are ASCII, where the two agree.
+V13_USERNAME_LOWER = """
+DROP INDEX users_username;
+CREATE INDEX users_username ON users (lower(username));
+"""
+
+BEFORE_V13: tuple[str, ...] = (V1, V2_TURN_TIMERS, V3_LOOKUPS, V4_CASINO, V5_HARDENING, V6_DEALS,
+                               V7_DUEL_MESSAGES, V8_PRACTICE, V9_REVIEWS, V10_RATINGS,
+                               V11_TOURNAMENTS, V12_PENDING_DELETES, V13_USERNAME_LOWER)
