@@ -1,7 +1,7 @@
 """The whole schema at version 13, written once for both engines: a new database is built from
 it in one step, then takes the later steps (`steps`).
 
-`$ROW_ID`, `$INT64`, `$FLOAT` stand for what the engines spell differently (`dialects`):
+`$ROW_ID`, `$INT64`, `$FLOAT` stand for what the engines spell differently (`DIALECTS`):
 Telegram ids, message ids, row ids and times are 64-bit, fractional times are floats; flags
 are 0/1 INTEGERs and JSON is TEXT on both, so the repositories' SQL and the values it reads are
 the same on both engines. Released: what it builds never changes (databases in the field were

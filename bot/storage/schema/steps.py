@@ -1,5 +1,5 @@
-"""The steps after the V13 baseline, each written once for both engines (`$INT64`, `$FLOAT`...:
-`dialects`). Only ever append one, with the next number: a released step is never edited, since
+"""The steps after the V13 baseline, each written once for both engines (`$INT64`, `$FLOAT`... in
+`DIALECTS`). Only ever append one, with the next number: a released step is never edited, since
 databases in the field have already run it. A step must not contain BEGIN/COMMIT, nor PRAGMAs
 that cannot run inside a transaction (foreign_keys, journal_mode).
 """
