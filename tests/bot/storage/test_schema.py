@@ -96,6 +96,16 @@ async def test_a_new_file_a_file_from_v1_and_one_made_before_have_one_schema(
     assert sqlite_schema(made) == schema
 
 
+async def test_a_file_at_any_older_version_upgrades_to_that_schema(tmp_path: Path) -> None:
+    new = tmp_path / "new.db"
+    await (await Storage.open(new)).close()
+    for version in range(2, LATEST):
+        old = tmp_path / f"v{version}.db"
+        await (await Database.open(old, migrations=numbered(MIGRATIONS[:version]))).close()
+        await (await Storage.open(old)).close()
+        assert sqlite_schema(old) == sqlite_schema(new), version
+
+
 async def test_an_empty_file_is_built_from_the_baseline(tmp_path: Path) -> None:
     store = await Storage.open(tmp_path / "s.db")
     try:  # the released V6 and V10 left a backfill's request in bot_meta: not the baseline
