@@ -15,7 +15,7 @@ from bot.ops import memory, metrics
 from bot.ops import server as ops
 from bot.ops.requests import MeteredRequest
 from bot.services import KEY, Services, services
-from bot.storage import Storage
+from bot.storage import Storage, watch
 from bot.telegram import App, menu
 from bot.telegram.flood import DatabaseWindow
 from bot.telegram.menu import Command
@@ -73,6 +73,7 @@ def build(config: Config) -> App:
         .build()
     )
     app.bot_data[CONFIG] = config
+    watch(metrics.DATABASE)  # every statement of this process timed for /metrics
     for feature in FEATURES:
         feature.register(app)
     return app
@@ -82,7 +83,7 @@ def pace(limiter: ChatRateLimiter, storage: Storage) -> None:
     """On PostgreSQL several workers may share the token, so they share its flood budget: the
     limiter (built before storage opens) counts in the database from now on. SQLite has one
     bot per file: its memory is the whole budget."""
-    if storage.engine == "postgresql":
+    if not storage.can.one_process:
         limiter.share(DatabaseWindow(storage.flood))
 
 
@@ -97,7 +98,7 @@ async def _started(app: App) -> None:
         pace(limiter, storage)
     svc.janitor.journal = storage.deletes  # what waits to be deleted survives a kill
     app.bot_data[KEY] = svc
-    scheduler = due.install(app, storage.jobs, storage.engine)  # the features arm due rows
+    scheduler = due.install(app, storage.jobs, storage.can)  # the features arm due rows
     scheduler.on_counts = metrics.set_jobs  # jobs due and overdue, on /metrics
     me = await app.bot.get_me()
     svc.bot_username = me.username or ""

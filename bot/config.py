@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bot.storage import StorageError, locate
+from bot.storage import Location, StorageError, locate
 
 TOKEN_RE = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
 # Telegram takes 1-256 of these; fewer than 16 would be guessable (and too short to be masked
@@ -80,8 +80,8 @@ def mask_token(token: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str = field(repr=False)
-    db_path: Path | None = Path(DEFAULT_DB)  # the SQLite file; None on PostgreSQL
-    db_url: str | None = field(default=None, repr=False)  # postgresql://... (may hold a password)
+    # SIXSHOOTER_DB parsed once, as `Storage.open` takes it (its repr shows no password).
+    database: Location = field(default_factory=lambda: locate(DEFAULT_DB))
     log_level: str = "INFO"
     api_base_url: str | None = None
     webhook_url: str | None = None
@@ -95,12 +95,14 @@ class Config:
     metrics_listen: str = DEFAULT_METRICS_LISTEN
 
     @property
-    def database(self) -> str | Path:
-        """What `Storage.open` takes: the PostgreSQL URL, else the SQLite file."""
-        if self.db_url is not None:
-            return self.db_url
-        assert self.db_path is not None
-        return self.db_path
+    def db_path(self) -> Path | None:
+        """The file the database is in (the bot's lock goes beside it); None: a server."""
+        return None if self.database.file is None else Path(self.database.file)
+
+    @property
+    def db_url(self) -> str | None:
+        """The database server's URL (it may hold a password); None: a file."""
+        return None if self.database.file is not None else self.database.target
 
     @property
     def secrets(self) -> list[str]:
@@ -122,11 +124,9 @@ class Config:
     @classmethod
     def from_env(cls, environ: Mapping[str, str], *, check_paths: bool = True) -> Config:
         """Read and validate the configuration; `check_paths` also checks the database path."""
-        db_path, db_url = _database(_get(environ, "SIXSHOOTER_DB") or DEFAULT_DB)
         config = cls(
             token=_token(environ.get("TELEGRAM_BOT_TOKEN")),
-            db_path=db_path,
-            db_url=db_url,
+            database=_database(_get(environ, "SIXSHOOTER_DB") or DEFAULT_DB),
             log_level=_log_level(_get(environ, "SIXSHOOTER_LOG_LEVEL")),
             api_base_url=_url(
                 environ, "TELEGRAM_API_BASE_URL", ("http", "https"), "http://127.0.0.1:8081/bot"
@@ -151,13 +151,12 @@ class Config:
         return config
 
 
-def _database(raw: str) -> tuple[Path | None, str | None]:
-    """SIXSHOOTER_DB as (the SQLite file, None) or (None, the PostgreSQL URL)."""
+def _database(raw: str) -> Location:
+    """SIXSHOOTER_DB parsed, once: a SQLite path or URL, or a PostgreSQL URL."""
     try:
-        path, url = locate(raw)
+        return locate(raw)
     except StorageError as e:
         raise ConfigError(f"SIXSHOOTER_DB: {e}") from None
-    return (None if path is None else Path(path).expanduser()), url
 
 
 def check_db_path(path: Path) -> None:

@@ -16,7 +16,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from bot import instance
-from bot.storage import StorageError, locate, redact_url
+from bot.storage import Location, StorageError, locate
 from bot.storage.copy import CopyReport, copy_between
 
 EXIT_OK = 0
@@ -39,9 +39,11 @@ class Refused(Exception):
 
 
 def cli(source: str, target: str, *, force: bool = False) -> int:
-    shown = {where: redact_url(where) for where in (source, target)}
+    shown: dict[str, str] = {}  # each location as it may be shown (no password)
     try:
-        files = _sqlite_files(source, target)
+        src, dst = locate(source), locate(target)  # (their errors never show the URL)
+        shown = {where.target: where.shown for where in (src, dst)}
+        files = _files(src, dst)
         with ExitStack() as locks:
             for path in files:
                 try:
@@ -50,7 +52,7 @@ def cli(source: str, target: str, *, force: bool = False) -> int:
                     raise Refused(str(e).split(";")[0] + "; stop it first", EXIT_RUNNING) from e
                 except instance.LockError as e:
                     raise Refused(str(e)) from e
-            report = asyncio.run(copy_between(source, target, force=force))
+            report = asyncio.run(copy_between(src, dst, force=force))
     except (Refused, StorageError) as e:
         line = str(e)
         for where, masked in shown.items():
@@ -71,10 +73,11 @@ def cli(source: str, target: str, *, force: bool = False) -> int:
     return EXIT_OK
 
 
-def _sqlite_files(source: str, target: str) -> list[Path]:
-    """The SQLite files among SRC and DST (to lock); Refused for a wrong or missing one."""
-    (src_file, src_url), (dst_file, dst_url) = locate(source), locate(target)
-    if (src_file, src_url) == (dst_file, dst_url) or (
+def _files(source: Location, target: Location) -> list[Path]:
+    """The files SRC and DST are in (to lock as the bot does); Refused for a missing source,
+    or the same database twice."""
+    src_file, dst_file = source.file, target.file
+    if source.target == target.target or (
             src_file and dst_file and Path(src_file).resolve() == Path(dst_file).resolve()):
         raise Refused("SRC and DST are the same database; copy into another one")
     if src_file is not None and not Path(src_file).is_file():

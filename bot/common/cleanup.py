@@ -37,7 +37,7 @@ def arm(app: App) -> None:
     the one process (its file lock), and a restart's `Janitor.resume` deletes what it left:
     the row would cost a statement a tap for nobody."""
     scheduler = due.of(app)
-    if scheduler.engine == "sqlite":
+    if scheduler.can.one_process:
         return
 
     async def written(chat_id: int) -> None:

@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.instance import dead_here, worker_name
-from bot.storage import DueJob, JobRepo, StorageError
+from bot.storage import Capabilities, DueJob, JobRepo, StorageError
 from bot.telegram import App
 
 log = logging.getLogger(__name__)
@@ -67,16 +67,16 @@ def _one_line(e: BaseException) -> str:
 
 
 class Scheduler:
-    def __init__(self, app: App, jobs: JobRepo, *, engine: str,
+    def __init__(self, app: App, jobs: JobRepo, *, can: Capabilities,
                  handlers: dict[str, Handler] | None = None, owner: str | None = None,
                  clock: Callable[[], float] = time.time, lease: float = LEASE,
                  slots: int = SLOTS, poll: float | None = None,
                  backoff: tuple[float, float] = (BACKOFF, MOST_BACKOFF)) -> None:
-        self.app, self.jobs, self.engine = app, jobs, engine
+        self.app, self.jobs, self.can = app, jobs, can
         self.handlers = HANDLERS if handlers is None else handlers
         self.owner = owner or worker_name()
         self.clock, self.lease, self.slots = clock, lease, slots
-        self.poll = poll if poll is not None else (POLL if engine == "postgresql" else None)
+        self.poll = poll if poll is not None else (None if can.one_process else POLL)
         self.backoff = backoff
         self.on_counts: Counts | None = None
         self._running: dict[asyncio.Task[None], DueJob] = {}
@@ -112,7 +112,7 @@ class Scheduler:
         lease to run out)."""
         if self._loop is not None:
             return
-        if self.engine == "sqlite":
+        if self.can.one_process:
             await self.jobs.release_all()
         else:
             for owner in await self.jobs.owners():
@@ -239,9 +239,9 @@ class Scheduler:
                         _one_line(e))
 
 
-def install(app: App, jobs: JobRepo, engine: str) -> Scheduler:
+def install(app: App, jobs: JobRepo, can: Capabilities) -> Scheduler:
     """This process's scheduler, kept in bot_data (start it once the handlers can run)."""
-    scheduler = Scheduler(app, jobs, engine=engine)
+    scheduler = Scheduler(app, jobs, can=can)
     app.bot_data[KEY] = scheduler
     return scheduler
 

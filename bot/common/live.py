@@ -199,7 +199,7 @@ class Live(Generic[R, S, A, E]):
         # At start on PostgreSQL, other workers may be showing what they saved a moment ago
         # (this one was restarted beside them): those are left to them, and to the sync job.
         recent = grace if grace is not None else (
-            None if svc.storage.engine == "sqlite" else SYNC_GRACE)
+            None if svc.storage.can.one_process else SYNC_GRACE)
         lagging = [r for r in await self.game.lagging(svc)
                    if recent is None or now - r.updated_at >= recent]
         due = lagging if grace is None else self.retries.due(

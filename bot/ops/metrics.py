@@ -9,8 +9,9 @@ a chat or user id, a name, a token, a secret or a card).
 * `bot_api_call(method, outcome)` (bot.ops.requests, every Bot API request): calls by method
   and outcome; a 429 also counts in its own counter; an answered press ends its timer.
 * `flood_wait(turn)` (bot.telegram.ratelimit): the time a paced request waited for its turn.
-* `time_statements(cls)` (bot.storage.db, once per engine class): each statement's time and
-  each failed statement's error class, and the outermost transactions it commits.
+* `DATABASE` (installed with `bot.storage.watch` where the bot starts, bot.app.build): each
+  statement's time and each failed statement's error class, and the outermost transactions
+  committed, by engine.
 * `drawing()` (bot.telegram.drawing, each job handed to the drawing thread): pictures drawn.
 * `set_live(duels, sixcard)`, `set_jobs(due, overdue)`, `set_poller(bool)`: gauges that the
   ops server, the due-job scheduler and the update intake keep up to date.
@@ -20,11 +21,10 @@ a chat or user id, a name, a token, a secret or a card).
 
 from __future__ import annotations
 
-import functools
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import AbstractAsyncContextManager, contextmanager
+from collections.abc import Awaitable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -50,7 +50,6 @@ PlatformCollector(registry=REGISTRY)
 GCCollector(registry=REGISTRY)
 
 KINDS = ("message", "callback_query", "my_chat_member")  # the rest: "other"
-STATEMENTS = ("execute", "insert", "fetchone", "fetchall")  # a Database's statement methods
 FLOOD_WAIT_MIN = 0.05  # seconds a paced request's turn may take without counting as a wait
 # A Bot API method's name: the last segment of a request URL (never the token's segment).
 _METHOD = re.compile(r"[A-Za-z]{1,64}")
@@ -172,62 +171,31 @@ async def flood_wait(turn: Awaitable[T]) -> T:
 
 # --- the database ----------------------------------------------------------------------------
 
-def time_statements(cls: type) -> None:
-    """Time each statement method an engine class defines, and count its failures by error
-    class (an engine raises StorageError and its subclasses); count the transactions its
-    `transaction()` commits (the outermost: inside one, a nested block is a savepoint)."""
-    engine = str(getattr(cls, "engine", "unknown"))
-    timer = DB_TIME.labels(engine)
-    for name in STATEMENTS:
-        method = cls.__dict__.get(name)
-        if method is not None:
-            setattr(cls, name, _timed(method, engine, timer))
-    transaction = cls.__dict__.get("transaction")
-    if transaction is not None:
-        setattr(cls, "transaction",  # noqa: B010 - a type has no such attribute for mypy
-                _counted(transaction, DB_TRANSACTIONS.labels(engine)))
+class DatabaseWatcher:
+    """Each statement timed and each failed one counted by error class (an engine raises
+    StorageError and its subclasses), each outermost transaction committed counted: a
+    `bot.storage.Watcher`, by engine."""
+
+    def __init__(self) -> None:
+        self._timers: dict[str, Any] = {}
+        self._commits: dict[str, Any] = {}
+
+    def statement(self, engine: str, seconds: float, error: Exception | None) -> None:
+        if error is not None:
+            DB_ERRORS.labels(engine, type(error).__name__).inc()
+        timer = self._timers.get(engine)
+        if timer is None:
+            timer = self._timers[engine] = DB_TIME.labels(engine)
+        timer.observe(seconds)
+
+    def committed(self, engine: str) -> None:
+        counter = self._commits.get(engine)
+        if counter is None:
+            counter = self._commits[engine] = DB_TRANSACTIONS.labels(engine)
+        counter.inc()
 
 
-def _timed(method: Callable[..., Awaitable[Any]], engine: str,
-           timer: Any) -> Callable[..., Awaitable[Any]]:
-    @functools.wraps(method)
-    async def timed(*args: Any, **kwargs: Any) -> Any:
-        start = time.perf_counter()
-        try:
-            return await method(*args, **kwargs)
-        except Exception as e:
-            DB_ERRORS.labels(engine, type(e).__name__).inc()
-            raise
-        finally:
-            timer.observe(time.perf_counter() - start)
-
-    return timed
-
-
-class _Committing:
-    """A transaction block, counted once it commits (left without an exception)."""
-
-    def __init__(self, block: AbstractAsyncContextManager[Any], counter: Any) -> None:
-        self._block, self._counter = block, counter
-
-    async def __aenter__(self) -> Any:
-        return await self._block.__aenter__()
-
-    async def __aexit__(self, *exc: Any) -> bool | None:
-        suppressed = await self._block.__aexit__(*exc)
-        if self._counter is not None and exc[0] is None:
-            self._counter.inc()
-        return suppressed
-
-
-def _counted(method: Callable[..., AbstractAsyncContextManager[Any]],
-             counter: Any) -> Callable[..., AbstractAsyncContextManager[Any]]:
-    @functools.wraps(method)
-    def transaction(self: Any, *args: Any, **kwargs: Any) -> AbstractAsyncContextManager[Any]:
-        outermost = not getattr(self, "in_transaction", False)
-        return _Committing(method(self, *args, **kwargs), counter if outermost else None)
-
-    return transaction
+DATABASE = DatabaseWatcher()
 
 
 # --- the drawing thread ----------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Storage on SQLite (the default) or PostgreSQL: one `Database`, one repository per aggregate.
 
-    storage = await Storage.open(config.database)     # a path, sqlite:///path or postgresql://
+    storage = await Storage.open(config.database)     # a Location, or a path or URL (engines)
     duel = await storage.duels.get(duel_id)
     new_version = await storage.duels.save(duel.id, duel.version, state.to_json(), now=now)
     async with storage.transaction():                 # several repositories' writes, all or none
@@ -10,8 +10,9 @@
     await storage.close()
 
 Features reach the database only through `Storage`: its repositories, `transaction()` and
-`move_chat()`; nothing outside this package sees SQL, a connection or `storage.db`. See `db.py`
-for the engines and transactions, `migrations.py` / `migrations_pg.py` for the schema.
+`move_chat()`; nothing outside this package sees SQL, a connection or `storage.db`. They ask what
+the engine can do (`storage.can`), never its name. See `db.py` for the seam and transactions,
+`engines.py` for the engines by scheme, `schema/` for the schema.
 """
 
 from __future__ import annotations
@@ -26,18 +27,19 @@ from bot.storage.casino import CasinoRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
 from bot.storage.db import (
+    Capabilities,
     Database,
     HeldLock,
+    Location,
     Rollback,
     StorageError,
     UniqueViolation,
     chat_lock,
-    locate,
-    redact_url,
 )
 from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
+from bot.storage.engines import locate, open_database
 from bot.storage.flood import FloodRecord, FloodRepo
 from bot.storage.inbox import InboxRepo, Incoming
 from bot.storage.jobs import DueJob, JobCounts, JobRepo
@@ -54,9 +56,11 @@ from bot.storage.tournaments import (
     TournamentStatus,
 )
 from bot.storage.users import UserRecord, UserRepo
+from bot.storage.watch import Watcher, watch
 
 __all__ = [
     "MIGRATIONS",
+    "Capabilities",
     "CasinoRepo",
     "ChallengeRecord",
     "ChallengeRepo",
@@ -80,6 +84,7 @@ __all__ = [
     "Incoming",
     "JobCounts",
     "JobRepo",
+    "Location",
     "MatchRecord",
     "MetaRepo",
     "RatingRepo",
@@ -96,10 +101,12 @@ __all__ = [
     "UniqueViolation",
     "UserRecord",
     "UserRepo",
+    "Watcher",
     "chat_lock",
     "deals_of",
     "locate",
-    "redact_url",
+    "open_database",
+    "watch",
 ]
 
 
@@ -131,12 +138,13 @@ class Storage:
                    JobRepo(db))
 
     @classmethod
-    async def open(cls, where: str | PathLike[str]) -> Storage:
-        """Open and migrate the database (a SQLite path or URL, or a PostgreSQL URL); after
+    async def open(cls, where: str | PathLike[str] | Location) -> Storage:
+        """Open and migrate the database (a Location, or a SQLite path or URL, or a PostgreSQL
+        URL: `bot.storage.engines`); after
         migration V6, record the deals of the duels saved before it (once:
         `bot.storage.deals.backfill`); after V10, compute the ratings of the results stored
         before it (once: `bot.storage.ratings.backfill`)."""
-        db = await Database.open(where)
+        db = await open_database(where)
         try:
             await backfill(db)
             await ratings.backfill(db)
@@ -147,7 +155,13 @@ class Storage:
 
     @property
     def engine(self) -> str:
+        """The engine's name, to show (metrics, `db copy`); what it can do is `can`."""
         return self.db.engine
+
+    @property
+    def can(self) -> Capabilities:
+        """What the engine can do (one process only, advisory locks, SKIP LOCKED)."""
+        return self.db.can
 
     @asynccontextmanager
     async def transaction(self, lock: str | None = None) -> AsyncIterator[None]:
@@ -159,8 +173,8 @@ class Storage:
             yield
 
     def one_update(self) -> AbstractContextManager[None]:
-        """Around one update's handling: on PostgreSQL its user, chat and settings are read
-        once for the whole update (`bot.storage.kept`)."""
+        """Around one update's handling: shared by several processes (PostgreSQL), its user,
+        chat and settings are read once for the whole update (`bot.storage.kept`)."""
         return kept.one_update()
 
     async def try_hold(self, name: str) -> HeldLock | None:

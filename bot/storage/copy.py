@@ -12,7 +12,7 @@ copied ids, so a new row gets a new id. The report has each table's rows in the 
 the target after the copy, and both schema versions; `report.ok` says whether they all match.
 
 What differs between the engines here (their catalogs: foreign keys, primary keys, identity
-columns) is in `_CATALOG`, beside the rest of this one mechanism.
+columns) each engine says (`Database.CATALOG`), beside the rest of its dialect.
 """
 
 from __future__ import annotations
@@ -21,33 +21,13 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.storage.db import Database, StorageError
+from bot.storage.db import Database, Location, StorageError
 
 if TYPE_CHECKING:
     from bot.storage import Storage
 
 BATCH_PARAMETERS = 900  # parameters per INSERT (under SQLite's oldest limit, 999)
 READ_BATCH = 500  # rows read from the source per query
-
-_CATALOG = {
-    "sqlite": {
-        "references": 'SELECT "table" FROM pragma_foreign_key_list(?)',
-        "key": "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk",
-    },
-    "postgresql": {
-        "references": "SELECT f.relname FROM pg_constraint c JOIN pg_class f"
-                      " ON f.oid = c.confrelid WHERE c.contype = 'f'"
-                      " AND c.conrelid = CAST(? AS text)::regclass",
-        "key": "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
-               " AND a.attnum = ANY (i.indkey)"
-               " WHERE i.indrelid = CAST(? AS text)::regclass AND i.indisprimary"
-               " ORDER BY array_position(i.indkey::int2[], a.attnum)",
-        "identity": "SELECT column_name FROM information_schema.columns"
-                    " WHERE table_schema = current_schema() AND table_name = ?"
-                    " AND is_identity = 'YES'",
-    },
-}
-
 
 class CopyError(StorageError):
     """The copy cannot start (the two schemas differ); nothing was written."""
@@ -102,7 +82,7 @@ def _quote(name: str) -> str:
 
 
 async def _column(db: Database, query: str, table: str) -> list[str]:
-    return [str(r[0]) for r in await db.fetchall(_CATALOG[db.engine][query], (table,))]
+    return [str(r[0]) for r in await db.fetchall(db.CATALOG[query], (table,))]
 
 
 async def copy_order(db: Database) -> list[str]:
@@ -201,7 +181,7 @@ async def copy_database(source: Database, target: Database, *, force: bool = Fal
                 await target.execute(f"DELETE FROM {_quote(table)}")
         for table in tables:
             await _copy_table(source, target, table)
-        if "identity" in _CATALOG[target.engine]:
+        if "identity" in target.CATALOG:
             await _move_sequences(target, tables)
     counts = tuple([TableCount(t, await count(source, t), await count(target, t))
                     for t in tables])
@@ -212,7 +192,8 @@ async def _end(db: Database) -> End:
     return End(db.path, db.engine, await db.schema_version())
 
 
-async def copy_between(source: str, target: str, *, force: bool = False) -> CopyReport:
+async def copy_between(source: str | Location, target: str | Location, *,
+                       force: bool = False) -> CopyReport:
     """`copy_database` between two locations (what SIXSHOOTER_DB takes), each opened as the
     bot opens it (`Storage.open`: migrated to the latest schema, its one-time backfills
     done), and closed after."""

@@ -1,18 +1,23 @@
-"""The database seam: one `Database` interface, two engines chosen by the URL's scheme.
+"""The database seam: one `Database` interface, each engine a subclass declaring what it can do.
 
-    db = await Database.open("sixshooter.db")                    # SQLite (bot.storage.sqlite)
-    db = await Database.open("sqlite:///data/sixshooter.db")     # the same, as a URL
-    db = await Database.open("postgresql://bot:pw@db:5432/six")  # PostgreSQL (bot.storage.postgres)
+    db = await open_database("sixshooter.db")                    # bot.storage.engines: SQLite
+    db = await open_database("postgresql://bot:pw@db:5432/six")  # PostgreSQL, by the URL's scheme
     async with db.transaction():        # statements inside join it, whichever repository runs them
         ...                             # any exception undoes it all, and propagates
     await db.close()
 
+An engine is registered by its URL scheme in `bot.storage.engines`, which parses a location
+once (`Location`); the rest of the bot asks the engine's `Capabilities` (`db.can`), never its
+name. This module imports no engine, and nothing above storage: whoever watches the statements
+installs itself with `bot.storage.watch.watch` (bot.ops.metrics).
+
 Repositories are written once for both engines: portable SQL with `?` parameters only (the
 PostgreSQL engine numbers them), `insert` for a new row's id, and nothing else of an engine's
 own. What truly differs (placeholders, a new row's id, where the schema version is kept, the
-schema's types, error codes, connections and locking) lives in the two engine modules and in
-each engine's numbered migrations (`bot.storage.migrations` for SQLite, and
-`bot.storage.migrations_pg` for PostgreSQL, whose first step builds SQLite's V12 at once).
+schema's types, error codes, connections and locking, the catalog's queries, how a location is
+written) lives in each engine's module (`sqlite`, `postgres`, and their helpers `sqlite_calls`,
+`postgres_sql`), and in the schema's one dialect table (`bot.storage.schema`: a V13 baseline and
+the later steps, written once for both; SQLite's own V1-V13 for files made before them).
 
 Both engines give the same guarantees to one process: a transaction is all or nothing; the
 process runs one transaction at a time (so a read-then-write inside one is never interleaved
@@ -27,21 +32,18 @@ import asyncio
 import contextvars
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
-from os import PathLike, fspath
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
-from urllib.parse import urlsplit
 
-from bot.ops import metrics
+from bot.storage.watch import committing, timed
 
 Params = Sequence[Any]
 Migration = tuple[int, str]  # (the schema version it takes the database to, its script)
 
 BUSY_TIMEOUT = 5.0  # seconds a write may wait for the writer, and then for the database's locks
 READERS = 3  # connections for reads outside a transaction (SQLite: readers; PostgreSQL: pool)
-
-POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
 class Row(Protocol):
@@ -103,55 +105,6 @@ def lock_id(key: str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-def is_postgres(where: str | PathLike[str]) -> bool:
-    return isinstance(where, str) and urlsplit(where).scheme in POSTGRES_SCHEMES
-
-
-def sqlite_path(where: str | PathLike[str]) -> str:
-    """The SQLite file of a path or a URL as SQLAlchemy writes it: `sqlite:///data/bot.db`
-    (relative), `sqlite:////srv/bot.db` (absolute), `sqlite:///:memory:`."""
-    text = fspath(where)
-    if text.startswith("sqlite:"):
-        if not text.startswith("sqlite:///") or text == "sqlite:///":
-            raise StorageError(f"{text!r}: a SQLite URL is sqlite:///path/to/file.db (three "
-                               "slashes, then the path; a fourth for an absolute path), "
-                               "or give the path alone")
-        return text.removeprefix("sqlite:///")
-    return text
-
-
-def locate(where: str) -> tuple[str | None, str | None]:
-    """Where a database is, as (the SQLite file, None) or (None, the PostgreSQL URL);
-    StorageError saying what is wrong with it."""
-    scheme = urlsplit(where).scheme if "://" in where or where.startswith("sqlite:") else ""
-    if scheme in POSTGRES_SCHEMES:
-        try:
-            parts = urlsplit(where)
-            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
-        except ValueError as e:
-            raise StorageError(f"not a usable PostgreSQL URL ({e}); expected "
-                               "postgresql://user:password@host:5432/database") from None
-        if not parts.path.strip("/") and not parts.hostname:
-            raise StorageError("the URL names no PostgreSQL server or database; expected "
-                               "postgresql://user:password@host:5432/database")
-        return None, where
-    if scheme == "sqlite":
-        return sqlite_path(where), None
-    if scheme:
-        raise StorageError(f"unknown database scheme {scheme!r}; give a SQLite file path "
-                           "(or sqlite:///path) or a postgresql:// URL")
-    return where, None
-
-
-def redact_url(url: str) -> str:
-    """A database URL as it may be shown: its password replaced."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return parts._replace(netloc=netloc).geturl()
-
-
 def numbered(scripts: Sequence[str]) -> tuple[Migration, ...]:
     """Scripts taking the schema from version i to i + 1, as (version, script) steps."""
     return tuple((i + 1, s) for i, s in enumerate(scripts))
@@ -181,40 +134,59 @@ class HeldLock(Protocol):
         ...
 
 
-class Database(ABC):
-    """One engine's database; open with `await Database.open(where)`, share one instance,
-    `await close()` at exit."""
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What an engine can do: what the rest of the bot asks (`storage.can`), never its name."""
 
-    engine: ClassVar[str]  # "sqlite" or "postgresql"
+    # Only this process can use the database (SQLite: the lock file beside it, bot.instance):
+    # what it holds in memory is the whole truth, and nothing needs sharing with another.
+    one_process: bool
+    # `transaction(lock=...)` and `try_hold` keep other processes out (PostgreSQL's advisory
+    # locks); without them, there is no other process to keep out.
+    advisory_locks: bool
+    # A claim skips the rows another process is claiming (`Database.SKIP_LOCKED`).
+    skip_locked: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a database is, parsed once (`bot.storage.engines.locate`)."""
+
+    engine: type[Database]
+    target: str = field(repr=False)  # what the engine opens: the file, or the URL (a password too)
+    shown: str  # as it may be shown: the file, or the URL with its password masked
+    file: str | None = None  # the file it is in (the bot's lock goes beside it); None: a server
+
+
+class Database(ABC):
+    """One engine's database; open with `await open_database(where)` (bot.storage.engines),
+    share one instance, `await close()` at exit. An engine implements the `_`-named statements
+    and `_transaction`; the public ones here run them, and tell the watcher."""
+
+    engine: ClassVar[str]  # the engine's name, as shown (metrics, `db copy`); ask `can`
+    can: ClassVar[Capabilities]
     # Appended to a subquery that picks rows to claim: rows another process is claiming are
     # skipped, not waited for (PostgreSQL); SQLite has one process (its file lock), nothing.
     SKIP_LOCKED: ClassVar[str]
+    # The catalog's queries `bot.storage.copy` asks, each of one table's name: "references"
+    # (the tables its foreign keys refer to), "key" (its primary key's columns, in order),
+    # and "identity" (its columns a sequence numbers) if the engine has such columns.
+    CATALOG: ClassVar[Mapping[str, str]]
     path: str  # where it is, as it may be shown (a file path, or a URL without its password)
     busy_timeout: float
 
-    @staticmethod
-    async def open(
-        where: str | PathLike[str],
-        *,
-        migrations: Sequence[Migration] | None = None,
-        busy_timeout: float = BUSY_TIMEOUT,
-        readers: int = READERS,
-    ) -> Database:
+    @classmethod
+    @abstractmethod
+    def locate(cls, where: str) -> Location:
+        """`where` (a path or a URL of one of this engine's schemes) as this engine's
+        location; StorageError saying what is wrong with it."""
+
+    @classmethod
+    @abstractmethod
+    async def connect(cls, where: Location, *, migrations: Sequence[Migration] | None,
+                      busy_timeout: float, readers: int) -> Database:
         """Connect and run the pending migrations (None: the engine's own); StorageError if
-        that fails. A `postgresql://` URL opens PostgreSQL; anything else is a SQLite file
-        (a path, or `sqlite:///path`)."""
-        if busy_timeout <= 0:
-            raise ValueError("the busy timeout must be positive")
-        if is_postgres(where):
-            from bot.storage.postgres import PostgresDatabase
-
-            return await PostgresDatabase.connect(
-                str(where), migrations=migrations, busy_timeout=busy_timeout, readers=readers)
-        from bot.storage.sqlite import SqliteDatabase
-
-        return await SqliteDatabase.connect(
-            sqlite_path(where), migrations=migrations, busy_timeout=busy_timeout,
-            readers=readers)
+        that fails (`bot.storage.engines.open_database`)."""
 
     @abstractmethod
     async def close(self) -> None:
@@ -225,23 +197,22 @@ class Database(ABC):
     async def schema_version(self) -> int:
         """The latest migration this database has run."""
 
-    @abstractmethod
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
+        return await timed(self.engine, self._execute(sql, params))
 
-    @abstractmethod
     async def insert(self, sql: str, params: Params = ()) -> int:
         """Run one INSERT into a table with an `id` key; returns the new row's id."""
+        return await timed(self.engine, self._insert(sql, params))
 
-    @abstractmethod
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         """One row of a query (a read: outside a transaction it runs beside the writes)."""
+        return await timed(self.engine, self._fetchone(sql, params))
 
-    @abstractmethod
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """Every row of a query (a read: outside a transaction it runs beside the writes)."""
+        return await timed(self.engine, self._fetchall(sql, params))
 
-    @abstractmethod
     def transaction(self, lock: str | None = None) -> AbstractAsyncContextManager[None]:
         """All statements in the block commit together or not at all.
 
@@ -259,6 +230,23 @@ class Database(ABC):
         inside the block join the transaction while it lasts. Other tasks' reads meanwhile
         see the state before it; their writes wait for it (at most the busy timeout).
         """
+        block = self._transaction(lock)
+        return block if self.in_transaction else committing(self.engine, block)
+
+    @abstractmethod
+    async def _execute(self, sql: str, params: Params) -> int: ...
+
+    @abstractmethod
+    async def _insert(self, sql: str, params: Params) -> int: ...
+
+    @abstractmethod
+    async def _fetchone(self, sql: str, params: Params) -> Row | None: ...
+
+    @abstractmethod
+    async def _fetchall(self, sql: str, params: Params) -> list[Row]: ...
+
+    @abstractmethod
+    def _transaction(self, lock: str | None) -> AbstractAsyncContextManager[None]: ...
 
     def together(self, statements: int) -> AbstractAsyncContextManager[None]:
         """A transaction for `statements` statements to take effect together, or none for one
@@ -277,10 +265,6 @@ class Database(ABC):
         """The schema's tables (not the engine's own bookkeeping), in no particular order."""
 
     # --- shared by the engines -----------------------------------------------------------
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        metrics.time_statements(cls)  # each statement of each engine timed, failures counted
 
     async def ping(self) -> None:
         """Return once the database answers a trivial query (StorageError if it cannot)."""

@@ -55,7 +55,7 @@ class Kept(Generic[V]):
         self.db = db
         # The memory is the process's (SQLite): a row it does not hold is one this process
         # has neither read nor written, so nothing it would say differently.
-        self.whole = db.engine == "sqlite"
+        self.whole = db.can.one_process
         self._rows: dict[Hashable, V] = {}
 
     def _memory(self) -> dict[Any, Any] | None:

@@ -24,20 +24,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from functools import lru_cache
 from typing import Any, ClassVar, cast
+from urllib.parse import urlsplit
 
 import asyncpg
 
 from bot.storage.db import (
     BUSY_TIMEOUT,
     READERS,
+    Capabilities,
     ConstraintError,
     Database,
     HeldLock,
+    Location,
     Migration,
     Params,
     Row,
@@ -46,11 +47,11 @@ from bot.storage.db import (
     UniqueViolation,
     lock_id,
     pending,
-    redact_url,
 )
 from bot.storage.locks import advisory_lock
 from bot.storage.pgerrors import FAILURES as _FAILURES
 from bot.storage.pgerrors import describe as _describe
+from bot.storage.postgres_sql import CATALOG, changed, numbered_sql, redact_url
 from bot.storage.schema import POSTGRES_STEPS
 
 log = logging.getLogger(__name__)
@@ -59,54 +60,44 @@ STATEMENT_TIMEOUT_MS = 60_000
 MIGRATION_LOCK = 0x5158_0001  # pg_advisory_xact_lock key: one process migrates at a time
 _LOCK = "SELECT pg_advisory_xact_lock($1)"  # a transaction's `lock` (db.lock_id of its key)
 
-_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
-
-
-@lru_cache(maxsize=2048)
-def numbered_sql(sql: str) -> str:
-    """`?` parameters as PostgreSQL's `$1, $2, …` (a `?` inside a quoted string stays)."""
-    n = 0
-
-    def number(m: re.Match[str]) -> str:
-        nonlocal n
-        if m.group(0) != "?":
-            return m.group(0)
-        n += 1
-        return f"${n:d}"
-
-    return _PLACEHOLDER.sub(number, sql)
-
-
-def _changed(status: str) -> int:
-    """Rows a statement changed, from its command tag ('UPDATE 3', 'INSERT 0 1', ...)."""
-    last = status.rsplit(" ", 1)[-1]
-    return int(last) if last.isdigit() else 0
-
-
 class PostgresDatabase(Database):
-    """A PostgreSQL database; opened through `Database.open` with a `postgresql://` URL."""
+    """A PostgreSQL database; opened through `bot.storage.engines.open_database` with a
+    `postgresql://` URL."""
 
     engine: ClassVar[str] = "postgresql"
+    # Several bots may share it: what one holds in memory, another may have changed since.
+    can: ClassVar[Capabilities] = Capabilities(
+        one_process=False, advisory_locks=True, skip_locked=True)
     SKIP_LOCKED: ClassVar[str] = " FOR UPDATE SKIP LOCKED"
+    CATALOG: ClassVar[Mapping[str, str]] = CATALOG
 
-    def __init__(self, pool: Any, url: str, *, busy_timeout: float) -> None:
+    def __init__(self, pool: Any, location: Location, *, busy_timeout: float) -> None:
         self._pool = pool
-        self._url = url  # for a lock's own connection (try_hold); never shown: `path` is
-        self.path = redact_url(url)
+        self._url = location.target  # for a lock's own connection (try_hold); never shown
+        self.path = location.shown
         self.busy_timeout = busy_timeout
         self._lock = asyncio.Lock()  # one transaction at a time in this process
         self._closed = False
 
     @classmethod
-    async def connect(
-        cls,
-        url: str,
-        *,
-        migrations: Sequence[Migration] | None = None,
-        busy_timeout: float = BUSY_TIMEOUT,
-        readers: int = READERS,
-    ) -> PostgresDatabase:
-        shown = redact_url(url)
+    def locate(cls, where: str) -> Location:
+        """postgresql://user:password@host:5432/database (or postgres://)."""
+        try:
+            parts = urlsplit(where)
+            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+        except ValueError as e:
+            raise StorageError(f"not a usable PostgreSQL URL ({e}); expected "
+                               "postgresql://user:password@host:5432/database") from None
+        if not parts.path.strip("/") and not parts.hostname:
+            raise StorageError("the URL names no PostgreSQL server or database; expected "
+                               "postgresql://user:password@host:5432/database")
+        return Location(cls, where, redact_url(where))
+
+    @classmethod
+    async def connect(cls, location: Location, *, migrations: Sequence[Migration] | None = None,
+                      busy_timeout: float = BUSY_TIMEOUT, readers: int = READERS
+                      ) -> PostgresDatabase:
+        url, shown = location.target, location.shown
         settings = {"lock_timeout": str(max(1, round(busy_timeout * 1000))),
                     "statement_timeout": str(STATEMENT_TIMEOUT_MS),
                     "application_name": "sixshooter"}
@@ -117,7 +108,7 @@ class PostgresDatabase(Database):
                 statement_cache_size=1024, reset=_keep_session)
         except _FAILURES as e:
             raise StorageError(f"cannot open the database {shown!r}: {_describe(e)}") from e
-        db = cls(pool, url, busy_timeout=busy_timeout)
+        db = cls(pool, location, busy_timeout=busy_timeout)
         try:
             await db._migrate(POSTGRES_STEPS if migrations is None else migrations)
         except BaseException as e:
@@ -204,29 +195,29 @@ class PostgresDatabase(Database):
         finally:
             await self._release(conn)
 
-    async def execute(self, sql: str, params: Params = ()) -> int:
+    async def _execute(self, sql: str, params: Params) -> int:
         async with self._connection() as conn, self._guard():
-            return _changed(await conn.execute(numbered_sql(sql), *params))
+            return changed(await conn.execute(numbered_sql(sql), *params))
 
-    async def insert(self, sql: str, params: Params = ()) -> int:
+    async def _insert(self, sql: str, params: Params) -> int:
         async with self._connection() as conn, self._guard():
             new_id = await conn.fetchval(numbered_sql(f"{sql} RETURNING id"), *params)
         if new_id is None:
             raise StorageError(f"database {self.path!r}: no row id after an insert")
         return int(new_id)
 
-    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+    async def _fetchone(self, sql: str, params: Params) -> Row | None:
         async with self._connection() as conn, self._guard():
             return cast("Row | None", await conn.fetchrow(numbered_sql(sql), *params))
 
-    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+    async def _fetchall(self, sql: str, params: Params) -> list[Row]:
         async with self._connection() as conn, self._guard():
             return cast("list[Row]", await conn.fetch(numbered_sql(sql), *params))
 
     # --- transactions ----------------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self, lock: str | None = None) -> AsyncIterator[None]:
+    async def _transaction(self, lock: str | None) -> AsyncIterator[None]:
         outer = self.current
         if outer is not None:
             async with self._savepoint(outer, lock):

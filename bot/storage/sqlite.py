@@ -25,8 +25,9 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from os import path as os_path
 from typing import ClassVar
 
 import aiosqlite
@@ -34,53 +35,45 @@ import aiosqlite
 from bot.storage.db import (
     BUSY_TIMEOUT,
     READERS,
-    ConstraintError,
+    Capabilities,
     Database,
     HeldLock,
+    Location,
     Migration,
     Params,
     Row,
     StorageError,
     Transaction,
-    UniqueViolation,
     pending,
 )
 from bot.storage.locks import FileLocked
 from bot.storage.schema import sqlite_steps
-from bot.storage.sqlite_calls import T, changes, fetch_all, fetch_one, in_thread, submit
+from bot.storage.sqlite_calls import (
+    T,
+    changes,
+    failure,
+    fetch_all,
+    fetch_one,
+    in_thread,
+    open_connection,
+    submit,
+)
 
 log = logging.getLogger(__name__)
 
 
-def _error(path: str, e: sqlite3.Error) -> StorageError:
-    kind = StorageError
-    if isinstance(e, sqlite3.IntegrityError):
-        kind = UniqueViolation if str(e).startswith("UNIQUE") else ConstraintError
-    return kind(f"database {path!r}: {e}")
-
-
-def _probe(where: str) -> None:
-    sqlite3.connect(where).close()
-
-
-async def _connect(where: str) -> aiosqlite.Connection:
-    # The file is tried first in a thread this coroutine waits for: when aiosqlite's own
-    # connect fails (a missing directory...), it stops its worker thread without waiting for
-    # it, and that thread may then report to an event loop that is already closed.
-    try:
-        await asyncio.to_thread(_probe, where)
-        conn = await aiosqlite.connect(where, isolation_level=None)
-    except sqlite3.Error as e:
-        raise StorageError(f"cannot open the database {where!r}: {e}") from e
-    conn.row_factory = sqlite3.Row
-    return conn
-
-
 class SqliteDatabase(Database):
-    """A SQLite file (or ":memory:"); opened through `Database.open`."""
+    """A SQLite file (or ":memory:"); opened through `bot.storage.engines.open_database`."""
 
     engine: ClassVar[str] = "sqlite"
+    # One bot per file (its lock file, bot.instance): what it keeps in memory is the truth.
+    can: ClassVar[Capabilities] = Capabilities(
+        one_process=True, advisory_locks=False, skip_locked=False)
     SKIP_LOCKED: ClassVar[str] = ""
+    CATALOG: ClassVar[Mapping[str, str]] = {
+        "references": 'SELECT "table" FROM pragma_foreign_key_list(?)',
+        "key": "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk",
+    }
 
     def __init__(self, writer: aiosqlite.Connection, path: str, *,
                  busy_timeout: float = BUSY_TIMEOUT) -> None:
@@ -97,27 +90,34 @@ class SqliteDatabase(Database):
         self._closed = False
 
     @classmethod
-    async def connect(
-        cls,
-        where: str,
-        *,
-        migrations: Sequence[Migration] | None = None,
-        busy_timeout: float = BUSY_TIMEOUT,
-        readers: int = READERS,
-    ) -> SqliteDatabase:
-        """Connect, set the pragmas and run pending migrations; StorageError if that fails.
+    def locate(cls, where: str) -> Location:
+        """A path, or a URL as SQLAlchemy writes it: `sqlite:///data/bot.db` (relative),
+        `sqlite:////srv/bot.db` (absolute), `sqlite:///:memory:`; `~` is the home directory."""
+        if where.startswith("sqlite:"):
+            if not where.startswith("sqlite:///") or where == "sqlite:///":
+                raise StorageError(f"{where!r}: a SQLite URL is sqlite:///path/to/file.db (three "
+                                   "slashes, then the path; a fourth for an absolute path), "
+                                   "or give the path alone")
+            where = where.removeprefix("sqlite:///")
+        file = os_path.expanduser(where)
+        return Location(cls, file, file, file)
 
+    @classmethod
+    async def connect(cls, location: Location, *, migrations: Sequence[Migration] | None = None,
+                      busy_timeout: float = BUSY_TIMEOUT, readers: int = READERS
+                      ) -> SqliteDatabase:
+        """Connect, set the pragmas and run pending migrations; StorageError if that fails.
         `busy_timeout` (seconds) bounds how long a write waits; `readers` is the number of
-        reader connections (none for ":memory:" or a file not in WAL mode: reads then share
-        the writer).
-        """
-        db = cls(await _connect(where), where, busy_timeout=busy_timeout)
+        reader connections (none for ":memory:" or a file not in WAL mode: reads share the
+        writer)."""
+        where = location.target
+        db = cls(await open_connection(where), where, busy_timeout=busy_timeout)
         try:
             wal = await db._configure(db._conn)
             await db._migrate(sqlite_steps(await db.schema_version()) if migrations is None
                               else migrations)
             for _ in range(readers if wal else 0):
-                conn = await _connect(where)
+                conn = await open_connection(where)
                 db._readers.append(conn)
                 await db._configure(conn, reader=True)
                 db._idle.put_nowait(conn)
@@ -230,32 +230,32 @@ class SqliteDatabase(Database):
                 queued = submit(self._conn, work, sql, params, before=before)
             return await queued
         except sqlite3.Error as e:
-            raise _error(self.path, e) from e
+            raise failure(self.path, e) from e
 
     @staticmethod
     async def _one(conn: aiosqlite.Connection, sql: str) -> sqlite3.Row | None:
         return await in_thread(conn, fetch_one, sql, ())
 
-    async def execute(self, sql: str, params: Params = ()) -> int:
+    async def _execute(self, sql: str, params: Params) -> int:
         return (await self._run(changes, sql, params))[0]
 
-    async def insert(self, sql: str, params: Params = ()) -> int:
+    async def _insert(self, sql: str, params: Params) -> int:
         rowid = (await self._run(changes, sql, params))[1]
         if rowid is None:
             raise StorageError(f"database {self.path!r}: no row id after an insert")
         return rowid
 
-    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+    async def _fetchone(self, sql: str, params: Params) -> Row | None:
         row: sqlite3.Row | None = await self._run(fetch_one, sql, params, read=True)
         return row
 
-    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+    async def _fetchall(self, sql: str, params: Params) -> list[Row]:
         return list(await self._run(fetch_all, sql, params, read=True))
 
     # --- transactions -------------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self, lock: str | None = None) -> AsyncIterator[None]:
+    async def _transaction(self, lock: str | None) -> AsyncIterator[None]:
         # `lock`: nothing to take. BEGIN IMMEDIATE makes this the file's one writer (another
         # process's transaction waits for it), and the lock file lets one bot use the file.
         outer = self.current
@@ -278,7 +278,7 @@ class SqliteDatabase(Database):
             except BaseException as e:
                 await self._rollback_quietly(always=True)
                 if isinstance(e, sqlite3.Error):
-                    raise _error(self.path, e) from e
+                    raise failure(self.path, e) from e
                 raise
             finally:
                 self._leave(token)

@@ -1,4 +1,4 @@
-"""SQLite statements in one trip to their connection's thread each.
+"""SQLite connections opened, and statements run in one trip to their connection's thread each.
 
 aiosqlite runs each connection's calls in a thread of its own; its cursor API takes a trip per
 call (execute, then fetch, then close: three for a read, two for a write), each a wake-up of
@@ -17,9 +17,35 @@ from typing import TypeVar
 
 import aiosqlite
 
-from bot.storage.db import Params
+from bot.storage.db import ConstraintError, Params, StorageError, UniqueViolation
 
 T = TypeVar("T")
+
+
+def failure(path: str, e: sqlite3.Error) -> StorageError:
+    """A sqlite3 error as the storage's (a constraint's: ConstraintError, UniqueViolation)."""
+    kind = StorageError
+    if isinstance(e, sqlite3.IntegrityError):
+        kind = UniqueViolation if str(e).startswith("UNIQUE") else ConstraintError
+    return kind(f"database {path!r}: {e}")
+
+
+def _probe(where: str) -> None:
+    sqlite3.connect(where).close()
+
+
+async def open_connection(where: str) -> aiosqlite.Connection:
+    """A connection to the file `where`, its rows by name or position; StorageError if not."""
+    # The file is tried first in a thread this coroutine waits for: when aiosqlite's own
+    # connect fails (a missing directory...), it stops its worker thread without waiting for
+    # it, and that thread may then report to an event loop that is already closed.
+    try:
+        await asyncio.to_thread(_probe, where)
+        conn = await aiosqlite.connect(where, isolation_level=None)
+    except sqlite3.Error as e:
+        raise StorageError(f"cannot open the database {where!r}: {e}") from e
+    conn.row_factory = sqlite3.Row
+    return conn
 
 
 def changes(conn: sqlite3.Connection, sql: str, params: Params) -> tuple[int, int | None]:

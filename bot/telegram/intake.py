@@ -94,7 +94,7 @@ class Intake:
         """Take what a dead process left (at once on SQLite, where only this one can run; on
         PostgreSQL at once what this machine's dead runs left), then sweep in the
         background."""
-        if self.storage.engine == "sqlite":
+        if self.storage.can.one_process:
             await self._take_stale(before=float("inf"))
         else:  # this machine's dead runs' at once; other machines' once their leases end
             for owner in await self.storage.inbox.owners():

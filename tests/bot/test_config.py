@@ -247,13 +247,13 @@ def test_a_webhook_secret_telegram_would_refuse_is_refused_without_showing_it(
 def test_sixshooter_db_takes_a_path_a_sqlite_url_or_a_postgresql_url(tmp_path: Path) -> None:
     sqlite = Config.from_env(env(tmp_path, SIXSHOOTER_DB=f"sqlite:///{tmp_path}/u.db"))
     assert sqlite.db_path == tmp_path / "u.db" and sqlite.db_url is None
-    assert sqlite.database == tmp_path / "u.db"
+    assert sqlite.database.file == str(tmp_path / "u.db")
     relative = Config.from_env(env(tmp_path, SIXSHOOTER_DB="sqlite:///data.db"),
                                check_paths=False)
     assert relative.db_path == Path("data.db")
     url = "postgresql://bot:s3cret-pass@db.example.org:5432/six"
     pg = Config.from_env(env(tmp_path, SIXSHOOTER_DB=url))
-    assert pg.db_path is None and pg.database == url
+    assert pg.db_path is None and pg.database.target == url and pg.db_url == url
     # The password is a secret (masked in every log line) and out of the config's repr.
     assert pg.secrets == [TOKEN, "s3cret-pass"] and "s3cret" not in repr(pg)
     assert Config.from_env(env(tmp_path, SIXSHOOTER_DB="postgres://h/six")).db_url

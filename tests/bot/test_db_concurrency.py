@@ -16,7 +16,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.storage import Database, Rollback, StorageError
+from bot.storage import Database, Rollback, StorageError, open_database
 from bot.storage.db import numbered
 from bot.storage.sqlite_calls import changes, submit
 
@@ -25,7 +25,7 @@ TIMEOUT = 0.6  # the busy timeout these tests open the database with, in seconds
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(
+    database = await open_database(
         tmp_path / "c.db",
         migrations=numbered(("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT);",)),
         busy_timeout=TIMEOUT)
@@ -260,7 +260,7 @@ async def test_reads_cannot_write(db: Database) -> None:
 
 
 async def test_close_waits_for_reads_and_then_refuses_statements(tmp_path: Path) -> None:
-    database = await Database.open(tmp_path / "x.db", migrations=numbered(("CREATE TABLE t (k);",)))
+    database = await open_database(tmp_path / "x.db", migrations=numbered(("CREATE TABLE t (k);",)))
     reads = [asyncio.create_task(database.fetchall("SELECT * FROM t")) for _ in range(6)]
     await asyncio.sleep(0)
     await database.close()
@@ -273,7 +273,7 @@ async def test_close_waits_for_reads_and_then_refuses_statements(tmp_path: Path)
 
 
 async def test_an_in_memory_database_reads_through_the_writer() -> None:
-    database = await Database.open(":memory:", migrations=numbered(("CREATE TABLE t (k);",)))
+    database = await open_database(":memory:", migrations=numbered(("CREATE TABLE t (k);",)))
     await database.execute("INSERT INTO t VALUES (1)")
     assert [tuple(r) for r in await database.fetchall("SELECT k FROM t")] == [(1,)]
     await database.close()

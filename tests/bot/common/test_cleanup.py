@@ -28,7 +28,7 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
 def worker(store: Storage, bot: FakeBot) -> tuple[App, Services]:
     svc = Services(storage=store, janitor=Janitor(journal=store.deletes))
     app = cast(App, SimpleNamespace(bot=cast(Bot, bot), bot_data={KEY: svc}))
-    app.bot_data[due.KEY] = due.Scheduler(app, store.jobs, engine=store.engine)
+    app.bot_data[due.KEY] = due.Scheduler(app, store.jobs, can=store.can)
     cleanup.arm(app)
     return app, svc
 

@@ -31,7 +31,7 @@ async def until(done: Callable[[], bool], timeout: float = 20.0) -> None:
 
 def scheduler(store: Storage, handlers: dict[str, due.Handler], **kw: Any) -> due.Scheduler:
     kw.setdefault("backoff", FAST)
-    return due.Scheduler(APP, store.jobs, engine=store.engine, handlers=handlers, **kw)
+    return due.Scheduler(APP, store.jobs, can=store.can, handlers=handlers, **kw)
 
 
 @pytest.fixture

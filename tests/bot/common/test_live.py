@@ -15,6 +15,7 @@ from telegram import Bot, Chat, MaybeInaccessibleMessage, Message
 from bot.common import live
 from bot.common.refusal import Refusal
 from bot.services import Services
+from bot.storage.engines import ENGINES
 from bot.telegram import send
 
 STALE, NOT_PLAYER, OVER, ODD = (Refusal("t.stale"), Refusal("t.not_player"), Refusal("t.over"),
@@ -144,6 +145,7 @@ def loop() -> live.Live[Rec, int, int, str]:
 class _Engine:
     def __init__(self, engine: str) -> None:
         self.engine = engine
+        self.can = ENGINES[engine].can
 
 
 def svc(now: int = 100, engine: str = "sqlite") -> Services:

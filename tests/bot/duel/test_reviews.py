@@ -135,7 +135,7 @@ async def bench(store: Storage) -> AsyncIterator[Bench]:
     svc = Services(storage=store, clock=lambda: T0, offload=searches)
     bot = FakeBot()
     app = cast(App, SimpleNamespace(bot=bot, bot_data={KEY: svc}))
-    scheduler = due.install(app, store.jobs, store.engine)
+    scheduler = due.install(app, store.jobs, store.can)
     reviewer = reviews.install(app)
     for uid, name in ((ALICE, "Alice"), (BOB, "Bob")):
         await store.users.upsert(uid, name, now=T0)

@@ -390,7 +390,7 @@ async def test_a_stale_alarm_re_arms_the_current_move(rig: Rig) -> None:
 
 
 async def test_the_next_alarm_is_the_duels_due_row(store: Storage) -> None:
-    scheduler = due.Scheduler(cast(App, object()), store.jobs, engine=store.engine,
+    scheduler = due.Scheduler(cast(App, object()), store.jobs, can=store.can,
                               clock=lambda: float(T0))
     alarms = DueAlarms(scheduler)
     remind, expire = Alarm(5, 3, AlarmKind.REMIND), Alarm(5, 3, AlarmKind.EXPIRE)

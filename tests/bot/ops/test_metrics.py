@@ -4,6 +4,7 @@ chat, a user or the token."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,7 +14,8 @@ from telegram.error import NetworkError, TimedOut
 
 from bot.ops import metrics
 from bot.ops.requests import MeteredRequest, outcome_of
-from bot.storage.db import Database, Rollback, numbered
+from bot.storage import Rollback, open_database, watch
+from bot.storage.db import numbered
 from bot.telegram.drawing import Drawer
 from tests.support.httpserver import closed_port, serving
 from tests.support.ops import words
@@ -24,6 +26,14 @@ CHAT, USER = -1001234567891, 987654321
 
 def value(name: str, **labels: str) -> float:
     return metrics.REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+@pytest.fixture
+def watched() -> Iterator[None]:
+    """The database watched for the metrics, as the bot's start does (bot.app.build)."""
+    before = watch(metrics.DATABASE)
+    yield
+    watch(before)
 
 
 def update(**fields: Any) -> Update:
@@ -185,8 +195,8 @@ async def test_each_job_of_the_drawing_thread_is_counted() -> None:
 
 
 async def test_a_committed_transaction_counts_once_and_a_rolled_back_one_not(
-        database: str) -> None:
-    db = await Database.open(database, migrations=numbered(("CREATE TABLE t (x INTEGER);",)))
+        database: str, watched: None) -> None:
+    db = await open_database(database, migrations=numbered(("CREATE TABLE t (x INTEGER);",)))
     committed = value("sixshooter_db_transactions_total", engine=db.engine)
     try:
         async with db.transaction():

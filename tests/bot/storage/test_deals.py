@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import MIGRATIONS, Database, Deal, DuelStatus, Storage, deals_of
+from bot.storage import MIGRATIONS, Deal, DuelStatus, Storage, deals_of, open_database
 from bot.storage.db import numbered
 from rules.duel import DuelState, TiebreakAnswer
 from tests.rules.duel.helpers import bets, deck_with
@@ -96,7 +96,7 @@ async def test_a_tiebreak_deal_is_found_by_its_salt(store: Storage) -> None:
 
 async def test_a_v5_database_gets_the_deals_of_its_saved_duels(tmp_path: Path) -> None:
     path = tmp_path / "v5.db"
-    old = await Database.open(path, migrations=numbered(MIGRATIONS[:5]))
+    old = await open_database(path, migrations=numbered(MIGRATIONS[:5]))
     states = {"tiebreak": tiebreak_played(), "offer": at_tiebreak_offer()}
     for n, state in enumerate(states.values()):
         await old.insert(

@@ -3,15 +3,25 @@ live in the whole database, and each statement timed with its failures counted."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from bot.ops import metrics
-from bot.storage import DuelStatus, Storage, StorageError
+from bot.storage import DuelStatus, Storage, StorageError, watch
 from bot.storage.live import LiveGames
 
 
 def value(name: str, **labels: str) -> float:
     return metrics.REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+@pytest.fixture
+def watched() -> Iterator[None]:
+    """The database watched for the metrics, as the bot's start does (bot.app.build)."""
+    before = watch(metrics.DATABASE)
+    yield
+    watch(before)
 
 
 async def test_ping_answers_and_fails_once_closed(database: str) -> None:
@@ -36,7 +46,8 @@ async def test_live_games_counts_only_live_ones(store: Storage) -> None:
     assert await store.live_games() == LiveGames(1, 1)
 
 
-async def test_each_statement_is_timed_and_a_failed_one_counted(store: Storage) -> None:
+async def test_each_statement_is_timed_and_a_failed_one_counted(store: Storage,
+                                                                watched: None) -> None:
     engine = store.engine
     timed = value("sixshooter_db_statement_seconds_count", engine=engine)
     failed = value("sixshooter_db_errors_total", engine=engine, error="StorageError")

@@ -10,12 +10,12 @@ import pytest
 
 from bot.storage import (
     MIGRATIONS,
-    Database,
     DuelResult,
     DuelStatus,
     ResultReason,
     Storage,
     StorageError,
+    open_database,
 )
 from bot.storage.db import numbered
 from bot.storage.migrate import move_chat
@@ -86,7 +86,7 @@ async def test_a_practice_duel_rates_nobody(store: Storage) -> None:
 
 async def test_an_older_database_gets_its_ratings_replayed_in_order(tmp_path: Path) -> None:
     path = tmp_path / "v9.db"
-    old = await Database.open(path, migrations=numbered(MIGRATIONS[:9]))
+    old = await open_database(path, migrations=numbered(MIGRATIONS[:9]))
     stored = [  # inserted out of order: the replay sorts by (finished_at, duel_id)
         result(3, (BOB, CAROL), CAROL, at=50),
         result(1, (ALICE, BOB), ALICE, at=10),

@@ -27,6 +27,7 @@ import pytest
 
 from bot.storage import MIGRATIONS, Database, DuelStatus, Storage, TournamentStatus, deals_of
 from bot.storage.db import numbered
+from bot.storage.engines import open_database
 from bot.storage.schema import DIALECTS, LATEST, POSTGRES_STEPS, SQLITE_NEW, render
 from bot.storage.schema.steps import STEPS
 from rules.cards import shuffled_deck
@@ -83,7 +84,7 @@ async def test_a_new_file_a_file_from_v1_and_one_made_before_have_one_schema(
     new = tmp_path / "new.db"
     await (await Storage.open(new)).close()
     from_v1 = tmp_path / "v1.db"
-    await (await Database.open(from_v1, migrations=numbered(MIGRATIONS[:1]))).close()
+    await (await open_database(from_v1, migrations=numbered(MIGRATIONS[:1]))).close()
     await (await Storage.open(from_v1)).close()  # V2 to V13 released, then the later steps
     made = tmp_path / "made.db"
     with sqlite3.connect(made) as raw:
@@ -101,7 +102,7 @@ async def test_a_file_at_any_older_version_upgrades_to_that_schema(tmp_path: Pat
     await (await Storage.open(new)).close()
     for version in range(2, LATEST):
         old = tmp_path / f"v{version}.db"
-        await (await Database.open(old, migrations=numbered(MIGRATIONS[:version]))).close()
+        await (await open_database(old, migrations=numbered(MIGRATIONS[:version]))).close()
         await (await Storage.open(old)).close()
         assert sqlite_schema(old) == sqlite_schema(new), version
 

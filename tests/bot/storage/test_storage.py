@@ -12,13 +12,13 @@ from bot.storage import (
     ChallengeRecord,
     ChallengeStatus,
     ChatSettings,
-    Database,
     DuelResult,
     DuelStatus,
     ResultReason,
     Rollback,
     Storage,
     StorageError,
+    open_database,
 )
 from bot.storage.challenges import UNSENT_GRACE, AlreadyPending
 from bot.storage.db import numbered
@@ -76,14 +76,14 @@ async def test_reopening_is_idempotent_and_keeps_data(tmp_path: Path) -> None:
 async def test_migrations_run_in_order_and_only_once(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     v1 = ("CREATE TABLE a (x INTEGER);",)
-    db = await Database.open(path, migrations=numbered(v1))
+    db = await open_database(path, migrations=numbered(v1))
     assert await db.schema_version() == 1
     await db.close()
     v2 = (*v1, "CREATE TABLE b (y INTEGER); INSERT INTO a VALUES (1);")
-    db = await Database.open(path, migrations=numbered(v2))
+    db = await open_database(path, migrations=numbered(v2))
     assert await db.schema_version() == 2
     await db.close()
-    db = await Database.open(path, migrations=numbered(v2))  # nothing runs twice
+    db = await open_database(path, migrations=numbered(v2))  # nothing runs twice
     assert [tuple(r) for r in await db.fetchall("SELECT x FROM a")] == [(1,)]
     await db.close()
 
@@ -92,8 +92,8 @@ async def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     bad = ("CREATE TABLE a (x INTEGER);", "CREATE TABLE b (y INTEGER); THIS IS NOT SQL;")
     with pytest.raises(StorageError):
-        await Database.open(path, migrations=numbered(bad))
-    db = await Database.open(path, migrations=numbered(bad[:1]))
+        await open_database(path, migrations=numbered(bad))
+    db = await open_database(path, migrations=numbered(bad[:1]))
     assert await db.schema_version() == 1
     assert await db.fetchone("SELECT name FROM sqlite_master WHERE name = 'b'") is None
     await db.close()
@@ -104,12 +104,12 @@ async def test_a_newer_database_is_refused(tmp_path: Path) -> None:
     with sqlite3.connect(path) as raw:
         raw.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     with pytest.raises(StorageError, match="newer than this bot knows"):
-        await Database.open(path)
+        await open_database(path)
 
 
 async def test_a_missing_directory_is_a_storage_error(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="cannot open"):
-        await Database.open(tmp_path / "missing" / "s.db")
+        await open_database(tmp_path / "missing" / "s.db")
 
 
 async def test_a_failed_open_leaves_no_connection_thread_behind(tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ async def test_a_failed_open_leaves_no_connection_thread_behind(tmp_path: Path) 
     unhandled exception in a thread). The open is tried in a thread that is waited for."""
     before = set(threading.enumerate())
     with pytest.raises(StorageError, match="cannot open"):
-        await Database.open(tmp_path / "missing" / "s.db")
+        await open_database(tmp_path / "missing" / "s.db")
     left = [t.name for t in threading.enumerate()
             if t not in before and t.is_alive() and "_connection_worker_thread" in t.name]
     assert not left
@@ -128,7 +128,7 @@ async def test_a_file_that_is_not_a_database_is_a_storage_error(tmp_path: Path) 
     path = tmp_path / "notes.txt"
     path.write_bytes(b"this is not a database, just some text that is long enough " * 20)
     with pytest.raises(StorageError, match="not a database"):
-        await Database.open(path)
+        await open_database(path)
 
 
 async def test_transaction_commits_or_rolls_back_everything(store: Storage) -> None:
@@ -590,6 +590,6 @@ async def test_settings_and_users_read_from_memory_match_the_database(tmp_path: 
 
 async def test_a_postgresql_server_that_does_not_answer_is_one_line_without_the_password() -> None:
     with pytest.raises(StorageError, match="cannot open the database") as e:
-        await Database.open("postgresql://bot:hunter2-secret@127.0.0.1:9/six", busy_timeout=2)
+        await open_database("postgresql://bot:hunter2-secret@127.0.0.1:9/six", busy_timeout=2)
     assert "hunter2" not in str(e.value) and "\n" not in str(e.value)
     assert "postgresql://bot:***@127.0.0.1:9/six" in str(e.value)

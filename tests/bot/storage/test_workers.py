@@ -17,12 +17,12 @@ from bot.services import Services
 from bot.storage import (
     ChallengeRecord,
     ChatSettings,
-    Database,
     DuelResult,
     ResultReason,
     Storage,
     StorageError,
     chat_lock,
+    open_database,
 )
 from bot.storage.challenges import AlreadyPending
 from bot.tournament import service as tournaments
@@ -141,7 +141,7 @@ async def test_the_chat_lock_makes_two_workers_read_then_write_one_at_a_time(
 async def test_a_lock_held_elsewhere_is_waited_for_at_most_the_busy_timeout(
         pair: tuple[Storage, Storage], database: str) -> None:
     a, _ = pair
-    impatient = Storage.over(await Database.open(database, busy_timeout=0.3))
+    impatient = Storage.over(await open_database(database, busy_timeout=0.3))
     held, release = asyncio.Event(), asyncio.Event()
 
     async def holder() -> None:
