@@ -13,7 +13,8 @@
   import them as `rules.duel.odds` and `rules.duel.ai`; they need numpy, which importing
   `rules.duel` never loads. `searches` names the searches the bot runs in its process pool
   without loading them (the review, the hint, the odds, the AI's move); `reviewed` (a kept
-  review) and `levels` (the AI's levels) are what the bot reads of them.
+  review), `advised` (the hands' odds) and `levels` (the AI's levels) are what the bot reads
+  of them.
 """
 
 from rules.duel.actions import (
