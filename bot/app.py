@@ -13,11 +13,11 @@ from bot.config import Config
 from bot.offload import Offload
 from bot.ops import memory, metrics
 from bot.ops import server as ops
-from bot.ops.requests import MeteredRequest
 from bot.services import KEY, Services, services
 from bot.storage import Storage, watch
 from bot.telegram import App, menu
 from bot.telegram.flood import DatabaseWindow
+from bot.telegram.http import MeteredRequest
 from bot.telegram.menu import Command
 from bot.telegram.ratelimit import ChatRateLimiter
 from bot.telegram.scheduling import FairUpdateProcessor

@@ -32,7 +32,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.telegram.html import Html, html_escape, mention_html
+from bot.html import Html, html_escape, mention_html
 
 __all__ = [
     "CLOCK", "LANGUAGES", "WAIT", "Html", "Language", "MissingText", "Texts", "Translator",

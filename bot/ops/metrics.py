@@ -6,7 +6,7 @@ a chat or user id, a name, a token, a secret or a card).
 
 * `handling(update)` (bot.telegram.scheduling, around each update's handling): the update
   counted by kind; a press is timed from its arrival until Telegram confirms its answer.
-* `bot_api_call(method, outcome)` (bot.ops.requests, every Bot API request): calls by method
+* `bot_api_call(method, outcome)` (bot.telegram.http, every Bot API request): calls by method
   and outcome; a 429 also counts in its own counter; an answered press ends its timer.
 * `flood_wait(turn)` (bot.telegram.ratelimit): the time a paced request waited for its turn.
 * `DATABASE` (installed with `bot.storage.watch` where the bot starts, bot.app.build): each

@@ -9,10 +9,10 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 
+from bot.html import clean_name
 from bot.i18n import Html, Translator
 from bot.stats.standings import Standing
 from bot.storage import DuelResult, ResultReason
-from bot.telegram.html import clean_name
 from render.standings import Figures
 from render.text import signed
 from rules import rating

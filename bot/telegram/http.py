@@ -13,6 +13,12 @@ Whether a failed request could have reached Telegram is what `bot.telegram.send`
 machine (no free connection within the pool timeout, the connection refused or not made in
 time) is raised from a `NotSent`; anything later (a read timeout, a connection dropped while
 waiting for the answer) is not.
+
+`MeteredRequest` is the bot's request class (bot.app gives it to the builder for sends and
+for getUpdates): each call counted (`bot.ops.metrics.bot_api_call`) by its method (the URL's
+last segment, never the token's) and its outcome: "ok", "retry_after" for a 429, else the
+error class python-telegram-bot raises for the HTTP status (bad_request, forbidden,
+invalid_token, conflict, server_error, ...) or for the transport (timed_out, network_error).
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from urllib.parse import quote, urlencode
 import aiohttp
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+
+from bot.ops import metrics
 
 DEFAULT = 5.0  # seconds: python-telegram-bot's own defaults for connect, read and write
 POOL = 1.0  # seconds a request waits for a free connection
@@ -146,6 +154,38 @@ class AiohttpRequest(BaseRequest):
             raise NetworkError(_said(e)) from None
         finally:
             free.release()
+
+
+# HTTP status -> the error class python-telegram-bot turns it into (snake_case).
+_STATUS = {400: "bad_request", 401: "invalid_token", 403: "forbidden", 404: "invalid_token",
+           409: "conflict", 429: "retry_after", 502: "network_error"}
+
+
+def outcome_of(status: int) -> str:
+    if 200 <= status < 300:
+        return "ok"
+    if status in _STATUS:
+        return _STATUS[status]
+    return "server_error" if status >= 500 else "error"
+
+
+class MeteredRequest(AiohttpRequest):
+    """The one place that sees every Bot API call, counted for /metrics."""
+
+    async def do_request(self, url: str, method: str, *args: Any,
+                         **kwargs: Any) -> tuple[int, bytes]:
+        """The request (python-telegram-bot's arguments, passed on), counted."""
+        name = metrics.method_of(url)
+        try:
+            status, payload = await super().do_request(url, method, *args, **kwargs)
+        except TimedOut:
+            metrics.bot_api_call(name, "timed_out")
+            raise
+        except Exception:
+            metrics.bot_api_call(name, "network_error")
+            raise
+        metrics.bot_api_call(name, outcome_of(status))
+        return status, payload
 
 
 # Bodies are built here as bytes, not by aiohttp's FormData or MultipartWriter: FormData takes

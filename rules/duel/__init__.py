@@ -1,11 +1,11 @@
 """Six-Shooter Poker, the duel (RULES.md): the public names of the game.
 
-- `state`: `DuelState`, the state machine (deal, apply, public_view, JSON, the past: `at`,
-  `actors_since`), with its limits (`MIN_STACK`...).
+- `state`: `DuelState`, the state machine (deal, what may be played, apply, public_view, JSON,
+  the past: `at`, `actors_since`), with its limits (`MIN_STACK`...).
 - `actions`: what a player does (`Bet`, `TiebreakAnswer`, `Surrender`), the events a duel emits
   and the `DuelError`s it raises.
 - `view`: `PublicView`, what anyone at the table may see (all that `render/` and captions get).
-- `moves` (what may be played), `row` (the six hands of a deal), `bullet` (settling a bullet)
+- `stakes` (what may be bet), `row` (the six hands of a deal), `bullet` (settling a bullet)
   and `log` (the saved form) are the state machine's parts.
 - `policy`: the move made for a player who ran out of time (import it as `rules.duel.policy`).
 - `odds` (the remaining hands' category and pairwise odds, from the public view only) and `ai`
@@ -13,7 +13,8 @@
   import them as `rules.duel.odds` and `rules.duel.ai`; they need numpy, which importing
   `rules.duel` never loads. `searches` names the searches the bot runs in its process pool
   without loading them (the review, the hint, the odds, the AI's move); `reviewed` (a kept
-  review) and `levels` (the AI's levels) are what the bot reads of them.
+  review), `advised` (the hands' odds) and `levels` (the AI's levels) are what the bot reads
+  of them.
 """
 
 from rules.duel.actions import (

@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 
 from rules.duel.actions import Bet
+from rules.duel.advised import HandOdds
 from rules.duel.judge import best_moves
 from rules.duel.odds import all_pair_odds, category_odds, table_of
 from rules.duel.review import move_values
-from rules.duel.searches import HandOdds
 from rules.duel.view import PublicView
 from rules.hands import Category
 

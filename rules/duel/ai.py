@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 
-from rules.duel import moves
+from rules.duel import stakes
 from rules.duel.actions import Action, Bet, TiebreakAnswer
 from rules.duel.judge import ENDGAME_SAMPLES, JUDGE_SAMPLES, best_index, judge
 from rules.duel.levels import LEVELS, Level, parse_level
@@ -47,14 +47,14 @@ SAMPLES = {"normal": 2000, "hard": JUDGE_SAMPLES}  # joint completions behind ea
 
 
 def legal_moves(view: PublicView, player: int) -> list[Action]:
-    """What `player` may do now, as the rules say (`rules.duel.moves`), surrender aside."""
+    """What `player` may do now, as the rules say (`DuelState.legal_actions`), surrender aside."""
     if player not in view.to_act:
         return []
     if view.phase is Phase.TIEBREAK_OFFER:
         return [TiebreakAnswer(True), TiebreakAnswer(False)]
     if view.phase is not Phase.BULLET:
         return []
-    chips = moves.allowed_chips(view.stacks[player], view.bonus_duel)
+    chips = stakes.allowed_chips(view.stacks[player], view.bonus_duel)
     free = [h.position for h in view.hands if h.state is HandState.AVAILABLE]
     return [Bet(p, c) for p in free for c in chips]
 

@@ -1,5 +1,5 @@
 """How a bullet of the duel is settled (RULES.md), as a pure function of the two bets, the two
-hands and the stacks (what may be bet is `rules.duel.moves`').
+hands and the stacks (what may be bet is `rules.duel.stakes`').
 
 Each player puts 1 chip (pass) or 2 (play) on a hand. 1 v 1: both take their chip back. 1 v 2:
 the player who put 2 takes the 3 chips whatever the cards. 2 v 2: a showdown, the better hand

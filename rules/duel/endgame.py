@@ -28,7 +28,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from rules.duel import moves
+from rules.duel import stakes
 from rules.duel.actions import Bet
 from rules.duel.odds import Rng, as_generator, categories_of, sample_strengths, table_of
 from rules.duel.view import HandState, Phase, PublicView
@@ -167,7 +167,7 @@ class Endgame:
         """`me`'s worth after `me`'s c chips on hand i as the opponent: the dealer's best
         answer, the worst for `me`."""
         hands = [j for j in range(len(self.positions)) if j != i]
-        chips = moves.allowed_chips(self.view.stacks[self.dealer], False)
+        chips = stakes.allowed_chips(self.view.stacks[self.dealer], False)
         return min(self._bullet(i, c, j, d) for j in hands for d in chips)
 
     def values(self, bets: Sequence[Bet]) -> list[float]:

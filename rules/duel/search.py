@@ -20,7 +20,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from rules.duel import moves
+from rules.duel import stakes
 from rules.duel.actions import Bet
 from rules.duel.odds import Rng, as_generator, categories_of, sample_strengths, table_of
 from rules.duel.view import HandState, PublicView
@@ -142,7 +142,7 @@ class Search:
         return self.tiebreak or b == 3
 
     def chips(self, player: int, stacks: Stacks, b: int) -> list[int]:
-        return moves.allowed_chips(stacks[player], self.bonus_duel(b))
+        return stakes.allowed_chips(stacks[player], self.bonus_duel(b))
 
     def opp_move(self, avail: int, stacks: Stacks, b: int, done: int, i: int, c: int) -> float:
         """The value once the opponent put `c` on hand `i`: the dealer's best answer."""

@@ -6,15 +6,16 @@ Those modules need numpy (`rules.duel.odds`, `judge`, `endgame`...), which the b
 does not: it runs every search in its process pool (`bot.offload`), where these functions
 arrive pickled by name, and only there are the judge and numpy loaded. Importing this module
 loads neither (10 MB and a BLAS thread kept out of the process that answers the taps). What
-they return comes back pickled, by class name too: `HandOdds` (here), `Review`
+they return comes back pickled, by class name too: `HandOdds` (`rules.duel.advised`), `Review`
 (`rules.duel.reviewed`) and the actions are in modules that load no search either.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from rules.duel.advised import HandOdds
 
 if TYPE_CHECKING:
     from rules.duel.actions import Action, Bet
@@ -24,13 +25,7 @@ if TYPE_CHECKING:
     from rules.duel.state import DuelState
     from rules.duel.view import PublicView
 
-
-@dataclass(frozen=True, slots=True)
-class HandOdds:
-    position: int
-    pair_or_better: float
-    bonus: float  # a full house or better: the bonus table's big payouts
-    wins: float  # against a hand drawn at random from the other remaining ones
+__all__ = ["HandOdds", "choose", "hand_odds", "hint", "review"]
 
 
 def review(state: DuelState, rng: random.Random) -> Review:

@@ -13,8 +13,13 @@ An illegal action raises a `DuelError` subclass naming why and leaves the state 
 The JSON form is the duel's log (parameters, each deal's deck and salt, each action), and
 loading it replays the log: a loaded duel is the same duel by construction (`rules.duel.log`).
 The log also tells the past: `at(version)` is the duel after its first `version` actions, and
-`actors_since(version)` who made each action after those. What may be played is
-`rules.duel.moves`'; how a bullet is settled, `rules.duel.bullet`'s.
+`actors_since(version)` who made each action after those.
+
+What may be played (`legal_actions`, and `check`, which names why an action is not legal):
+the opponent chooses first, then the dealer; a hand is chosen once per deal, and by one player
+per bullet (`rules.duel.row`); the chips are `rules.duel.stakes`'; a tiebreak offer is answered
+once by each player; either player may surrender until the end. How a bullet is settled is
+`rules.duel.bullet`'s.
 """
 
 from __future__ import annotations
@@ -24,15 +29,18 @@ from collections.abc import Sequence
 
 from rules import fairness
 from rules.cards import Card, parse_cards
-from rules.duel import moves, row
+from rules.duel import row, stakes
 from rules.duel.actions import (
     Action,
+    AlreadyAnswered,
     Bet,
     BetPlaced,
     Dealt,
+    DuelFinished,
     DuelOver,
     Event,
     HandsRevealed,
+    NotYourTurn,
     RoundOver,
     Surrender,
     TiebreakAnswer,
@@ -132,13 +140,45 @@ class DuelState:
         """All five cards of a hand of this deal (hidden information: never show unrevealed)."""
         return row.hand(self.deck, position)
 
+    # --- what may be played --------------------------------------------------------------
+
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The moves of `player` (default: the current player), surrender aside."""
-        return moves.legal_actions(self, player)
+        if player is None:
+            player = self.current_player
+        if player is None or player not in self.players_to_act:
+            return []
+        if self.phase is Phase.TIEBREAK_OFFER:
+            return [TiebreakAnswer(True), TiebreakAnswer(False)]
+        chips = stakes.allowed_chips(self.stacks[player], self.bonus_duel)
+        return [Bet(pos, c) for pos in row.free_positions(self.revealed, self.choices)
+                for c in chips]
 
     def check(self, action: Action, player: int) -> None:
         """Raise the DuelError that `apply(action, player)` would raise, or return None."""
-        moves.check(self, action, player)
+        if player not in (0, 1):
+            raise NotYourTurn(f"there is no player {player!r} in this duel")
+        if self.is_over:
+            raise DuelFinished("the duel is over")
+        if isinstance(action, Surrender):
+            return
+        if self.phase is Phase.DEAL:
+            raise WrongPhase("the cards are not dealt yet")
+        if isinstance(action, TiebreakAnswer):
+            if self.phase is not Phase.TIEBREAK_OFFER:
+                raise WrongPhase("no tiebreak is on offer")
+            if self.answers[player] is not None:
+                raise AlreadyAnswered("you have already answered the tiebreak offer")
+            return
+        if not isinstance(action, Bet):
+            raise WrongPhase(f"not a duel action: {action!r}")
+        if self.phase is not Phase.BULLET:
+            raise WrongPhase("no bullet is in play: answer the tiebreak offer")
+        if player not in self.players_to_act:
+            who = "the opponent" if player == self.dealer else "the dealer"
+            raise NotYourTurn(f"it is {who}'s turn")
+        row.check_hand(action.position, self.revealed, self.choices)
+        stakes.check_chips(action.chips, self.stacks[player], self.bonus_duel)
 
     def can_apply(self, action: Action, player: int) -> bool:
         try:

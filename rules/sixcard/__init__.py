@@ -1,12 +1,12 @@
 """Six-card poker against the dealer (RULES.md): the public names of the game.
 
-- `game`: `SixCardGame`, the state machine (deal, apply, public_view, JSON), with its limits
-  (`MIN_ANTE`...).
+- `game`: `SixCardGame`, the state machine (deal, what may be played, apply, public_view,
+  JSON), with its limits (`MIN_ANTE`...).
 - `actions`: what the player does (`Fold`, `Play`, `Buy`, `Replace`, `DealerGame`), the events
   a game emits and the `SixCardError`s it raises.
 - `view`: `SixCardView`, what the player may see, and the prices of the game (`BET`, fees).
-- `moves` (what may be played), `box` (one box's rules) and `dealer` (qualifying, the dealer's
-  replace, paying a box) are the state machine's parts.
+- `box` (one box's rules) and `dealer` (qualifying, the dealer's replace, paying a box) are
+  the state machine's parts.
 """
 
 from rules.sixcard.actions import (

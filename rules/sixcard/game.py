@@ -11,9 +11,14 @@ up), then every sixth card, replaced card and the dealer's replaced card as they
 The player's balance is the bot's to store; the game is told it and moves chips against it
 (`balance`), so it refuses whatever the balance could not pay. An illegal action raises a
 `SixCardError` subclass naming why and leaves the state untouched. The JSON form is the game's
-log (antes, starting balance, deck, salt, each action) and loading it replays the log. What
-may be played is `rules.sixcard.moves`'; a box's own rules, `rules.sixcard.box`'s; the dealer's,
-`rules.sixcard.dealer`'s; the actions and their codes, `rules.sixcard.actions`'.
+log (antes, starting balance, deck, salt, each action) and loading it replays the log.
+
+What may be played (`legal_actions`, and `check`, which names why an action is not legal):
+boxes are decided in turn (fold, play, buy a sixth card, then replace one card), each decision
+only while the balance can still pay the box's BET after it; once the boxes are decided, a
+dealer without a game may be bought one per playing box, if the balance pays its fee. A box's
+own rules are `rules.sixcard.box`'s; the dealer's, `rules.sixcard.dealer`'s; the actions and
+their codes, `rules.sixcard.actions`'.
 """
 
 from __future__ import annotations
@@ -26,8 +31,8 @@ from rules import fairness
 from rules.cards import Card, parse_cards
 from rules.fairness import DealProof
 from rules.hands import HandValue, evaluate
-from rules.sixcard import moves
 from rules.sixcard.actions import (
+    BadAction,
     BadSetup,
     Bought,
     BoxOpened,
@@ -39,7 +44,9 @@ from rules.sixcard.actions import (
     DealerReplaced,
     DealerRevealed,
     Dealt,
+    Fold,
     Folded,
+    GameFinished,
     GameOver,
     NoGameOffered,
     Play,
@@ -47,6 +54,7 @@ from rules.sixcard.actions import (
     Replace,
     Replaced,
     SixAction,
+    SixCardError,
     SixEvent,
     WrongPhase,
     parse_action,
@@ -128,15 +136,43 @@ class SixCardGame:
         """The dealer's hand (hidden information before the reveal: never show it then)."""
         return evaluate(self.dealer)
 
+    # --- what may be played --------------------------------------------------------------
+
     def legal_actions(self) -> list[SixAction]:
-        return moves.legal_actions(self)
+        if self.phase is SixPhase.DEALER_GAME:
+            return [a for a in (DealerGame(True), DealerGame(False)) if self.can_apply(a)]
+        if self.phase is not SixPhase.DECIDING:
+            return []
+        moves: list[SixAction] = [Fold(), Play(), Buy(), *(Replace(i) for i in range(6))]
+        return [a for a in moves if self.can_apply(a)]
 
     def check(self, action: SixAction) -> None:
         """Raise the SixCardError that `apply(action)` would raise, or return None."""
-        moves.check(self, action)
+        if not isinstance(action, Fold | Play | Buy | Replace | DealerGame):
+            raise BadAction(f"not a six-card poker action: {action!r}")
+        if self.phase is SixPhase.OVER:
+            raise GameFinished("the game is over")
+        if self.phase is SixPhase.DEAL:
+            raise WrongPhase("the cards are not dealt yet")
+        assert self.current is not None
+        box = self.boxes[self.current]
+        if isinstance(action, DealerGame):
+            if self.phase is not SixPhase.DEALER_GAME:
+                raise WrongPhase("the dealer's game is not on offer: decide the box first")
+            if action.buy and self.balance < GAME_FEE * box.ante:
+                raise CannotAfford(f"the dealer's game costs {GAME_FEE * box.ante}, the "
+                                   f"balance holds {self.balance}")
+            return
+        if self.phase is not SixPhase.DECIDING:
+            raise WrongPhase("the boxes are decided: answer the dealer-game offer")
+        box.check_decision(action, self.current, self.balance)
 
     def can_apply(self, action: SixAction) -> bool:
-        return moves.can_apply(self, action)
+        try:
+            self.check(action)
+        except SixCardError:
+            return False
+        return True
 
     # --- chance --------------------------------------------------------------------------
 

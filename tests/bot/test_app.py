@@ -86,7 +86,7 @@ def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
 
 def test_every_bot_api_call_goes_through_the_metered_request() -> None:
     """Sends and getUpdates alike, with the pool and timeouts the bot chose."""
-    from bot.ops.requests import MeteredRequest
+    from bot.telegram.http import MeteredRequest
 
     app = application.build(Config(token=TOKEN))
     sends, polls = app.bot._request[1], app.bot._request[0]

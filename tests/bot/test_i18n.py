@@ -13,6 +13,7 @@ from babel.messages.pofile import read_po
 
 import render
 from bot.catalogs import catalog_problems, placeholders
+from bot.html import MAX_NAME, clean_name
 from bot.i18n import (
     LANGUAGES,
     Html,
@@ -26,7 +27,6 @@ from bot.i18n import (
     pick_language,
     translator,
 )
-from bot.telegram.html import MAX_NAME, clean_name
 from render import preview
 from render.text import Labels
 from rules.hands import Category

@@ -1,12 +1,15 @@
 """The shell's layers: bot/ holds no game rule and does not read the rules' log; bot/common
-serves every game and knows none of them."""
+serves every game and knows none of them; no arrow runs back up a floor, and no file of bot/,
+rules/ or render/ imports, however indirectly, one that imports it (files are cut by meaning,
+not by a line count)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-BOT = Path(__file__).resolve().parents[2] / "bot"
+ROOT = Path(__file__).resolve().parents[2]
+BOT = ROOT / "bot"
 GAMES = ("bot.duel", "bot.sixcard")
 
 
@@ -83,8 +86,16 @@ def test_telegram_imports_no_game_nor_feature() -> None:
                      if any(n == b or n.startswith(f"{b}.") for b in banned))
         assert not bad, f"{_name(path)} imports {bad}"
 
-# Over the limit still, and why: none now (the storage's database layer is split by engine).
-LONG: set[str] = set()
+
+def test_the_low_floors_import_nothing_of_telegram() -> None:
+    """The texts (bot.i18n, its HTML) and the operators' counters (bot.ops) sit below the
+    framing: bot/telegram counts through bot.ops.metrics and fills texts through bot.i18n, never
+    the other way round."""
+    low = [BOT / "i18n.py", BOT / "html.py", *_modules(BOT / "ops")]
+    for path in low:
+        bad = sorted(n for n in _imports(path)
+                     if n == "bot.telegram" or n.startswith("bot.telegram."))
+        assert not bad, f"{_name(path)} imports {bad}"
 
 
 def test_only_storage_reaches_the_database() -> None:
@@ -103,7 +114,105 @@ def test_only_storage_reaches_the_database() -> None:
                     f"{_name(path)}:{node.lineno} reaches into storage.db")
 
 
-def test_no_module_of_bot_is_over_300_lines() -> None:
-    long = {_name(p): n for p in _modules()
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 310}
-    assert set(long) <= LONG, long
+PACKAGES = ("bot", "rules", "render")
+
+
+def _files() -> dict[str, Path]:
+    """Every module of bot/, rules/ and render/ by its dotted name."""
+    files: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in _modules(ROOT / package):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return files
+
+
+def _imported_files(name: str, path: Path, files: dict[str, Path]) -> set[str]:
+    """The modules of `files` that `path` (module `name`) imports, read as text: inside a
+    function or under TYPE_CHECKING too, relative imports resolved, and `from a.b import c` is
+    module a.b.c when that is one (else a.b)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")
+                up = up[: len(up) - (node.level - 1)]
+                base = ".".join([*up, base] if base else up)
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in files else base)
+    return {n for n in found if n in files and n != name}
+
+
+def _cycle(start: str, within: set[str], graph: dict[str, set[str]]) -> list[str]:
+    """One circle through `start` inside a strongly connected set of modules."""
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        here = queue.pop(0)
+        for there in sorted(graph[here] & within):
+            if there == start:
+                return [*paths[here], start]
+            if there not in paths:
+                paths[there] = [*paths[here], there]
+                queue.append(there)
+    raise AssertionError(f"no circle through {start}")
+
+
+def _circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected sets of more than one module (Tarjan's, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, successors = work[-1]
+            for succ in successors:
+                if succ not in index:
+                    index[succ] = low[succ] = len(index)
+                    stack.append(succ)
+                    on_stack.add(succ)
+                    work.append((succ, iter(sorted(graph[succ]))))
+                    break
+                if succ in on_stack:
+                    low[node] = min(low[node], index[succ])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    members = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        members.add(member)
+                        if member == node:
+                            break
+                    if len(members) > 1:
+                        found.append(members)
+    return found
+
+
+def test_no_circle_of_imports_between_files() -> None:
+    """A file that imports one importing it back is one meaning cut in two (or two tangled):
+    join them, or cut them so the arrows run one way."""
+    files = _files()
+    graph = {name: _imported_files(name, path, files) for name, path in files.items()}
+    assert {"bot.storage.db", "rules.duel.state", "render.duel"} <= set(graph)
+    circles = []
+    for members in _circles(graph):
+        circle = _cycle(min(members), members, graph)
+        rest = sorted(members - set(circle))
+        circles.append(" -> ".join(circle) + (f" (and with it {', '.join(rest)})" if rest else ""))
+    assert not circles, "circles of imports:\n" + "\n".join(sorted(circles))

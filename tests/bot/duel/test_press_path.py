@@ -20,7 +20,6 @@ from bot.services import KEY, Services
 from bot.storage import DuelRecord, Storage
 from bot.storage.challenges import AlreadyPending
 from rules.duel import DuelState
-from rules.duel.moves import legal_actions
 
 T0 = 1_700_000_000
 CHAT, ALICE, BOB = -9, 101, 202
@@ -69,7 +68,7 @@ async def _press(store: Storage, monkeypatch: pytest.MonkeyPatch, record: DuelRe
     state = DuelState.from_json(record.state_json)
     seat = state.current_player if state.current_player is not None else min(
         state.players_to_act)
-    data = f"d:{record.id}:{record.version}:{legal_actions(state, seat)[0]}"
+    data = f"d:{record.id}:{record.version}:{state.legal_actions(seat)[0]}"
     reads = 0
     get = store.duels.get
 

@@ -13,10 +13,10 @@ from telegram import Update
 from telegram.error import NetworkError, TimedOut
 
 from bot.ops import metrics
-from bot.ops.requests import MeteredRequest, outcome_of
 from bot.storage import Rollback, open_database, watch
 from bot.storage.db import numbered
 from bot.telegram.drawing import Drawer
+from bot.telegram.http import MeteredRequest, outcome_of
 from tests.support.httpserver import closed_port, serving
 from tests.support.ops import words
 

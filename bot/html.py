@@ -3,6 +3,7 @@
 `Html` marks a string that is already HTML. Everything else is plain text and gets escaped on
 its way into a message: `Translator.t()` escapes every plain `str` argument, so a user's name
 can never inject markup, and `mention_html()` returns `Html` so it is inserted as a link.
+A leaf below `bot.i18n` (which fills texts with it) and everything that sends them.
 """
 
 from __future__ import annotations
