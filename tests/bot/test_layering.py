@@ -103,7 +103,7 @@ def test_only_storage_reaches_the_database() -> None:
     outside bot/storage nothing touches `storage.db`, builds a repository over a Database,
     imports an engine, or sees SQL's connections."""
     engines = ("aiosqlite", "asyncpg", "sqlite3", "bot.storage.db", "bot.storage.sqlite",
-               "bot.storage.postgres")
+               "bot.storage.postgres", "bot.storage.engines")
     for path in _modules():
         if _name(path).startswith("bot.storage"):
             continue
