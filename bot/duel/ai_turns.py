@@ -101,7 +101,6 @@ async def on_due(app: App, key: str, data: Any) -> None:
     await turns.move(Turn(int(key), int(data["version"])))
 
 
-
 def install(app: App) -> BotTurns:
     svc = services(app.bot_data)
     turns = BotTurns(svc, app.bot, due.of(app))

@@ -162,7 +162,6 @@ async def on_due(app: App, key: str, data: Any) -> None:
         await reviewer.compute_and_post(app.bot, int(key), asked)
 
 
-
 def install(app: App) -> Reviewer:
     svc = services(app.bot_data)
     reviewer = Reviewer(svc, due.of(app))

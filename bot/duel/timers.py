@@ -98,7 +98,6 @@ async def on_alarm(app: App, key: str, data: Any) -> None:
     await timers.fire(Alarm(int(key), int(data["version"]), AlarmKind(data["alarm"])))
 
 
-
 class TurnTimers:
     def __init__(self, svc: Services, bot: Bot, scheduler: Scheduler, scale: float = 1.0) -> None:
         self.svc = svc

@@ -104,7 +104,6 @@ async def on_due(app: App, key: str, data: object) -> None:
     await post_ended(app.bot, svc, svc.clock())
 
 
-
 async def arm(app: App) -> None:
     """The job that posts the seasons that ended (a row due sooner is kept)."""
     await due.of(app).later(SEASON_END, "all", 60, sooner_only=True)

@@ -111,7 +111,6 @@ async def on_refresh(app: App, key: str, data: Any) -> None:
                          freed=frozenset(int(p) for p in data["freed"]))
 
 
-
 async def install(app: App, config: Config) -> None:
     """The listener on finished duels and the tick (its first look soon after start, unless
     its row is due sooner)."""
