@@ -3,7 +3,7 @@
 life (`chats`: who is around, the bot leaving a chat, a group becoming a supergroup), the one
 scheduler of whatever must happen later (`due`: rows any worker runs), the sync job that
 keeps every game's messages up to date (`sync`) and the deletes a dead worker left
-(`cleanup`). It knows no game: each game plugs itself in."""
+(`cleanup`). It knows no game: each game plugs itself in, in its package's `register(app)`."""
 
 from __future__ import annotations
 
