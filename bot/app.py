@@ -8,7 +8,7 @@ from typing import Any
 from telegram.ext import ApplicationBuilder
 
 from bot import common, duel, fairness, info, settings, sixcard, stats, tournament
-from bot.common import due
+from bot.common import chats, due
 from bot.config import Config
 from bot.offload import Offload
 from bot.ops import memory, metrics
@@ -91,7 +91,8 @@ async def _started(app: App) -> None:
     config = app.bot_data[CONFIG]
     storage = await Storage.open(config.database)  # in the application's own event loop
     # The searches in a process pool of their own, started at the first one (bot.offload).
-    svc = Services(storage=storage, challenge_ttl=config.challenge_ttl, offload=Offload())
+    svc = Services(storage=storage, challenge_ttl=config.challenge_ttl, offload=Offload(),
+                   chat_games=chats.closing(app))  # as the features registered them
     limiter = app.bot.rate_limiter
     if isinstance(limiter, ChatRateLimiter):  # old messages are deleted when a chat has room
         svc.janitor.room = limiter.room

@@ -11,14 +11,34 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from telegram import Bot
+
 from bot.offload import Offload
-from bot.storage import DuelRecord, Storage
+from bot.storage import ChatMove, DuelRecord, Storage
 from bot.telegram.drawing import Drawer
 from bot.telegram.janitor import Janitor
 
 KEY = "sixshooter"
 
 PresentedListener = Callable[[DuelRecord], Awaitable[None]]
+
+
+async def _nothing(svc: Services, old_id: int, new_id: int) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatGames:
+    """What a game does when a chat ends or moves (bot.common.chats asks every game's)."""
+
+    name: str
+    # The bot left the chat: close its live games without counting them; what was closed,
+    # for the log line ("2 live duel(s) abandoned").
+    forget: Callable[[Services, int], Awaitable[str]]
+    # The chat's rows move to the new id in this transaction: make room first (old, new).
+    make_room: Callable[[Services, int, int], Awaitable[None]] = _nothing
+    # After the move: show the chat's moved live games in the new chat.
+    show_moved: Callable[[Services, Bot, ChatMove], Awaitable[None]] | None = None
 
 
 def _now() -> int:
@@ -40,6 +60,9 @@ class Services:
     # Run, in order, after present() brought a duel's messages up to date (the turn timers
     # re-arm there, so every saved change re-arms them, whoever made it).
     on_presented: list[PresentedListener] = field(default_factory=list)
+    # What each game does when a chat ends or moves, as the features registered it with the
+    # application (bot.common.chats.closes).
+    chat_games: list[ChatGames] = field(default_factory=list)
     _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
         default_factory=weakref.WeakValueDictionary
     )

@@ -3,7 +3,7 @@
 life (`chats`: who is around, the bot leaving a chat, a group becoming a supergroup), the one
 scheduler of whatever must happen later (`due`: rows any worker runs), the sync job that
 keeps every game's messages up to date (`sync`) and the deletes a dead worker left
-(`cleanup`). It knows no game: each game plugs itself in."""
+(`cleanup`). It knows no game: each game plugs itself in, in its package's `register(app)`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.common import chats, cleanup, errors, handlers, sync
+from bot.common import chats, cleanup, due, errors, handlers, sync
 from bot.config import Config
 from bot.telegram import App
 from bot.telegram.menu import Command
@@ -27,7 +27,10 @@ COMMANDS: tuple[Command, ...] = ()
 def register(app: App) -> None:
     """Who is around (every update, before any other handler: group -1), a group becoming a
     supergroup, the bot joining or leaving a chat, the error handler, and the answer to a
-    press no game knows. Registered after every feature: that answer takes any press."""
+    press no game knows. Registered after every feature: that answer takes any press. And the
+    due rows of the sync job and of the deletes a dead worker left."""
+    due.register(app, sync.SYNC, sync.sync_lagging)
+    due.register(app, cleanup.ORPHANS, cleanup.adopt_orphans)
     app.add_handler(TypeHandler(Update, chats.remember), group=-1)
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chats.on_migrate))
     app.add_handler(CallbackQueryHandler(handlers.on_unknown))

@@ -2,51 +2,39 @@
 leaving a chat, and a group becoming a supergroup.
 
 Closing or moving a chat asks every game (`ChatGames`, registered by each game's package
-with `closes`), so this module knows no game.
+with `closes` in its `register(app)`, and held by the application's `Services`), so this module
+knows no game.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
-from telegram import Bot, ChatMember, Update
+from telegram import ChatMember, Update
 from telegram.ext import ContextTypes
 
+from bot.services import ChatGames as ChatGames  # held by the Services, so defined there
 from bot.services import Services, services
 from bot.storage import ChatMove
+from bot.telegram import App
 
 log = logging.getLogger(__name__)
 
 _GONE = (ChatMember.LEFT, ChatMember.BANNED)
+KEY = "sixshooter.chats.games"  # bot_data: every game's ChatGames, in the order registered
 
 
-async def _nothing(svc: Services, old_id: int, new_id: int) -> None:
-    return None
+def closes(app: App, games: ChatGames) -> None:
+    """Register a game's chat callbacks with the application (once per name)."""
+    registered = closing(app)
+    registered[:] = [g for g in registered if g.name != games.name]
+    registered.append(games)
 
 
-@dataclass(frozen=True, slots=True)
-class ChatGames:
-    """What a game does when a chat ends or moves."""
-
-    name: str
-    # The bot left the chat: close its live games without counting them; what was closed,
-    # for the log line ("2 live duel(s) abandoned").
-    forget: Callable[[Services, int], Awaitable[str]]
-    # The chat's rows move to the new id in this transaction: make room first (old, new).
-    make_room: Callable[[Services, int, int], Awaitable[None]] = _nothing
-    # After the move: show the chat's moved live games in the new chat.
-    show_moved: Callable[[Services, Bot, ChatMove], Awaitable[None]] | None = None
-
-
-GAMES: list[ChatGames] = []
-
-
-def closes(games: ChatGames) -> None:
-    """Register a game's chat callbacks (once per name)."""
-    GAMES[:] = [g for g in GAMES if g.name != games.name]
-    GAMES.append(games)
+def closing(app: App) -> list[ChatGames]:
+    """The games registered with the application (its Services hold them once built)."""
+    found: list[ChatGames] = app.bot_data.setdefault(KEY, [])
+    return found
 
 
 async def forget_chat(svc: Services, chat_id: int) -> None:
@@ -55,7 +43,7 @@ async def forget_chat(svc: Services, chat_id: int) -> None:
     games there without counting. Nothing short of that closes them: a refused send only
     waits."""
     await svc.storage.chats.mark_left(chat_id, now=svc.clock())
-    closed = [await games.forget(svc, chat_id) for games in GAMES]
+    closed = [await games.forget(svc, chat_id) for games in svc.chat_games]
     log.info("left chat %d: %s", chat_id, ", ".join(closed) or "nothing live")
 
 
@@ -65,7 +53,7 @@ async def migrate_chat(svc: Services, old_id: int, new_id: int) -> ChatMove:
     Telegram's second signal finds nothing left to move. The live games it returns have no
     message any more; the caller (or the sync job) shows them in the new chat."""
     async with svc.storage.transaction():
-        for games in GAMES:
+        for games in svc.chat_games:
             await games.make_room(svc, old_id, new_id)
         moved = await svc.storage.move_chat(old_id, new_id, now=svc.clock())
     svc.forget_chats(old_id, new_id)
@@ -125,6 +113,6 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     svc = services(context.bot_data)
     moved = await migrate_chat(svc, old, new)
-    for games in GAMES:
+    for games in svc.chat_games:
         if games.show_moved is not None:
             await games.show_moved(svc, context.bot, moved)

@@ -29,9 +29,6 @@ async def adopt_orphans(app: App, key: str, data: Any) -> None:
         svc.janitor.adopt(app.bot, chat_id, left)
 
 
-due.register(ORPHANS, adopt_orphans)
-
-
 def arm(app: App) -> None:
     """Hook the janitor's writes to the fallback row: on PostgreSQL only. On SQLite this is
     the one process (its file lock), and a restart's `Janitor.resume` deletes what it left:

@@ -1,6 +1,7 @@
 """The one scheduler: due rows (bot.storage.jobs) run by whichever live worker claims them.
 
-    due.register("challenge.expire", expire)            # once per kind, at import:
+    due.register(app, "challenge.expire", expire)       # once per kind and application,
+                                                        #   in its feature's register(app):
                                                         #   async def expire(app, key, data)
     await due.of(app).later("challenge.expire", "17", 600.0, {"v": 1})   # arm (or re-arm)
     await due.of(app).cancel("challenge.expire", "17")
@@ -41,6 +42,7 @@ Handler = Callable[[App, str, Any], Awaitable[None]]
 Counts = Callable[[int, int], None]  # (due, overdue), e.g. the metrics' set_jobs
 
 KEY = "sixshooter.due"  # the Scheduler in bot_data
+KINDS = "sixshooter.due.kinds"  # each kind's handler in bot_data, as the features registered
 LEASE = 30.0  # seconds a claim holds a row (renewed while its handler runs)
 SLOTS = 8  # handlers running at once in one process
 POLL = 1.0  # PostgreSQL: seconds between looks at the table
@@ -50,15 +52,21 @@ BACKOFF, MOST_BACKOFF = 1.0, 300.0  # a failed job's first wait, and its longest
 COUNTS_EVERY = 15.0  # seconds between counts for `on_counts`
 STOP_GRACE = 5.0  # seconds running handlers get at shutdown before they are cancelled
 
-HANDLERS: dict[str, Handler] = {}
 
-
-def register(kind: str, handler: Handler) -> Handler:
-    """The handler of a kind of due row (once: another handler for the same kind is a bug)."""
-    known = HANDLERS.setdefault(kind, handler)
+def register(app: App, kind: str, handler: Handler) -> Handler:
+    """The application's handler of a kind of due row (once: another handler for the same
+    kind is a bug)."""
+    known = handlers_of(app).setdefault(kind, handler)
     if known is not handler:
         raise ValueError(f"due rows of kind {kind!r} have a handler already")
     return handler
+
+
+def handlers_of(app: App) -> dict[str, Handler]:
+    """The application's handlers by kind (the scheduler runs them: one dict, so a kind
+    registered after it was installed is run too)."""
+    found: dict[str, Handler] = app.bot_data.setdefault(KINDS, {})
+    return found
 
 
 def _one_line(e: BaseException) -> str:
@@ -73,7 +81,7 @@ class Scheduler:
                  slots: int = SLOTS, poll: float | None = None,
                  backoff: tuple[float, float] = (BACKOFF, MOST_BACKOFF)) -> None:
         self.app, self.jobs, self.can = app, jobs, can
-        self.handlers = HANDLERS if handlers is None else handlers
+        self.handlers = {} if handlers is None else handlers
         self.owner = owner or worker_name()
         self.clock, self.lease, self.slots = clock, lease, slots
         self.poll = poll if poll is not None else (None if can.one_process else POLL)
@@ -240,8 +248,9 @@ class Scheduler:
 
 
 def install(app: App, jobs: JobRepo, can: Capabilities) -> Scheduler:
-    """This process's scheduler, kept in bot_data (start it once the handlers can run)."""
-    scheduler = Scheduler(app, jobs, can=can)
+    """This process's scheduler, kept in bot_data (start it once the handlers can run), running
+    the handlers the application's features registered."""
+    scheduler = Scheduler(app, jobs, can=can, handlers=handlers_of(app))
     app.bot_data[KEY] = scheduler
     return scheduler
 

@@ -13,7 +13,10 @@ to do when the chat is gone).
              threw the bot out, or became a supergroup, is handled here for every game
     sync     one job (`bot.common.sync`) redraws every game's lagging messages
 
-No game rule here, and no game: each game's package plugs its `Live` in (`sync.plug`).
+A game's buttons need no handler of its own: `handler(kind)` decodes its press (a payload
+with the record's id, the version and the action) and runs `press`. No game rule here, and
+no game: each game's package registers its `Live`'s handler and plugs it into the sync job
+(`sync.plug`) in its `register(app)`.
 """
 
 from __future__ import annotations
@@ -21,21 +24,24 @@ from __future__ import annotations
 import asyncio
 import logging
 from abc import ABC, abstractmethod
-from typing import Generic
+from typing import Any, Generic, Protocol, TypeVar
 
-from telegram import Bot, CallbackQuery, MaybeInaccessibleMessage
+from telegram import Bot, CallbackQuery, MaybeInaccessibleMessage, Update
+from telegram.ext import CallbackQueryHandler, ContextTypes
 
 from bot.common.acting import REPEATED, A, Applied, E, Game, R, Record, S, act, act_on
 from bot.common.chats import migrate_chat
 from bot.common.errors import answer_quietly
-from bot.common.handlers import toast
+from bot.common.handlers import pressed, toast
 from bot.common.refusal import Refusal
 from bot.common.sync import SYNC_EVERY, SYNC_GRACE, SYNC_MOST, Retries
 from bot.i18n import Translator
 from bot.services import Services
-from bot.telegram import intake, send
+from bot.telegram import callbacks, intake, send
 
-__all__ = ["REPEATED", "Applied", "Game", "Live", "Record", "Screen", "act", "act_on"]
+__all__ = ["REPEATED", "Applied", "Game", "Live", "Press", "Record", "Screen", "act", "act_on"]
+
+A_co = TypeVar("A_co", covariant=True)
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +77,20 @@ class Screen(ABC, Generic[R]):
         must not keep live buttons."""
 
 
+class Press(Protocol[A_co]):
+    """A game's button payload (registered with `bot.telegram.callbacks`): the record it is
+    for, the version its button was drawn for, and the action."""
+
+    @property
+    def record_id(self) -> int: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def action(self) -> A_co: ...
+
+
 class Live(Generic[R, S, A, E]):
     def __init__(self, game: Game[R, S, A, E], screen: Screen[R]) -> None:
         self.game = game
@@ -83,6 +103,19 @@ class Live(Generic[R, S, A, E]):
 
     def name(self, record_id: int) -> str:
         return f"{self.game.label} {record_id}"
+
+    def handler(self, kind: type[Press[A]]) -> CallbackQueryHandler[Any, None]:
+        """The handler of the game's presses of `kind`: decoded (anything else is told "not
+        valid"), in the presser's language, then `press`."""
+
+        async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            p = await pressed(update, context, kind)
+            if p is not None:
+                await self.press(p.svc, context.bot, p.query, p.tr, p.user.id,
+                                 p.payload.record_id, p.payload.version, p.payload.action)
+
+        on_press.__name__ = f"on_{self.game.kind}"
+        return callbacks.handler(kind, on_press)
 
     async def press(self, svc: Services, bot: Bot, query: CallbackQuery, tr: Translator,
                     user_id: int, record_id: int, version: int, action: A) -> None:

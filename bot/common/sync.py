@@ -9,19 +9,20 @@ tried. A key is a record at one version: a new save is tried at once; a key that
 lags is forgotten.
 
 The job is one due row (kind `sync`: bot.common.due), so with several workers one of them
-looks at a time; each run arms the next before it looks (a crash mid-run loses no look)."""
+looks at a time; each run arms the next before it looks (a crash mid-run loses no look).
+Each game's loop (`bot.common.live.Live`, which builds on this module) is plugged into the
+application by its package's `register(app)`; this module knows only that it can `resync`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Protocol, TypeVar
+
+from telegram import Bot
 
 from bot.common import due
-from bot.services import services
+from bot.services import Services, services
 from bot.telegram import App
-
-if TYPE_CHECKING:
-    from bot.common.live import Live
 
 T = TypeVar("T")
 SYNC_EVERY = 20.0  # seconds between the job's looks for lagging messages
@@ -53,26 +54,34 @@ class Retries:
         return len(self._next)
 
 
-LOOPS: list[Live[Any, Any, Any, Any]] = []  # every game's, in the order they were plugged in
+class Lagging(Protocol):
+    """A game's loop as the sync job sees it (`bot.common.live.Live`)."""
+
+    async def resync(self, svc: Services, bot: Bot, grace: int | None = None) -> int:
+        """Redraw the game's lagging messages saved at least `grace` seconds ago."""
 
 
-def plug(loop: Live[Any, Any, Any, Any]) -> None:
-    """Let the sync job keep this game's messages up to date."""
-    if loop not in LOOPS:
-        LOOPS.append(loop)
-
-
+LOOPS = "sixshooter.sync.loops"  # bot_data: every game's loop, in the order plugged in
 SYNC = "sync"  # the due row's kind (one row, key "all")
+
+
+def plug(app: App, loop: Lagging) -> None:
+    """Let the application's sync job keep this game's messages up to date."""
+    loops = loops_of(app)
+    if loop not in loops:
+        loops.append(loop)
+
+
+def loops_of(app: App) -> list[Lagging]:
+    found: list[Lagging] = app.bot_data.setdefault(LOOPS, [])
+    return found
 
 
 async def sync_lagging(app: App, key: str, data: object) -> None:
     await due.of(app).later(SYNC, key, SYNC_EVERY)  # the next look, whatever this one does
     svc = services(app.bot_data)
-    for loop in LOOPS:
+    for loop in loops_of(app):
         await loop.resync(svc, app.bot, SYNC_GRACE)
-
-
-due.register(SYNC, sync_lagging)
 
 
 async def arm_sync(app: App) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from telegram.ext import CommandHandler
 
-from bot.common import chats, sync
+from bot.common import chats, due, sync
 from bot.config import Config
 from bot.duel import (
     ai_turns,
@@ -37,21 +37,28 @@ COMMANDS = (
     Command("practice", groups=True, private=True),
 )
 
-sync.plug(present.LIVE)
-chats.closes(chats.ChatGames("duel", forget=service.forget_chat, show_moved=jobs.show_moved))
+CHAT_GAMES = chats.ChatGames("duel", forget=service.forget_chat, show_moved=jobs.show_moved)
 
 
 def register(app: App) -> None:
+    """The commands and buttons, the due rows (a challenge's expiry, a turn's timer, the bot's
+    move, a review), the sync job's redraws and what a chat's end does to its duels."""
     app.add_handler(CommandHandler("duel", handlers.duel))
     app.add_handler(CommandHandler("cancel", handlers.cancel))
     app.add_handler(CommandHandler("surrender", handlers.surrender))
-    app.add_handler(callbacks.handler(payloads.DuelPress, handlers.on_duel))
+    app.add_handler(present.LIVE.handler(payloads.DuelPress))
     app.add_handler(callbacks.handler(payloads.ChallengePress, handlers.on_challenge))
     app.add_handler(callbacks.handler(payloads.ResultPress, rematch.on_result))
     app.add_handler(CommandHandler("practice", practice.practice))
     app.add_handler(callbacks.handler(payloads.PracticePress, practice.on_level))
     app.add_handler(callbacks.handler(payloads.OddsPress, practice.on_odds))
     app.add_handler(callbacks.handler(payloads.HintPress, hints.on_hint))
+    due.register(app, jobs.EXPIRE, jobs.expire_challenge)
+    due.register(app, timers.TURN, timers.on_alarm)
+    due.register(app, ai_turns.MOVE, ai_turns.on_due)
+    due.register(app, reviews.REVIEW, reviews.on_due)
+    sync.plug(app, present.LIVE)
+    chats.closes(app, CHAT_GAMES)
 
 
 async def start(app: App, config: Config) -> None:

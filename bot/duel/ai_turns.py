@@ -93,14 +93,12 @@ class BotTurns:
         return armed
 
 
-async def _on_due(app: App, key: str, data: Any) -> None:
+async def on_due(app: App, key: str, data: Any) -> None:
+    """The bot's move's due row (kind `MOVE`, registered by bot.duel)."""
     turns = app.bot_data.get(KEY)
     if not isinstance(turns, BotTurns):
         raise LookupError("the bot's turns are not installed")
     await turns.move(Turn(int(key), int(data["version"])))
-
-
-due.register(MOVE, _on_due)
 
 
 def install(app: App) -> BotTurns:

@@ -1,5 +1,6 @@
-"""The duel's commands and buttons: /duel, /cancel, /surrender, a duel's bets and tiebreak
-answers, a challenge's accept/decline/withdraw.
+"""The duel's commands and buttons: /duel, /cancel, /surrender, a challenge's
+accept/decline/withdraw. A duel's bets and tiebreak answers are `present.LIVE`'s
+(bot.common.live: `Live.handler`).
 
 Every press is answered exactly once: a toast saying why nothing happened, or a silent answer
 once the action is saved (and to the same press again, a double tap of the move just made).
@@ -174,15 +175,6 @@ async def surrender(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 # --- buttons ----------------------------------------------------------------------------
-
-
-async def on_duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, payloads.DuelPress)
-    if p is None:
-        return
-    press = p.payload
-    await LIVE.press(p.svc, context.bot, p.query, p.tr, p.user.id, press.duel_id,
-                     press.version, press.action)
 
 
 async def on_challenge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -50,9 +50,6 @@ async def expire_challenge(app: App, key: str, data: object) -> None:
     await settle(svc, app.bot, tr, c, ChallengeStatus.EXPIRED)
 
 
-due.register(EXPIRE, expire_challenge)
-
-
 async def show_moved(svc: Services, bot: Bot, moved: ChatMove) -> None:
     """A group became a supergroup: its live duels are shown there at once."""
     for duel_id in moved.live_duels:

@@ -73,6 +73,10 @@ class DuelPress:
         check_number("version", self.version)
         _check_action(self.action)
 
+    @property
+    def record_id(self) -> int:  # as bot.common.live.Live.handler reads a press
+        return self.duel_id
+
 
 @dataclass(frozen=True, slots=True)
 class ChallengePress:

@@ -153,16 +153,13 @@ def review_text(tr: Translator, names: tuple[str, str], done: Review,
     return Html("\n".join(lines))
 
 
-async def _on_due(app: App, key: str, data: Any) -> None:
+async def on_due(app: App, key: str, data: Any) -> None:
     reviewer = reviewer_of(app.bot_data)
     if reviewer is None:
         raise LookupError("the reviewer is not installed")
     asked = Asked.of(data)
     if asked is not None:
         await reviewer.compute_and_post(app.bot, int(key), asked)
-
-
-due.register(REVIEW, _on_due)
 
 
 def install(app: App) -> Reviewer:

@@ -90,14 +90,12 @@ class DueAlarms:
         await self.due.cancel(TURN, str(duel_id))
 
 
-async def _on_alarm(app: App, key: str, data: Any) -> None:
+async def on_alarm(app: App, key: str, data: Any) -> None:
+    """A turn's due row (kind `TURN`, registered by bot.duel)."""
     timers = app.bot_data.get(KEY)
     if not isinstance(timers, TurnTimers):
         raise LookupError("the turn timers are not installed")
     await timers.fire(Alarm(int(key), int(data["version"]), AlarmKind(data["alarm"])))
-
-
-due.register(TURN, _on_alarm)
 
 
 class TurnTimers:

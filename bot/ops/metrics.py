@@ -25,8 +25,6 @@ import re
 import time
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from prometheus_client import (
@@ -40,6 +38,9 @@ from prometheus_client import (
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
+
+from bot import handling as _handling
+from bot.handling import Handling
 
 T = TypeVar("T")
 
@@ -99,15 +100,6 @@ def text() -> bytes:
 
 # --- updates and presses ---------------------------------------------------------------------
 
-@dataclass
-class _Tap:
-    arrived: float
-    answered: bool = False
-
-
-_TAP: ContextVar[_Tap | None] = ContextVar("sixshooter_tap", default=None)
-
-
 def kind_of(update: object) -> str:
     for kind in KINDS:
         if getattr(update, kind, None) is not None:
@@ -116,25 +108,26 @@ def kind_of(update: object) -> str:
 
 
 @contextmanager
-def handling(update: object) -> Iterator[None]:
+def handling(update: object, within: Handling | None = None) -> Iterator[None]:
     """Around one update's whole handling (its wait for a place included): counted by kind
-    when it ends; a press is timed until its answer is confirmed (see `bot_api_call`)."""
+    when it ends; a press is timed until its answer is confirmed (see `bot_api_call`), in the
+    update's handling (`within`, else the current one, else one for this block)."""
     kind = kind_of(update)
-    tap = _Tap(time.monotonic()) if kind == "callback_query" else None
-    token = _TAP.set(tap)
-    try:
-        yield
-    finally:
-        _TAP.reset(token)
-        UPDATES.labels(kind).inc()
-        if tap is not None:
-            TAPS.labels("answered" if tap.answered else "unanswered").inc()
+    with _handling.opened(within) as tap:
+        tap.arrived = time.monotonic() if kind == "callback_query" else None
+        tap.confirmed = False
+        try:
+            yield
+        finally:
+            UPDATES.labels(kind).inc()
+            if tap.arrived is not None:
+                TAPS.labels("answered" if tap.confirmed else "unanswered").inc()
 
 
 def _answered() -> None:
-    tap = _TAP.get()
-    if tap is not None and not tap.answered:
-        tap.answered = True
+    tap = _handling.current()
+    if tap is not None and tap.arrived is not None and not tap.confirmed:
+        tap.confirmed = True
         TAP_LATENCY.observe(time.monotonic() - tap.arrived)
 
 

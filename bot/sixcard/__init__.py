@@ -10,7 +10,7 @@ from telegram.ext import CommandHandler
 from bot.common import chats, sync
 from bot.config import Config
 from bot.sixcard import handlers, payloads, present, service
-from bot.telegram import App, callbacks
+from bot.telegram import App
 from bot.telegram.chatter import shows
 from bot.telegram.menu import Command
 
@@ -20,16 +20,19 @@ COMMANDS = (
     Command("rebuy", groups=True, private=True),
 )
 
-sync.plug(present.LIVE)
-chats.closes(chats.ChatGames("six-card", forget=service.forget_chat,
-                             make_room=service.make_room, show_moved=present.show_moved))
+CHAT_GAMES = chats.ChatGames("six-card", forget=service.forget_chat,
+                             make_room=service.make_room, show_moved=present.show_moved)
 
 
 def register(app: App) -> None:
+    """The commands and the game's buttons, the sync job's redraws and what a chat's end
+    does to its games."""
     app.add_handler(CommandHandler("sixcard", handlers.sixcard_command))
     app.add_handler(CommandHandler("balance", shows(handlers.balance_command)))
     app.add_handler(CommandHandler("rebuy", handlers.rebuy_command))
-    app.add_handler(callbacks.handler(payloads.SixCardPress, handlers.on_press))
+    app.add_handler(present.LIVE.handler(payloads.SixCardPress))
+    sync.plug(app, present.LIVE)
+    chats.closes(app, CHAT_GAMES)
 
 
 async def start(app: App, config: Config) -> None:

@@ -1,7 +1,7 @@
-"""Six-card poker's commands and buttons: /sixcard, /balance, /rebuy and the game's taps.
-
-Every press is answered exactly once: a toast saying why nothing happened, or a silent answer
-once the action is saved (then the message is brought up to date).
+"""Six-card poker's commands: /sixcard, /balance, /rebuy. The game's taps are
+`present.LIVE`'s (bot.common.live: `Live.handler`), each answered exactly once: a toast
+saying why nothing happened, or a silent answer once the action is saved (then the message is
+brought up to date).
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ import logging
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.common.handlers import asked, display_name, pressed, reply
+from bot.common.handlers import asked, display_name, reply
 from bot.i18n import WAIT, duration, mention_html
-from bot.sixcard import payloads
 from bot.sixcard.args import BadArgs, parse_args
 from bot.sixcard.present import LIVE, present
 from bot.sixcard.service import Busy, Contended, Unaffordable, casino, rebuy, start_game
@@ -93,11 +92,3 @@ async def rebuy_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         text = tr.t("sixcard.rebuy_too_soon", wait=duration(tr, outcome.wait, WAIT))
     await reply(context, update, text)
 
-
-async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    p = await pressed(update, context, payloads.SixCardPress)
-    if p is None:
-        return
-    press = p.payload
-    await LIVE.press(p.svc, context.bot, p.query, p.tr, p.user.id, press.game_id,
-                     press.version, press.action)

@@ -33,6 +33,10 @@ class SixCardPress:
             raise CallbackDataError(f"not a six-card action a button can carry: "
                                     f"{self.action!r}")
 
+    @property
+    def record_id(self) -> int:  # as bot.common.live.Live.handler reads a press
+        return self.game_id
+
 
 def _parse(fields: list[str]) -> SixCardPress:
     if len(fields) != 3:

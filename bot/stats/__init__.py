@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from telegram.ext import CommandHandler
 
+from bot.common import due
 from bot.config import Config
 from bot.stats import handlers, payloads, season_end
 from bot.telegram import App, callbacks
@@ -18,9 +19,11 @@ COMMANDS = (
 
 
 def register(app: App) -> None:
+    """The commands, the board's buttons and the season-end post's due row."""
     app.add_handler(CommandHandler("stats", shows(handlers.stats)))
     app.add_handler(CommandHandler("history", shows(handlers.history)))
     app.add_handler(callbacks.handler(payloads.BoardPress, handlers.on_board))
+    due.register(app, season_end.SEASON_END, season_end.on_due)
 
 
 async def start(app: App, config: Config) -> None:

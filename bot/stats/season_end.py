@@ -98,13 +98,10 @@ async def _post(bot: Bot, svc: Services, tr: Translator, chat_id: int, title: st
 SEASON_END = "season.end"  # the due row's kind (one row, key "all")
 
 
-async def _on_due(app: App, key: str, data: object) -> None:
+async def on_due(app: App, key: str, data: object) -> None:
     await due.of(app).later(SEASON_END, key, EVERY)  # the next look, whatever this one does
     svc = services(app.bot_data)
     await post_ended(app.bot, svc, svc.clock())
-
-
-due.register(SEASON_END, _on_due)
 
 
 async def arm(app: App) -> None:

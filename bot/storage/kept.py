@@ -3,11 +3,12 @@
 * **On SQLite** for the whole process: it is the database's only writer (one bot per file),
   and every write goes through the repository, which keeps the memory in step.
 * **On PostgreSQL** for one update's handling alone (`one_update`, around each update's task:
-  bot.telegram.intake). Any worker may write these rows, so a process-wide memory could be
-  stale; but within one update the first read stands for the rest, as if the whole update
-  had been handled at that instant. That was 3.6 reads of the settings and 3.7 of users a tap
-  (issue 21), now one of each. Only the task that opened the scope sees it: a task it starts
-  (a sweep, a timer) lives longer than the update, so it reads the database.
+  bot.telegram.intake; the rows are kept in its `Handling`, bot.handling). Any worker may
+  write these rows, so a process-wide memory could be stale; but within one update the first
+  read stands for the rest, as if the whole update had been handled at that instant. That was
+  3.6 reads of the settings and 3.7 of users a tap (issue 21), now one of each. Only the task
+  that opened the scope sees it: a task it starts (a sweep, a timer) lives longer than the
+  update, so it reads the database.
 
 Either way a write inside a transaction, which may still be undone, forgets the key instead
 of keeping the new row; on PostgreSQL a read inside a transaction (a read-modify-write under a
@@ -19,33 +20,26 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any, Generic, TypeVar
 
+from bot import handling
+from bot.handling import Handling
 from bot.storage.db import Database
 
 V = TypeVar("V")
 
 
-class _Scope:
-    __slots__ = ("rows", "task")
-
-    def __init__(self) -> None:
-        self.task = asyncio.current_task()
-        self.rows: dict[tuple[Kept[Any], Hashable], Any] = {}  # by repository and key
-
-
-_SCOPE: ContextVar[_Scope | None] = ContextVar("sixshooter_kept", default=None)
-
-
 @contextmanager
-def one_update() -> Iterator[None]:
-    """The PostgreSQL rows read in this block (by this task) are read once."""
-    token = _SCOPE.set(_Scope())
-    try:
-        yield
-    finally:
-        _SCOPE.reset(token)
+def one_update(within: Handling | None = None) -> Iterator[None]:
+    """The PostgreSQL rows read in this block (by this task) are read once: kept in the
+    update's handling (`within`, else the current one, else one for this block)."""
+    with handling.opened(within) as scope:
+        task, rows = scope.task, scope.rows
+        scope.task, scope.rows = asyncio.current_task(), {}
+        try:
+            yield
+        finally:
+            scope.task, scope.rows = task, rows
 
 
 class Kept(Generic[V]):
@@ -61,7 +55,7 @@ class Kept(Generic[V]):
     def _memory(self) -> dict[Any, Any] | None:
         if self.whole:
             return self._rows
-        scope = _SCOPE.get()
+        scope = handling.current()
         if scope is None or scope.task is not asyncio.current_task():
             return None
         return scope.rows

@@ -6,10 +6,11 @@ the same chat (with the same arguments and reply: `/stats @bob` or `/stats` as a
 `/stats` is no repeat) within
 `REPEAT_WITHIN` seconds of the one answered gets no second message: the
 repeat is dropped at once, never queued (the first reply is on its way or there already).
-The answered one's sends are made as `Priority.CHATTER`, so when the group's flood budget is
-short they wait behind what a game needs (bot.telegram.ratelimit). With several workers (the
-limiter's window is the database's) the answered asks are counted there, so a repeat is one
-whichever worker it reaches.
+The answered one's sends are made as `Priority.CHATTER` (its update's handling says so while
+it runs: bot.handling), so when the group's flood budget is short they wait behind what a
+game needs (bot.telegram.ratelimit). With several workers (the limiter's window is the
+database's) the answered asks are counted there, so a repeat is one whichever worker it
+reaches.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from typing import Any
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from bot import handling
 from bot.telegram.flood import Clock, DatabaseWindow
-from bot.telegram.ratelimit import PRIORITY, Priority
 
 log = logging.getLogger(__name__)
 
@@ -86,11 +87,12 @@ def shows(callback: Callback, repeats: Repeats | None = None) -> Callback:
             log.info("chat %d: a repeat of %s by user %d dropped", chat.id,
                      callback.__name__, user.id)
             return
-        token = PRIORITY.set(Priority.CHATTER)
-        try:
-            await callback(update, context)
-        finally:
-            PRIORITY.reset(token)
+        with handling.opened() as within:  # its own sends yield, not those after it
+            chatter, within.chatter = within.chatter, True
+            try:
+                await callback(update, context)
+            finally:
+                within.chatter = chatter
 
     handler.__name__ = callback.__name__
     handler.__doc__ = callback.__doc__

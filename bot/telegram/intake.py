@@ -24,12 +24,13 @@ import contextvars
 import json
 import logging
 import time
-from collections.abc import Callable, Coroutine, Mapping, Sequence
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from telegram import Update
 
+from bot import handling
+from bot.handling import Handling
 from bot.instance import dead_here, worker_name
 from bot.storage import Incoming, Storage, StorageError
 from bot.telegram import App
@@ -47,19 +48,18 @@ STOP_WAIT = 10.0  # seconds a graceful stop waits for the updates in hand
 Clock = Callable[[], float]
 Raw = Mapping[str, Any]  # an update as Telegram sent it: the JSON object
 _SETTLING: set[asyncio.Task[None]] = set()  # crossings-off under way (kept from the GC)
-_SETTLE: ContextVar[Callable[[], Coroutine[Any, Any, None]] | None] = ContextVar(
-    "sixshooter_settle", default=None)
 
 
-async def settled() -> None:
+async def settled(within: Handling | None = None) -> None:
     """The update being handled has had its effect saved and been answered (its press, or a
     first message sent about it); what is left (showing it) a restart redoes from the
     database. So it is crossed off now: a kill from here on does not hand it to the next
     process, which would answer it a second time (a press: Telegram refuses that as too old;
     a command: a second reply). Its write runs outside any transaction of the caller's and is
     waited for `SETTLE_WAIT` at most (it takes a millisecond; a send must not wait behind a
-    busy database)."""
-    settle = _SETTLE.get()
+    busy database). `within`: the update's handling (else the current one)."""
+    update = within if within is not None else handling.current()
+    settle = None if update is None else update.settle
     if settle is not None:
         task = asyncio.create_task(settle(), context=contextvars.Context())
         _SETTLING.add(task)
@@ -165,20 +165,22 @@ class Intake:
                     return
             await self._cross_off(update_id)
 
-        token = _SETTLE.set(settle)
         try:
-            try:
-                update = Update.de_json(dict(raw), self.app.bot)
-            except (ValueError, TypeError, KeyError, AttributeError) as e:
-                log.error("update %d: unreadable (%s): dropped", update_id, type(e).__name__)
-                return  # crossed off below: it would be unreadable every time
-            processor = self.app.update_processor
-            with self.storage.one_update():
-                await processor.process_update(update, self.app.process_update(update))
+            # The update's handling starts here: the steps below fill it (its rows read once,
+            # its press's answer and timing) and find it where they need it.
+            with handling.within(Handling(settle)):
+                try:
+                    update = Update.de_json(dict(raw), self.app.bot)
+                except (ValueError, TypeError, KeyError, AttributeError) as e:
+                    log.error("update %d: unreadable (%s): dropped", update_id,
+                              type(e).__name__)
+                    return  # crossed off below: it would be unreadable every time
+                processor = self.app.update_processor
+                with self.storage.one_update():  # its rows, read once
+                    await processor.process_update(update, self.app.process_update(update))
         except Exception:  # the application's error handler saw the handlers' errors
             log.exception("update %d: not handled", update_id)
         finally:
-            _SETTLE.reset(token)
             await settle()
             self._in_hand.pop(update_id, None)
 

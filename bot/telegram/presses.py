@@ -7,6 +7,8 @@ its game's lock while the previous move's table waits for the group's flood budg
 update processor `watch`es every press: if its handler has not answered within
 `ACK_WITHIN` seconds, the press is acknowledged quietly then, and the handler's own answer
 (`claim` says no) is skipped: its toast is lost, the press itself is handled all the same.
+Whether the press is answered is the update's `Handling` (bot.handling), which the tasks the
+handler starts share.
 Answering a press carries no chat id, so it is never paced nor counted against a budget
 (bot.telegram.ratelimit).
 """
@@ -17,42 +19,34 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from contextvars import ContextVar
-from dataclasses import dataclass
 
 from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
+
+from bot import handling
+from bot.handling import Handling
 
 log = logging.getLogger(__name__)
 
 ACK_WITHIN = 0.8  # seconds a press may go unanswered before it is acknowledged quietly
 
 
-@dataclass
-class _Press:
-    answered: bool = False
-
-
-_PRESS: ContextVar[_Press | None] = ContextVar("sixshooter_press", default=None)
-
-
-def claim() -> bool:
+def claim(within: Handling | None = None) -> bool:
     """May the handler answer the press it handles (nobody answered it yet)? Only one may: a
-    True is the answer's to give."""
-    press = _PRESS.get()
-    if press is None:
+    True is the answer's to give. `within`: the update's handling (else the current one)."""
+    press = within if within is not None else handling.current()
+    if press is None or not press.press:
         return True  # not within a watched press (a test calling a handler directly)
-    if press.answered:
+    if press.claimed:
         return False
-    press.answered = True
+    press.claimed = True
     return True
 
 
-async def _acknowledge(query: CallbackQuery, press: _Press, after: float) -> None:
+async def _acknowledge(query: CallbackQuery, press: Handling, after: float) -> None:
     await asyncio.sleep(after)
-    if press.answered:
+    if not claim(press):
         return
-    press.answered = True
     log.info("a press not answered within %.1f s: acknowledged quietly", after)
     await _quietly(query)
 
@@ -65,23 +59,23 @@ async def _quietly(query: CallbackQuery) -> None:
 
 
 @contextlib.asynccontextmanager
-async def watch(update: object, after: float = ACK_WITHIN) -> AsyncIterator[None]:
+async def watch(update: object, after: float = ACK_WITHIN,
+                within: Handling | None = None) -> AsyncIterator[None]:
     """Within this block (an update's whole handling, its wait for a place included), a press
     not answered after `after` seconds is acknowledged quietly, and one its handling ended
-without answering is acknowledged quietly then."""
+    without answering is acknowledged quietly then. `within`: the update's handling (else the
+    current one, else one for this block)."""
     query = update.callback_query if isinstance(update, Update) else None
     if query is None:
         yield
         return
-    press = _Press()
-    token = _PRESS.set(press)
-    watchdog = asyncio.ensure_future(_acknowledge(query, press, after))
-    try:
-        yield
-        if not press.answered:  # handled without a word (before the watchdog's turn): the
-            press.answered = True  # press is not left spinning until Telegram gives up
+    with handling.opened(within) as press:
+        press.press, press.claimed = True, False
+        watchdog = asyncio.ensure_future(_acknowledge(query, press, after))
+        try:
+            yield
+            if claim(press):  # handled without a word (before the watchdog's turn): the
+                watchdog.cancel()  # press is not left spinning until Telegram gives up
+                await _quietly(query)
+        finally:
             watchdog.cancel()
-            await _quietly(query)
-    finally:
-        _PRESS.reset(token)
-        watchdog.cancel()

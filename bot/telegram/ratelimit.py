@@ -13,7 +13,8 @@ worker shares (`DatabaseWindow`, given at start-up with `share`), asked once per
   stops holding its chat's line), then goes;
 * the queue is by priority, then arrival: what a game needs (`Priority.GAME`, the default)
   goes before replies to commands that only show something (`Priority.CHATTER`, set for the
-  handler's context by `bot.telegram.chatter`), and a retried request keeps its place;
+  handler's run in its update's handling by `bot.telegram.chatter`), and a retried request
+  keeps its place;
 * a RetryAfter holds the chat it came for (a request without a chat, the whole bot: the only
   penalty Telegram gives the bot as a whole) for its `retry_after`, so nothing goes to that
   chat before it ends, and the request is tried again up to `max_retries` times, then the
@@ -32,13 +33,14 @@ import itertools
 import logging
 from collections import Counter
 from collections.abc import Callable, Coroutine
-from contextvars import ContextVar
 from enum import IntEnum
 from typing import Any
 
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
+from bot import handling
+from bot.handling import Handling
 from bot.ops import metrics
 from bot.telegram.flood import MemoryWindow, Take, Window
 from bot.telegram.send import retry_after_seconds
@@ -64,7 +66,11 @@ class Priority(IntEnum):
     CHATTER = 1  # a reply to a command that only shows something
 
 
-PRIORITY: ContextVar[Priority] = ContextVar("sixshooter_priority", default=Priority.GAME)
+def priority(within: Handling | None = None) -> Priority:
+    """The priority of the sends made now: CHATTER within a handler that only shows something
+    (its update's handling says so: `within`, else the current one), else GAME."""
+    found = within if within is not None else handling.current()
+    return Priority.CHATTER if found is not None and found.chatter else Priority.GAME
 
 
 def chat_key(data: dict[str, Any]) -> Key | None:
@@ -189,13 +195,13 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     ) -> Result:
         key = chat_key(data)
         retries = self._max_retries if rate_limit_args is None else rate_limit_args
-        priority, arrival = PRIORITY.get(), next(self._arrivals)  # kept across retries
+        rank, arrival = priority(), next(self._arrivals)  # kept across retries
         for attempt in range(retries + 1):
             done = None
             if key is None:
                 await self._bot_hold()
             else:
-                done = await metrics.flood_wait(self._turn(key, priority, arrival))
+                done = await metrics.flood_wait(self._turn(key, rank, arrival))
                 self._flying[key] += 1
             try:
                 return await callback(*args, **kwargs)

@@ -23,6 +23,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
+from bot import handling
 from bot.ops import metrics
 from bot.telegram import presses
 
@@ -94,8 +95,11 @@ class FairUpdateProcessor(BaseUpdateProcessor):
         started = False
         try:
             async with contextlib.AsyncExitStack() as slots:
-                slots.enter_context(metrics.handling(update))  # counted; a press: timed
-                await slots.enter_async_context(presses.watch(update))  # a press: answered
+                # The intake's handling of the update (one of its own without the intake).
+                within = slots.enter_context(handling.opened())
+                slots.enter_context(metrics.handling(update, within))  # counted; a press: timed
+                await slots.enter_async_context(
+                    presses.watch(update, within=within))  # a press: answered
                 if member is not None:
                     await slots.enter_async_context(member.slots)
                 await slots.enter_async_context(lane.slots)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from telegram.ext import CommandHandler
 
-from bot.common import chats
+from bot.common import chats, due
 from bot.config import Config
 from bot.services import Services
 from bot.telegram import App, callbacks
@@ -23,12 +23,17 @@ async def _forget(svc: Services, chat_id: int) -> str:
     return f"{closed} tournament(s) cancelled"
 
 
-chats.closes(chats.ChatGames("tournament", forget=_forget))
+CHAT_GAMES = chats.ChatGames("tournament", forget=_forget)
 
 
 def register(app: App) -> None:
+    """The command and the table's buttons, the due rows (the tick, a table's refresh) and
+    what a chat's end does to its tournaments."""
     app.add_handler(CommandHandler("tournament", handlers.tournament))
     app.add_handler(callbacks.handler(payloads.TournamentPress, handlers.on_press))
+    due.register(app, jobs.TICK_KIND, jobs.on_tick)
+    due.register(app, jobs.REFRESH, jobs.on_refresh)
+    chats.closes(app, CHAT_GAMES)
 
 
 async def start(app: App, config: Config) -> None:

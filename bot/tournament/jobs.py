@@ -99,20 +99,16 @@ def _tick_every(app: App) -> float:
     return max(1.0, TICK * scale_of(app.bot_data))
 
 
-async def _on_tick(app: App, key: str, data: Any) -> None:
+async def on_tick(app: App, key: str, data: Any) -> None:
     every = _tick_every(app)
     await due.of(app).later(TICK_KIND, key, every)  # the next look, whatever this one does
     retries = app.bot_data.setdefault(RETRIES, Retries(every, SYNC_MOST))
     await tick(services(app.bot_data), app.bot, retries)
 
 
-async def _on_refresh(app: App, key: str, data: Any) -> None:
+async def on_refresh(app: App, key: str, data: Any) -> None:
     await refresh_safely(services(app.bot_data), app.bot, int(data["tournament"]),
                          freed=frozenset(int(p) for p in data["freed"]))
-
-
-due.register(TICK_KIND, _on_tick)
-due.register(REFRESH, _on_refresh)
 
 
 async def install(app: App, config: Config) -> None:

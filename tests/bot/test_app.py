@@ -63,7 +63,7 @@ def test_no_job_queue_every_delayed_effect_is_a_due_row() -> None:
     app = application.build(Config(token=TOKEN))
     with pytest.warns(PTBUserWarning, match="No `JobQueue` set up"):
         assert app.job_queue is None
-    assert sorted(due.HANDLERS) == [
+    assert sorted(due.handlers_of(app)) == [
         "challenge.expire", "janitor.orphans", "practice.move", "review", "season.end", "sync",
         "tournament.refresh", "tournament.tick", "turn"]
 
@@ -78,10 +78,11 @@ def test_the_menu_is_the_features_commands_in_todays_order() -> None:
 
 
 def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
-    """Each game registers itself when its package is imported (bot.app imports them all), in
-    whatever order the imports came."""
-    assert sorted(g.name for g in chats.GAMES) == ["duel", "six-card", "tournament"]
-    assert sorted(loop.game.kind for loop in sync.LOOPS) == ["duel", "sixcard"]
+    """Each game registers itself with the application (its package's `register(app)`), in
+    the order of the features."""
+    app = application.build(Config(token=TOKEN))
+    assert sorted(g.name for g in chats.closing(app)) == ["duel", "six-card", "tournament"]
+    assert sorted(loop.game.kind for loop in sync.loops_of(app)) == ["duel", "sixcard"]
 
 
 def test_every_bot_api_call_goes_through_the_metered_request() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot import duel, sixcard, tournament
 from bot.common.chats import migrate_chat
 from bot.services import Services
 from bot.sixcard.service import casino, start_game
@@ -203,7 +204,8 @@ async def test_a_chat_cannot_move_onto_itself(store: Storage) -> None:
 
 async def test_migrate_chat_drops_the_memory_of_both_ids_and_keeps_one_live_game_each(
         store: Storage) -> None:
-    svc = Services(storage=store, rng=random.Random(3), clock=lambda: T0)
+    svc = Services(storage=store, rng=random.Random(3), clock=lambda: T0,
+                   chat_games=[duel.CHAT_GAMES, sixcard.CHAT_GAMES, tournament.CHAT_GAMES])
     await store.chats.set_settings(OLD, SETTINGS)
     assert await store.chats.get_settings(NEW) == ChatSettings()  # remembered: the default
     await store.chats.remember(OLD, "group", "Friends", False, now=T0)

@@ -13,7 +13,7 @@ import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot.duel import handlers
+from bot.duel import payloads
 from bot.duel.present import LIVE
 from bot.duel.service import start_duel
 from bot.services import KEY, Services
@@ -85,7 +85,8 @@ async def _press(store: Storage, monkeypatch: pytest.MonkeyPatch, record: DuelRe
     bot = FakeBot()
     svc = Services(storage=store, rng=random.Random(2), clock=lambda: T0 + 1)
     context = cast(ContextTypes.DEFAULT_TYPE, SimpleNamespace(bot=bot, bot_data={KEY: svc}))
-    await handlers.on_duel(_update(bot, record.players[seat], message_id, data), context)
+    on_duel = LIVE.handler(payloads.DuelPress).callback  # the duel's press handler
+    await on_duel(_update(bot, record.players[seat], message_id, data), context)
     monkeypatch.undo()
     return bot, svc, reads
 

@@ -136,6 +136,7 @@ async def bench(store: Storage) -> AsyncIterator[Bench]:
     bot = FakeBot()
     app = cast(App, SimpleNamespace(bot=bot, bot_data={KEY: svc}))
     scheduler = due.install(app, store.jobs, store.can)
+    due.register(app, reviews.REVIEW, reviews.on_due)  # as bot.duel.register does
     reviewer = reviews.install(app)
     for uid, name in ((ALICE, "Alice"), (BOB, "Bob")):
         await store.users.upsert(uid, name, now=T0)

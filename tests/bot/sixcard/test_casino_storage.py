@@ -351,8 +351,10 @@ async def test_racing_rebuys_give_once(svc: Services, store: Storage, repo: Casi
 
 async def test_a_chat_that_throws_the_bot_out_gets_its_six_card_stakes_back(
         svc: Services, repo: CasinoRepo) -> None:
+    from bot import duel, sixcard, tournament
     from bot.common.chats import forget_chat
 
+    svc.chat_games[:] = [duel.CHAT_GAMES, sixcard.CHAT_GAMES, tournament.CHAT_GAMES]  # the app's
     game = await start_game(svc, CHAT, None, ALICE, (10, 10, 10))
     assert isinstance(game, GameRecord)
     other = await start_game(svc, OTHER_CHAT, None, ALICE, (5,))

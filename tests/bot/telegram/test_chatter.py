@@ -13,7 +13,7 @@ from telegram.ext import ContextTypes
 from bot.storage import Storage
 from bot.telegram.chatter import REPEAT_WITHIN, Repeats, shows
 from bot.telegram.flood import DatabaseWindow
-from bot.telegram.ratelimit import PRIORITY, ChatRateLimiter, Priority
+from bot.telegram.ratelimit import ChatRateLimiter, Priority, priority
 
 WHEN = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 CONTEXT = cast(ContextTypes.DEFAULT_TYPE, None)
@@ -51,14 +51,14 @@ async def test_thirty_asks_in_a_burst_are_answered_once_as_chatter() -> None:
 
     async def stats(update: Update, context: Any) -> None:
         assert update.effective_user is not None
-        seen.append((update.effective_user.id, PRIORITY.get()))
+        seen.append((update.effective_user.id, priority()))
 
     handler = shows(stats, Repeats(clock=Clock()))
     for n in range(30):
         await handler(stats_from(-1, 7, n), CONTEXT)
     await handler(stats_from(-1, 8), CONTEXT)
     assert seen == [(7, Priority.CHATTER), (8, Priority.CHATTER)]
-    assert PRIORITY.get() is Priority.GAME  # only the handler's own sends are chatter
+    assert priority() is Priority.GAME  # only the handler's own sends are chatter
     assert handler.__name__ == "stats"
 
 

@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 from telegram.error import RetryAfter
 
+from bot import handling
+from bot.handling import Handling
 from bot.storage import Storage
 from bot.telegram import ratelimit
 from bot.telegram.flood import DatabaseWindow, MemoryWindow
-from bot.telegram.ratelimit import PRIORITY, ChatRateLimiter, Priority, chat_key, is_group
+from bot.telegram.ratelimit import ChatRateLimiter, chat_key, is_group
 
 # RetryAfter's own constructor reads its int form (PTB 22 moving to timedelta).
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
@@ -126,8 +128,9 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 
 
 async def chatter(limiter: ChatRateLimiter, calls: Calls, chat: object) -> object:
-    PRIORITY.set(Priority.CHATTER)  # this task's own context
-    return await send(limiter, calls, chat, "sendMessage")
+    with handling.within(Handling()) as within:  # this task's own update
+        within.chatter = True
+        return await send(limiter, calls, chat, "sendMessage")
 
 
 async def test_when_the_budget_is_short_a_game_goes_before_chatter(clock: Clock) -> None:

@@ -13,6 +13,7 @@ from typing import Any, cast
 import pytest
 from telegram import Bot
 
+from bot import duel, sixcard, tournament
 from bot.common.refusal import Refusal
 from bot.common.sync import Retries
 from bot.services import Services
@@ -67,7 +68,8 @@ class Clock:
 @pytest.fixture
 async def svc(store: Storage) -> AsyncIterator[Services]:
     storage = store
-    services = Services(storage=storage, drawer=Drawer(), clock=Clock())
+    services = Services(storage=storage, drawer=Drawer(), clock=Clock(),  # the app's games
+                        chat_games=[duel.CHAT_GAMES, sixcard.CHAT_GAMES, tournament.CHAT_GAMES])
     await storage.chats.upsert(CHAT, "group", "Saloon", False, now=T0)
     for uid, name in ((ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")):
         await storage.users.upsert(uid, name, now=T0)
