@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from os import PathLike
 
-from bot.storage import kept, live, ratings
+from bot.storage import counts, kept, ratings
 from bot.storage.casino import CasinoRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
@@ -176,9 +176,9 @@ class Storage:
         """Return once the database answers a trivial query; StorageError if it cannot."""
         await self.db.ping()
 
-    async def live_games(self) -> live.LiveGames:
-        """The games live now in the whole database (every worker's)."""
-        return await live.live_games(self.db)
+    async def live_games(self) -> counts.LiveCounts:
+        """How many games are live now in the whole database (every worker's)."""
+        return await counts.live_counts(self.db)
 
     async def close(self) -> None:
         await self.db.close()
