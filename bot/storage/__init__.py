@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from os import PathLike
 
 from bot.storage import counts, kept, ratings
-from bot.storage.casino import CasinoRepo
+from bot.storage.balances import BalanceRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
 from bot.storage.db import (
@@ -39,6 +39,7 @@ from bot.storage.deals import Deal, backfill, deals_of
 from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
 from bot.storage.flood import FloodRecord, FloodRepo
+from bot.storage.games import ChatMessage, GameStatus, LiveGames, LiveRecord
 from bot.storage.inbox import InboxRepo, Incoming
 from bot.storage.jobs import DueJob, JobCounts, JobRepo
 from bot.storage.meta import MetaRepo
@@ -46,6 +47,7 @@ from bot.storage.migrate import ChatMove, move_chat
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.ratings import RatingRepo
 from bot.storage.results import DuelResult, ResultReason, ResultRepo
+from bot.storage.sixcard import SixCardRecord, SixCardRepo
 from bot.storage.timers import TimerRecord, TimerRepo
 from bot.storage.tournaments import (
     MatchRecord,
@@ -57,10 +59,11 @@ from bot.storage.users import UserRecord, UserRepo
 
 __all__ = [
     "MIGRATIONS",
-    "CasinoRepo",
+    "BalanceRepo",
     "ChallengeRecord",
     "ChallengeRepo",
     "ChallengeStatus",
+    "ChatMessage",
     "ChatMove",
     "ChatRecord",
     "ChatRepo",
@@ -75,17 +78,22 @@ __all__ = [
     "DuelStatus",
     "FloodRecord",
     "FloodRepo",
+    "GameStatus",
     "HeldLock",
     "InboxRepo",
     "Incoming",
     "JobCounts",
     "JobRepo",
+    "LiveGames",
+    "LiveRecord",
     "MatchRecord",
     "MetaRepo",
     "RatingRepo",
     "ResultReason",
     "ResultRepo",
     "Rollback",
+    "SixCardRecord",
+    "SixCardRepo",
     "Storage",
     "StorageError",
     "TimerRecord",
@@ -117,7 +125,8 @@ class Storage:
     ratings: RatingRepo
     tournaments: TournamentRepo
     deletes: DeleteRepo  # the janitor's journal
-    casino: CasinoRepo  # six-card poker's balances and games
+    balances: BalanceRepo  # the casino's balances, six-card poker's chips
+    sixcard: SixCardRepo  # six-card poker's games
     timers: TimerRepo  # turn timers
     flood: FloodRepo  # the flood budget all workers share (bot.telegram.flood.DatabaseWindow)
     inbox: InboxRepo  # the updates from Telegram, saved before they are acknowledged
@@ -127,8 +136,8 @@ class Storage:
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
                    MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db),
-                   CasinoRepo(db), TimerRepo(db), FloodRepo(db), InboxRepo(db),
-                   JobRepo(db))
+                   BalanceRepo(db), SixCardRepo(db), TimerRepo(db), FloodRepo(db),
+                   InboxRepo(db), JobRepo(db))
 
     @classmethod
     async def open(cls, where: str | PathLike[str]) -> Storage:

@@ -27,9 +27,9 @@ async def test_live_games_counts_only_live_ones(store: Storage) -> None:
     first = await store.duels.create(-100, None, (1, 2), "{}", 1000)
     await store.duels.create(-100, None, (3, 4), "{}", 1000)
     await store.duels.abandon_chat(-200, now=1001)  # another chat: nothing changes
-    balance = await store.casino.balance(-100, 5, now=1000)
-    await store.casino.create_game(-100, None, 5, "{}", stake=10,
-                                   balance_version=balance.version, now=1000)
+    balance = await store.balances.balance(-100, 5, now=1000)
+    await store.sixcard.create(-100, None, 5, "{}", stake=10, balance_version=balance.version,
+                               now=1000)
     assert await store.live_games() == LiveCounts(2, 1)
     assert await store.duels.save(first.id, first.version, "{}", DuelStatus.ABANDONED,
                                   now=1002) is not None
