@@ -18,6 +18,7 @@ from typing import Generic, Protocol, TypeVar
 
 from bot.common.refusal import Refusal
 from bot.services import Services
+from bot.storage import ChatMessage, LiveGames, LiveRecord
 
 log = logging.getLogger(__name__)
 
@@ -116,9 +117,33 @@ class Game(ABC, Generic[R, S, A, E]):
         """Every record whose message does not show its saved version."""
 
     @abstractmethod
-    async def set_message(self, svc: Services, record_id: int, message_id: int,
+    async def set_message(self, svc: Services, record: R, message_id: int,
                           version: int) -> bool:
-        """Record that `message_id` shows `version` (False: the record moved on meanwhile)."""
+        """Record that `message_id` (in the record's chat) shows `version` (False: the record
+        moved on meanwhile)."""
+
+
+L = TypeVar("L", bound=LiveRecord)
+
+
+class StoredGame(Game[L, S, A, E]):
+    """A game whose records are a `LiveGames` repository's: loading, lagging and the message
+    bookkeeping are the repository's."""
+
+    @abstractmethod
+    def games(self, svc: Services) -> LiveGames[L, S]:
+        """The game's records."""
+
+    async def load(self, svc: Services, record_id: int) -> L | None:
+        return await self.games(svc).get(record_id)
+
+    async def lagging(self, svc: Services) -> Sequence[L]:
+        return await self.games(svc).lagging()
+
+    async def set_message(self, svc: Services, record: L, message_id: int,
+                          version: int) -> bool:
+        return await self.games(svc).set_message(
+            record.id, ChatMessage(record.chat_id, message_id), version)
 
 
 async def act(game: Game[R, S, A, E], svc: Services, record_id: int, version: int | None,

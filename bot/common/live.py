@@ -201,7 +201,7 @@ class Live(Generic[R, S, A, E]):
         and recorded as showing the saved version; or failed, left to the sync job), False
         when the message is gone and a fresh one is to be sent."""
         if edit is send.Edit.DONE:
-            await self.game.set_message(svc, record.id, message_id, record.version)
+            await self.game.set_message(svc, record, message_id, record.version)
             return True
         if edit is send.Edit.FAILED:
             return True  # the sync job tries again
@@ -213,7 +213,7 @@ class Live(Generic[R, S, A, E]):
         """A fresh message sent for the record (its id); None (not sent) is left to the sync
         job."""
         if message_id is not None:
-            await self.game.set_message(svc, record.id, message_id, record.version)
+            await self.game.set_message(svc, record, message_id, record.version)
 
     # --- sync --------------------------------------------------------------------------
 

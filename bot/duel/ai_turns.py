@@ -25,7 +25,6 @@ from bot.duel.service import act
 from bot.services import Services, services
 from bot.storage import DuelRecord
 from bot.telegram import App
-from rules.duel import DuelState
 from rules.duel.levels import parse_level
 from rules.duel.searches import choose
 
@@ -51,7 +50,7 @@ class BotTurns:
         """Arm the bot's move if it is the bot's turn in this practice duel."""
         if not record.practice or not record.is_live or self.scheduler is None:
             return
-        state = DuelState.from_json(record.state_json)
+        state = self.svc.storage.duels.state(record)
         if BOT_SEAT not in state.players_to_act:
             return
         delay = random.uniform(*self.pause)
@@ -68,7 +67,7 @@ class BotTurns:
             if record.version != turn.version:  # stale: arm the current move's (if the bot's)
                 await self.on_presented(record)
                 return False
-            state = DuelState.from_json(record.state_json)
+            state = svc.storage.duels.state(record)
             if BOT_SEAT not in state.players_to_act:
                 return False
             level = parse_level(record.ai_level)

@@ -12,7 +12,7 @@ from telegram import Bot, MaybeInaccessibleMessage, Message
 
 from bot.duel import payloads
 from bot.services import Services
-from bot.storage import DuelRecord
+from bot.storage import ChatMessage, DuelRecord
 from bot.telegram import callbacks
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,8 @@ async def adopt(svc: Services, bot: Bot, record: DuelRecord, message_id: int,
     left), and the press goes on there. Returns the record as it now is."""
     if not (record.is_live and _newer(message_id, record) and version == record.version):
         return record
-    if not await svc.storage.duels.set_message(record.id, message_id, record.version):
+    if not await svc.storage.duels.set_message(
+            record.id, ChatMessage(record.chat_id, message_id), record.version):
         return record
     log.info("duel %d: message %d arrived after all; it is the live one", record.id, message_id)
     if record.message_id is not None:

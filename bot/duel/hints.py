@@ -19,7 +19,7 @@ from bot.common.handlers import pressed, toast
 from bot.duel import payloads
 from bot.i18n import Html, Translator
 from bot.telegram import send
-from rules.duel import Bet, DuelState, Phase, PublicView
+from rules.duel import Bet, Phase, PublicView
 from rules.duel.searches import hint
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ async def on_hint(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if record is None or not record.practice or seat is None:
         await toast(query, tr.t("hint.players_only"))
         return
-    state = DuelState.from_json(record.state_json)
+    state = svc.storage.duels.state(record)
     view = state.public_view()
     if not record.is_live or view.phase is Phase.OVER:
         await toast(query, tr.t("toast.over"))

@@ -143,7 +143,7 @@ async def on_level(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def again(svc: Services, bot: Bot, record: DuelRecord) -> bool:
     """A rematch of a finished practice duel: the same level and stack, at once (False if
     the player is in a live duel here already, told so in the chat)."""
-    stack = DuelState.from_json(record.state_json).start_stack
+    stack = svc.storage.duels.state(record).start_stack
     user_id = record.players[0]
     assert record.ai_level is not None
     async with svc.lock(f"practice:{record.chat_id}:{user_id}"):
@@ -180,7 +180,7 @@ async def on_odds(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if record is None or not record.practice or record.player_index(user.id) is None:
         await toast(query, tr.t("practice.odds_players_only"))
         return
-    state = DuelState.from_json(record.state_json)
+    state = svc.storage.duels.state(record)
     if not record.is_live or not state.public_view().hands:
         await toast(query, tr.t("toast.over"))
         return

@@ -30,7 +30,7 @@ from bot.common import live
 from bot.common.chats import forget_chat
 from bot.common.handlers import display_name
 from bot.common.live import Screen
-from bot.duel import copies, keyboards, states
+from bot.duel import copies, keyboards
 from bot.duel.captions import (
     Seat,
     bullet_caption,
@@ -218,12 +218,12 @@ async def repost(svc: Services, bot: Bot, record: DuelRecord, note: str = "") ->
 
 
 async def _present(svc: Services, bot: Bot, record: DuelRecord, note: str | None) -> None:
-    state = states.parsed(record.id, record.state_json)  # read only
+    state = svc.storage.duels.state(record)  # read only
     t = await table_for(svc, record)
     t = replace(t, headed=await _show_header(svc, bot, t, state))
     live_id = record.message_id
-    shown = None if live_id is None or record.shown_version is None else states.at(
-        record.id, state, record.shown_version)  # the duel as its live message shows it
+    shown = None if live_id is None or record.shown_version is None else svc.storage.duels.at(
+        record, state, record.shown_version)  # the duel as its live message shows it
     if live_id is not None and shown is not None and note is None:
         if record.shown_version == record.version:
             return  # shown already

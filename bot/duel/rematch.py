@@ -18,7 +18,6 @@ from bot.duel.handlers import post_challenge
 from bot.duel.reviews import reviewer_of
 from bot.stats.handlers import show_board
 from bot.storage.challenges import AlreadyPending
-from rules.duel import DuelState
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +59,7 @@ async def on_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if await storage.duels.live_for_user_in_chat(chat_id, player) is not None:
             await toast(query, tr.t(key))
             return
-    stack = DuelState.from_json(record.state_json).start_stack
+    stack = svc.storage.duels.state(record).start_stack
     theirs = [c for c in await storage.challenges.pending_by_challenger(chat_id, other)
               if c.target_id == user.id and c.stack == stack]
     if theirs:  # the other player asked first: this tap is the answer

@@ -27,7 +27,7 @@ from bot.i18n import Html, Translator
 from bot.services import Services, services
 from bot.storage import DuelRecord
 from bot.telegram import App, send
-from rules.duel import Bet, DuelState
+from rules.duel import Bet
 from rules.duel.reviewed import PlayerReview, Review
 from rules.duel.searches import review
 
@@ -98,7 +98,7 @@ class Reviewer:
             return None
         self._running.add(duel_id)
         try:
-            state = DuelState.from_json(record.state_json)
+            state = duels.state(record)
             # Seeded by the duel: computed again, the same review.
             done = await self.svc.offload.run(review, state, random.Random(duel_id))
             await duels.keep_review(duel_id, done.to_json(), now=self.svc.clock())

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.storage import DuelRecord, Storage
+from bot.storage.duels import STATES
 from rules import fairness
-from rules.duel import DealProof, DuelState
+from rules.duel import DealProof
 
 SEARCH_DUELS = 50  # a commitment alone is looked for among the chat's latest duels
 
@@ -41,7 +42,7 @@ class InPlay:
 
 
 def _find(record: DuelRecord, parts: Parts) -> Published | InPlay | None:
-    view = DuelState.from_json(record.state_json).public_view()
+    view = STATES.parsed(record.id, record.state_json).public_view()
     for proof in view.proofs:
         if proof.salt == parts.salt or proof.commitment == parts.commitment:
             return Published(record.id, proof)
@@ -81,7 +82,7 @@ def rounds_of(record: DuelRecord, shown_text: str) -> list[RoundCheck]:
     """Every deal of the duel: each finished one checked (its published commitment against
     the salt and deck revealed when it ended), the one in play only named. A commitment the
     replied message shows is checked against the deal's too (`shown`)."""
-    view = DuelState.from_json(record.state_json).public_view()
+    view = STATES.parsed(record.id, record.state_json).public_view()
     deals: list[tuple[int, str, DealProof | None]] = [(p.round, p.commitment, p)
                                                       for p in view.proofs]
     if view.commitment and (not deals or deals[-1][0] != view.round):

@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.common import live
-from bot.common.live import Game
+from bot.common.acting import StoredGame
 from bot.common.refusal import Refusal
-from bot.duel import states
 from bot.services import Services
 from bot.storage import (
     ChallengeRecord,
     ChallengeStatus,
     Deal,
     DuelRecord,
+    DuelRepo,
     DuelResult,
     DuelStatus,
     ResultReason,
@@ -29,6 +29,7 @@ from bot.storage import (
     chat_lock,
     deals_of,
 )
+from bot.storage.duels import STATES
 from rules.cards import shuffled_deck
 from rules.duel import (
     Action,
@@ -84,11 +85,11 @@ def _refusal(error: DuelError) -> Refusal:
     return STALE
 
 
-class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
+class DuelLoop(StoredGame[DuelRecord, DuelState, Action, Event]):
     """The duel's records as the shell loop (`bot.common.live`) needs them."""
 
-    async def load(self, svc: Services, record_id: int) -> DuelRecord | None:
-        return await svc.storage.duels.get(record_id)
+    def games(self, svc: Services) -> DuelRepo:
+        return svc.storage.duels
 
     def seat(self, record: DuelRecord, user_id: int) -> int | None:
         return record.player_index(user_id)
@@ -97,7 +98,7 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         """The rules say which move took the duel from `version` to the saved one."""
         if version + 1 != record.version or version < 0:
             return False
-        state = states.parsed(record.id, record.state_json)
+        state = STATES.parsed(record.id, record.state_json)
         if version + 1 != state.version:  # the row moved without a move (abandoned)
             return False
         return state.move_at(version) == (seat, action)
@@ -108,7 +109,7 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         (both tapped at once) still counts: the question has not changed."""
         if not isinstance(action, TiebreakAnswer) or not 0 <= version < record.version:
             return False
-        state = states.parsed(record.id, record.state_json)
+        state = STATES.parsed(record.id, record.state_json)
         if state.version != record.version or state.phase is not Phase.TIEBREAK_OFFER:
             return False
         offered = state.at(version)
@@ -116,7 +117,7 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
 
     def apply(self, svc: Services, record: DuelRecord, seat: int,
               action: Action) -> tuple[DuelState, list[Event]] | Refusal:
-        state = states.parsed(record.id, record.state_json).copy()  # the shared one stays
+        state = svc.storage.duels.fresh(record)  # the shared one stays as it is
         try:
             events = state.apply(action, seat)
         except DuelError as e:
@@ -134,10 +135,10 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         state_json = state.to_json()
         new_version = await svc.storage.duels.save(record.id, record.version, state_json,
                                                    status, now=now, result=result,
-                                                   deals=_deals_moved(state, events))
+                                                   deals=_deals_moved(state, events),
+                                                   state=state)  # shown and timed next
         if new_version is None:
             return None
-        states.kept(record.id, state_json, state)  # shown and timed next: not parsed again
         return replace(record, state_json=state_json, version=new_version, status=status,
                        updated_at=now)
 
@@ -152,13 +153,6 @@ class DuelLoop(Game[DuelRecord, DuelState, Action, Event]):
         if state.is_over:
             parts.append(f"over: winner {state.winner} ({state.end_reason})")
         return ", ".join(parts)
-
-    async def lagging(self, svc: Services) -> list[DuelRecord]:
-        return await svc.storage.duels.lagging()
-
-    async def set_message(self, svc: Services, record_id: int, message_id: int,
-                          version: int) -> bool:
-        return await svc.storage.duels.set_message(record_id, message_id, version)
 
 
 def _deals_moved(state: DuelState, events: Sequence[Event]) -> tuple[Deal, ...]:

@@ -33,7 +33,6 @@ from telegram import Bot
 from bot.common import due
 from bot.common.chats import forget_chat, migrate_chat
 from bot.common.refusal import Refusal
-from bot.duel import states
 from bot.duel.present import LIVE, Table, present, repost, table_for
 from bot.duel.service import act
 from bot.i18n import Html, duration
@@ -41,7 +40,7 @@ from bot.services import Services
 from bot.storage import DuelRecord
 from bot.storage.timers import TimerRecord
 from bot.telegram import App, send
-from rules.duel import Bet, DuelState, Phase
+from rules.duel import Bet, Phase
 from rules.duel.policy import Kind, TimeoutMove, timeout_move
 
 log = logging.getLogger(__name__)
@@ -133,7 +132,7 @@ class TurnTimers:
         counts = [0, 0]
         if row is not None:
             counts = list(row.timeouts)
-            for player in states.parsed(record.id, record.state_json).actors_since(row.version):
+            for player in self.svc.storage.duels.state(record).actors_since(row.version):
                 counts[player] = 0  # a move of their own
         seconds = (await self.svc.storage.chats.get_settings(record.chat_id)).turn_timer
         remind_at = deadline = None
@@ -200,7 +199,7 @@ class TurnTimers:
     async def _remind(self, record: DuelRecord, row: TimerRecord) -> bool:
         if not await self.repo.mark_reminded(record.id, record.version):
             return False  # sent already (at most once: marked before it is sent)
-        state = DuelState.from_json(record.state_json)
+        state = self.svc.storage.duels.state(record)
         t = await table_for(self.svc, record)
         key = "timer.remind_offer" if state.phase is Phase.TIEBREAK_OFFER else "timer.remind"
         text = t.tr.t(key, mention=_mentions(t, state.players_to_act),
@@ -216,7 +215,7 @@ class TurnTimers:
         if early >= EARLY:  # armed early (e.g. the clock stepped back): wait on
             await self.scheduler.arm(alarm.duel_id, [(alarm, early)])
             return False
-        move = timeout_move(DuelState.from_json(record.state_json), row.timeouts)
+        move = timeout_move(self.svc.storage.duels.state(record), row.timeouts)
         if move is None:
             return False
         user_id = record.players[move.player]

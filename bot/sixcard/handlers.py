@@ -15,10 +15,9 @@ from bot.common.handlers import asked, display_name, reply
 from bot.i18n import WAIT, duration, mention_html
 from bot.sixcard.args import BadArgs, parse_args
 from bot.sixcard.present import LIVE, present
-from bot.sixcard.service import Busy, Contended, Unaffordable, casino, rebuy, start_game
-from bot.storage.casino import START_BALANCE, RebuyRefusal
+from bot.sixcard.service import Busy, Contended, Unaffordable, games, rebuy, start_game
+from bot.storage.balances import START_BALANCE, RebuyRefusal
 from render.text import signed
-from rules.sixcard import SixCardGame
 
 log = logging.getLogger(__name__)
 
@@ -58,13 +57,12 @@ async def balance_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if a is None or a.user.is_bot:
         return
     chat, user, svc, tr = a.chat, a.user, a.svc, a.tr
-    repo = casino(svc)
-    record = await repo.balance(chat.id, user.id, now=svc.clock())
+    record = await svc.storage.balances.balance(chat.id, user.id, now=svc.clock())
     name = mention_html(user.id, display_name(await svc.storage.users.get(user.id)))
     lines = [tr.t("sixcard.balance", name=name, chips=tr.tn("chips", record.balance))]
-    live = await repo.live_game(chat.id, user.id)
+    live = await games(svc).live_game(chat.id, user.id)
     if live is not None:
-        game = SixCardGame.from_json(live.state_json)
+        game = games(svc).state(live)
         lines.append(tr.t("sixcard.balance_live",
                           chips=tr.tn("chips", game.start_balance - game.balance)))
     if record.games or record.rebuys:

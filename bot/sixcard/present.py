@@ -21,15 +21,14 @@ from bot.i18n import Translator, mention_html, pick_language, translator
 from bot.services import Services, services
 from bot.sixcard.captions import caption
 from bot.sixcard.keyboards import game_keyboard
-from bot.sixcard.service import GAME, abandon, casino
-from bot.storage.casino import GameRecord
+from bot.sixcard.service import GAME, abandon, games
 from bot.storage.migrate import ChatMove
+from bot.storage.sixcard import SixCardRecord
 from bot.telegram import App, send
-from rules.sixcard import SixCardGame
 
 log = logging.getLogger(__name__)
 
-async def player_translator(svc: Services, record: GameRecord) -> tuple[Translator, str]:
+async def player_translator(svc: Services, record: SixCardRecord) -> tuple[Translator, str]:
     """The player's language (unless the chat fixed one) and their name."""
     user = await svc.storage.users.get(record.user_id)
     settings = await svc.storage.chats.get_settings(record.chat_id)
@@ -37,30 +36,30 @@ async def player_translator(svc: Services, record: GameRecord) -> tuple[Translat
     return translator(lang), display_name(user)
 
 
-class SixCardScreen(Screen[GameRecord]):
-    async def show(self, svc: Services, bot: Bot, record: GameRecord,
+class SixCardScreen(Screen[SixCardRecord]):
+    async def show(self, svc: Services, bot: Bot, record: SixCardRecord,
                    note: str | None = None) -> None:
         await _present(svc, bot, record)
 
-    async def gone(self, svc: Services, record: GameRecord) -> None:
+    async def gone(self, svc: Services, record: SixCardRecord) -> None:
         """The chat threw the bot out: its live game is closed, not counted, the chips back
         on the balance."""
         if record.is_live:
             await abandon(svc, record)
         else:
-            await casino(svc).mark_shown(record.id, record.version)
+            await games(svc).mark_shown(record.id, record.version)
 
 
 LIVE = live.Live(GAME, SixCardScreen())
 
 
-async def present(svc: Services, bot: Bot, record: GameRecord) -> None:
+async def present(svc: Services, bot: Bot, record: SixCardRecord) -> None:
     """Bring the game's message up to the saved version (`bot.common.live`)."""
     await LIVE.present(svc, bot, record)
 
 
-async def _present(svc: Services, bot: Bot, record: GameRecord) -> None:
-    view = SixCardGame.from_json(record.state_json).public_view()
+async def _present(svc: Services, bot: Bot, record: SixCardRecord) -> None:
+    view = games(svc).state(record).public_view()
     tr, name = await player_translator(svc, record)
     photo = await svc.drawer.draw(partial(render.sixcard, view, name=name, labels=tr))
     text = caption(tr, view, mention_html(record.user_id, name))

@@ -27,7 +27,6 @@ from bot.storage import DuelResult
 from bot.telegram import callbacks, send
 from render import standings as pictures
 from rules import rating
-from rules.duel import DuelState
 
 HISTORY = 10  # duels /history lists
 
@@ -116,7 +115,7 @@ async def _vs_bot(svc: Services, tr: Translator, chat_id: int, asker: int) -> li
     practice = await svc.storage.duels.practice_of(chat_id, asker)
     if not practice:
         return []
-    winners = [DuelState.from_json(r.state_json).winner for r in practice]
+    winners = [svc.storage.duels.state(r).winner for r in practice]
     won, lost = winners.count(0), winners.count(1)
     return [tr.tn("stats.vs_bot", len(practice), won=won, lost=lost,
                   drawn=len(practice) - won - lost)]

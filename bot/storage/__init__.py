@@ -22,8 +22,8 @@ from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from os import PathLike
 
-from bot.storage import kept, live, ratings
-from bot.storage.casino import CasinoRepo
+from bot.storage import counts, kept, ratings
+from bot.storage.balances import BalanceRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
 from bot.storage.db import (
@@ -41,6 +41,7 @@ from bot.storage.deletes import DeleteRepo
 from bot.storage.duels import DuelRecord, DuelRepo, DuelStatus
 from bot.storage.engines import locate, open_database
 from bot.storage.flood import FloodRecord, FloodRepo
+from bot.storage.games import ChatMessage, GameStatus, LiveGames, LiveRecord
 from bot.storage.inbox import InboxRepo, Incoming
 from bot.storage.jobs import DueJob, JobCounts, JobRepo
 from bot.storage.meta import MetaRepo
@@ -48,6 +49,7 @@ from bot.storage.migrate import ChatMove, move_chat
 from bot.storage.ratings import RatingRepo
 from bot.storage.results import DuelResult, ResultReason, ResultRepo
 from bot.storage.schema import MIGRATIONS
+from bot.storage.sixcard import SixCardRecord, SixCardRepo
 from bot.storage.timers import TimerRecord, TimerRepo
 from bot.storage.tournaments import (
     MatchRecord,
@@ -60,11 +62,12 @@ from bot.storage.watch import Watcher, watch
 
 __all__ = [
     "MIGRATIONS",
+    "BalanceRepo",
     "Capabilities",
-    "CasinoRepo",
     "ChallengeRecord",
     "ChallengeRepo",
     "ChallengeStatus",
+    "ChatMessage",
     "ChatMove",
     "ChatRecord",
     "ChatRepo",
@@ -79,11 +82,14 @@ __all__ = [
     "DuelStatus",
     "FloodRecord",
     "FloodRepo",
+    "GameStatus",
     "HeldLock",
     "InboxRepo",
     "Incoming",
     "JobCounts",
     "JobRepo",
+    "LiveGames",
+    "LiveRecord",
     "Location",
     "MatchRecord",
     "MetaRepo",
@@ -91,6 +97,8 @@ __all__ = [
     "ResultReason",
     "ResultRepo",
     "Rollback",
+    "SixCardRecord",
+    "SixCardRepo",
     "Storage",
     "StorageError",
     "TimerRecord",
@@ -124,7 +132,8 @@ class Storage:
     ratings: RatingRepo
     tournaments: TournamentRepo
     deletes: DeleteRepo  # the janitor's journal
-    casino: CasinoRepo  # six-card poker's balances and games
+    balances: BalanceRepo  # the casino's balances, six-card poker's chips
+    sixcard: SixCardRepo  # six-card poker's games
     timers: TimerRepo  # turn timers
     flood: FloodRepo  # the flood budget all workers share (bot.telegram.flood.DatabaseWindow)
     inbox: InboxRepo  # the updates from Telegram, saved before they are acknowledged
@@ -134,8 +143,8 @@ class Storage:
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
                    MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db),
-                   CasinoRepo(db), TimerRepo(db), FloodRepo(db), InboxRepo(db),
-                   JobRepo(db))
+                   BalanceRepo(db), SixCardRepo(db), TimerRepo(db), FloodRepo(db),
+                   InboxRepo(db), JobRepo(db))
 
     @classmethod
     async def open(cls, where: str | PathLike[str] | Location) -> Storage:
@@ -190,9 +199,9 @@ class Storage:
         """Return once the database answers a trivial query; StorageError if it cannot."""
         await self.db.ping()
 
-    async def live_games(self) -> live.LiveGames:
-        """The games live now in the whole database (every worker's)."""
-        return await live.live_games(self.db)
+    async def live_games(self) -> counts.LiveCounts:
+        """How many games are live now in the whole database (every worker's)."""
+        return await counts.live_counts(self.db)
 
     async def close(self) -> None:
         await self.db.close()

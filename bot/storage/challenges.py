@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.storage.db import Database, Row, UniqueViolation
+from bot.storage.rows import record_of
 from bot.storage.users import normalize_username
 
 # Seconds after which a pending challenge with no message recorded counts as never sent: more
@@ -71,14 +72,7 @@ class Settled:
 
 
 def _challenge(row: Row) -> ChallengeRecord:
-    return ChallengeRecord(
-        id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
-        challenger_id=row["challenger_id"], target_id=row["target_id"],
-        target_username=row["target_username"], stack=row["stack"],
-        status=ChallengeStatus(row["status"]), version=row["version"],
-        message_id=row["message_id"], duel_id=row["duel_id"],
-        created_at=row["created_at"], expires_at=row["expires_at"],
-    )
+    return record_of(ChallengeRecord, row, status=ChallengeStatus(row["status"]))
 
 
 class ChallengeRepo:

@@ -1,40 +1,29 @@
-"""Duels: the game state as JSON, updated only by compare-and-swap on its version.
-
-Every applied action is one `save(id, expected_version, ...)`. It succeeds only if nobody saved
-since the caller loaded the duel, so a double tap, a replayed update or a racing timer can never
-apply an action twice: the loser gets None and should reload (or answer "stale button").
+"""Duels: a `LiveGames` (`bot.storage.games`: the compare-and-swap save, which message shows
+which version, the parsed states) with what is a duel's own: its two players, a practice
+duel's level and hints, the deals its header shows, its messages, its review, and the result
+written with the save that finishes it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 
 from bot.storage.db import Database, Row, chat_lock
 from bot.storage.deals import Deal, record_deals
+from bot.storage.games import Also, GameStatus, LiveGames, LiveRecord
 from bot.storage.results import DuelResult, insert_result
+from bot.storage.rows import record_of
+from bot.storage.states import States
+from rules.duel import DuelState
 
-
-class DuelStatus(StrEnum):
-    LIVE = "live"
-    FINISHED = "finished"
-    ABANDONED = "abandoned"  # the chat went away (the bot was removed) before the end
+DuelStatus = GameStatus  # a duel's status is any game's
+STATES: States[DuelState] = States(DuelState.from_json, DuelState.copy)  # parsed once
 
 
 @dataclass(frozen=True, slots=True)
-class DuelRecord:
-    id: int
-    chat_id: int
-    thread_id: int | None
+class DuelRecord(LiveRecord):
     players: tuple[int, int]  # user ids of player 0 and player 1 of the state
-    state_json: str
-    version: int
-    status: DuelStatus
-    message_id: int | None  # the Telegram message showing the duel
-    shown_version: int | None  # the version that message shows
-    created_at: int
-    updated_at: int
     header_rounds: int = 0  # deals whose commitment the duel's header shows
     ai_level: str | None = None  # a practice duel: the bot plays seat 1 at this level
     hints: int = 0  # the hints its player took (a practice duel)
@@ -43,34 +32,19 @@ class DuelRecord:
     def practice(self) -> bool:
         return self.ai_level is not None
 
-    @property
-    def is_live(self) -> bool:
-        return self.status is DuelStatus.LIVE
-
-    @property
-    def needs_redraw(self) -> bool:
-        """The message does not show the saved version (e.g. a crash between save and edit)."""
-        return self.shown_version != self.version
-
     def player_index(self, user_id: int) -> int | None:
         """0 or 1 for a player of this duel, None for anyone else."""
         return self.players.index(user_id) if user_id in self.players else None
 
 
 def _duel(row: Row) -> DuelRecord:
-    return DuelRecord(
-        id=row["id"], chat_id=row["chat_id"], thread_id=row["thread_id"],
-        players=(row["player0_id"], row["player1_id"]), state_json=row["state"],
-        version=row["version"], status=DuelStatus(row["status"]), message_id=row["message_id"],
-        shown_version=row["shown_version"], created_at=row["created_at"],
-        updated_at=row["updated_at"], header_rounds=row["header_rounds"],
-        ai_level=row["ai_level"], hints=row["hints"],
-    )
+    return record_of(DuelRecord, row, state_json=row["state"], status=GameStatus(row["status"]),
+                     players=(row["player0_id"], row["player1_id"]))
 
 
-class DuelRepo:
+class DuelRepo(LiveGames[DuelRecord, DuelState]):
     def __init__(self, db: Database) -> None:
-        self.db = db
+        super().__init__(db, "duels", _duel, STATES)
 
     async def create(
         self,
@@ -95,34 +69,21 @@ class DuelRepo:
             )
             await record_deals(self.db, duel_id, deals)
         return DuelRecord(
-            duel_id, chat_id, thread_id, players, state_json, 0, DuelStatus.LIVE, None, None,
-            created_at, created_at, ai_level=ai_level,
+            id=duel_id, chat_id=chat_id, thread_id=thread_id, state_json=state_json, version=0,
+            status=GameStatus.LIVE, message_id=None, shown_version=None, created_at=created_at,
+            updated_at=created_at, players=players, ai_level=ai_level,
         )
 
     async def practice_of(self, chat_id: int, user_id: int) -> list[DuelRecord]:
         """The user's finished practice duels against the bot in this chat."""
-        rows = await self.db.fetchall(
-            "SELECT * FROM duels WHERE chat_id = ? AND player0_id = ? AND ai_level IS NOT NULL"
-            " AND status = 'finished' ORDER BY id", (chat_id, user_id))
-        return [_duel(r) for r in rows]
-
-    async def get(self, duel_id: int) -> DuelRecord | None:
-        row = await self.db.fetchone("SELECT * FROM duels WHERE id = ?", (duel_id,))
-        return _duel(row) if row else None
+        return await self.select("chat_id = ? AND player0_id = ? AND ai_level IS NOT NULL"
+                                 " AND status = 'finished' ORDER BY id", chat_id, user_id)
 
     async def live_for_user_in_chat(self, chat_id: int, user_id: int) -> DuelRecord | None:
-        row = await self.db.fetchone(
-            "SELECT * FROM duels WHERE chat_id = ? AND status = 'live'"
-            " AND (player0_id = ? OR player1_id = ?) ORDER BY id DESC LIMIT 1",
-            (chat_id, user_id, user_id),
-        )
-        return _duel(row) if row else None
-
-    async def live_in_chat(self, chat_id: int) -> list[DuelRecord]:
-        rows = await self.db.fetchall(
-            "SELECT * FROM duels WHERE chat_id = ? AND status = 'live' ORDER BY id", (chat_id,)
-        )
-        return [_duel(r) for r in rows]
+        found = await self.select("chat_id = ? AND status = 'live' AND (player0_id = ?"
+                                  " OR player1_id = ?) ORDER BY id DESC LIMIT 1",
+                                  chat_id, user_id, user_id)
+        return found[0] if found else None
 
     async def with_salt(self, chat_id: int, salt_hex: str) -> DuelRecord | None:
         """The duel of `chat_id` with a finished deal of this salt (lowercase hex), if any."""
@@ -135,73 +96,48 @@ class DuelRepo:
 
     async def recent_in_chat(self, chat_id: int, limit: int) -> list[DuelRecord]:
         """The chat's latest duels, whatever their status, newest first."""
-        rows = await self.db.fetchall(
-            "SELECT * FROM duels WHERE chat_id = ? ORDER BY id DESC LIMIT ?", (chat_id, limit)
-        )
-        return [_duel(r) for r in rows]
-
-    async def all_live(self) -> list[DuelRecord]:
-        """Every live duel, to bring their messages and timers back after a restart."""
-        rows = await self.db.fetchall("SELECT * FROM duels WHERE status = 'live' ORDER BY id")
-        return [_duel(r) for r in rows]
-
-    async def lagging(self) -> list[DuelRecord]:
-        """Live or finished duels whose message does not show the saved version (the bot
-        stopped, or Telegram failed, between the save and the edit)."""
-        rows = await self.db.fetchall(
-            "SELECT * FROM duels WHERE status <> 'abandoned'"
-            " AND (shown_version IS NULL OR shown_version <> version) ORDER BY id"
-        )
-        return [_duel(r) for r in rows]
+        return await self.select("chat_id = ? ORDER BY id DESC LIMIT ?", chat_id, limit)
 
     async def save(
         self,
         duel_id: int,
         expected_version: int,
         state_json: str,
-        status: DuelStatus = DuelStatus.LIVE,
+        status: GameStatus = GameStatus.LIVE,
         *,
         now: int,
+        state: DuelState | None = None,
+        also: Also | None = None,
+        lock: str | None = None,
         result: DuelResult | None = None,
         deals: Iterable[Deal] = (),
     ) -> int | None:
-        """Store a new state if the live duel is still at `expected_version`.
-
-        Returns the new version, or None when someone else saved first (nothing is written).
-        A `result` (for a duel that this save finishes) and the `deals` the new state shows
-        (`deals_of`: a new deal, the salt of one that ended) are written in the same
-        transaction.
-        """
-        if result is not None and (result.duel_id != duel_id or status is not DuelStatus.FINISHED):
+        """`LiveGames.save`, with a `result` (for a duel that this save finishes) and the
+        `deals` the new state shows (`deals_of`: a new deal, the salt of one that ended)
+        written in the same transaction."""
+        if result is not None and (result.duel_id != duel_id or status is not GameStatus.FINISHED):
             raise ValueError("a result goes with the save that finishes the same duel")
-        # The save that writes a result rates it (a read-then-write of the chat's ratings):
-        # the chat's lock first, before the duel's row is locked, as every holder takes it.
         deals = tuple(deals)
-        update = ("UPDATE duels SET state = ?, status = ?, version = version + 1, updated_at = ?"
-                  " WHERE id = ? AND version = ? AND status = 'live'",
-                  (state_json, status.value, now, duel_id, expected_version))
-        if not deals and result is None:  # most moves: one statement, no transaction around
-            return expected_version + 1 if await self.db.execute(*update) == 1 else None
-        async with self.db.transaction(None if result is None else chat_lock(result.chat_id)):
-            if await self.db.execute(*update) != 1:
-                return None
-            await record_deals(self.db, duel_id, deals)
-            if result is not None:
-                await insert_result(self.db, result)
-        return expected_version + 1
+        if deals or result is not None:
+            more = also
 
-    async def set_message(self, duel_id: int, message_id: int, shown_version: int) -> bool:
-        """Record which message shows the duel, at which version.
+            async def also(db: Database) -> None:
+                await record_deals(db, duel_id, deals)
+                if result is not None:
+                    await insert_result(db, result)
+                if more is not None:
+                    await more(db)
 
-        Not a compare-and-swap on the duel, but it never goes back: a slow edit of an older
-        version that finishes after a newer one is ignored (returns False).
-        """
-        changed = await self.db.execute(
-            "UPDATE duels SET message_id = ?, shown_version = ?"
-            " WHERE id = ? AND (shown_version IS NULL OR shown_version <= ?)",
-            (message_id, shown_version, duel_id, shown_version),
-        )
-        return changed == 1
+            if result is not None:  # it rates it, a read-then-write of the chat's ratings
+                lock = lock or chat_lock(result.chat_id)
+        return await super().save(duel_id, expected_version, state_json, status, now=now,
+                                  state=state, also=also, lock=lock)
+
+    def at(self, record: DuelRecord, state: DuelState, version: int) -> DuelState:
+        """`state.at(version)` (the duel as a message that shows `version` shows it), the one
+        kept when this process saved or read that version: read only."""
+        found = self.states.find(record.id, lambda s: s.version == version)
+        return found if found is not None else state.at(version)
 
     async def set_header_rounds(self, duel_id: int, rounds: int) -> None:
         """The duel's header now shows the commitments of its first `rounds` deals."""
@@ -241,16 +177,3 @@ class DuelRepo:
         await self.db.execute(
             "INSERT INTO reviews (duel_id, review, computed_at) VALUES (?, ?, ?)"
             " ON CONFLICT (duel_id) DO NOTHING", (duel_id, review_json, now))
-
-    async def abandon_chat(self, chat_id: int, *, now: int) -> list[int]:
-        """Mark a chat's live duels abandoned (bumping their versions); returns their ids."""
-        async with self.db.transaction():
-            rows = await self.db.fetchall(
-                "SELECT id FROM duels WHERE chat_id = ? AND status = 'live'", (chat_id,)
-            )
-            await self.db.execute(
-                "UPDATE duels SET status = 'abandoned', version = version + 1, updated_at = ?"
-                " WHERE chat_id = ? AND status = 'live'",
-                (now, chat_id),
-            )
-        return [int(r["id"]) for r in rows]

@@ -1,9 +1,9 @@
 """Each player's skill rating in a chat (table ratings, migration V10): moved by every result
 in the result's own transaction, so a rating never disagrees with the results it came from.
 
-    await rate_result(db, result)            # inside insert_result, with the result's INSERT
-    await RatingRepo(db).for_chat(chat_id)   # -> {user_id: Rating}
-    await backfill(db)                       # once, after V10: every chat's ratings replayed
+    await rate(db, Game(chat_id, players, winner))  # in insert_result, with the result's row
+    await RatingRepo(db).for_chat(chat_id)          # -> {user_id: Rating}
+    await backfill(db)                              # once, after V10: every chat's replayed
 
 The maths, and the replay of a chat's results in order, are `rules.rating`'s (Weng-Lin);
 here are only the rows. Practice duels against the
@@ -14,14 +14,10 @@ a loss for the rating like any other.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from bot.storage.db import Database, chat_lock
 from rules import rating
 from rules.rating import Game, Rating, replay
-
-if TYPE_CHECKING:
-    from bot.storage.results import DuelResult
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +39,10 @@ async def _put(db: Database, chat_id: int, user_id: int, r: Rating) -> None:
         (chat_id, user_id, r.mu, r.sigma, r.duels))
 
 
-async def rate_result(db: Database, result: DuelResult) -> None:
-    """Move both players' ratings by `result` (in a transaction: the caller's, if any), under
-    the chat's lock: a read, then a write of the chat's rows, one worker at a time."""
-    g = Game(result.chat_id, result.players, result.winner_id)
+async def rate(db: Database, g: Game) -> None:
+    """Move both players' ratings by a duel's result `g` (in a transaction: the caller's, if
+    any), under the chat's lock: a read, then a write of the chat's rows, one worker at a
+    time."""
     async with db.transaction(chat_lock(g.chat_id)):
         a, b = [await _get(db, g.chat_id, p) or rating.initial() for p in g.players]
         na, nb = rating.after_duel(a, b, g.winner())

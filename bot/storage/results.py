@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.storage.db import Database, Row, chat_lock
-from bot.storage.ratings import rate_result
+from bot.storage.ratings import rate
+from rules.rating import Game
 
 
 class ResultReason(StrEnum):
@@ -63,7 +64,7 @@ async def insert_result(db: Database, result: DuelResult) -> None:
             (r.duel_id, r.chat_id, *r.players, *r.final_stacks, r.start_stack, r.winner_id,
              r.reason.value, *r.best_hands, *r.bonus_chips, r.bullets, r.finished_at),
         )
-        await rate_result(db, r)
+        await rate(db, Game(r.chat_id, r.players, r.winner_id))
 
 
 def _result(row: Row) -> DuelResult:

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import random
 
-from bot.storage import DuelStatus, Storage
-from bot.storage.casino import GameStatus
+from bot.storage import DuelStatus, GameStatus, Storage
 from tests.support import stored
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import (

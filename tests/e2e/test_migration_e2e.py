@@ -40,8 +40,8 @@ async def rows_of(storage: Storage, chat_id: int, people: list[FakeUser]) -> dic
     """What the chat holds: how many duels, challenges, results, ratings, casino balances and
     six-card games of these people, whether it is a known chat, and whether it has settings of
     its own (anything but the defaults)."""
-    casino = stored.casino(storage)
-    balances = [await casino.get_balance(chat_id, u.id) for u in people]
+    repo = stored.balances(storage)
+    balances = [await repo.get_balance(chat_id, u.id) for u in people]
     return {
         "duels": len(await stored.duels(storage, chat_id)),
         "challenges": len(await stored.challenges(storage, chat_id)),

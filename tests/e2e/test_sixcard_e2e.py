@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from bot.storage.casino import GameStatus
+from bot.storage import GameStatus
 from bot.telegram.chatter import REPEAT_WITHIN
 from tests.support import stored
 from tests.support.botprocess import LaunchBot

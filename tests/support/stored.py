@@ -19,7 +19,8 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from bot.storage import ChallengeRecord, ChatSettings, DuelRecord, Storage
-from bot.storage.casino import BalanceRecord, CasinoRepo, GameRecord
+from bot.storage.balances import BalanceRecord, BalanceRepo
+from bot.storage.sixcard import SixCardRecord, SixCardRepo
 from rules.duel import DuelState
 from rules.fairness import deck_text
 from rules.sixcard import SixCardGame
@@ -120,21 +121,21 @@ async def settings(storage: Storage, chat_id: int) -> ChatSettings:
 # --- the casino -------------------------------------------------------------------------------
 
 
-def casino(storage: Storage) -> CasinoRepo:
-    return CasinoRepo(storage.db)  # as the bot makes it (bot.sixcard.service.casino)
+def balances(storage: Storage) -> BalanceRepo:
+    return BalanceRepo(storage.db)  # as the bot makes it (Storage.over)
 
 
 async def balance(storage: Storage, chat_id: int, user_id: int) -> BalanceRecord:
-    found = await casino(storage).get_balance(chat_id, user_id)
+    found = await balances(storage).get_balance(chat_id, user_id)
     assert found is not None, f"no balance of user {user_id} in chat {chat_id}"
     return found
 
 
-async def games(storage: Storage, chat_id: int, user_id: int) -> list[GameRecord]:
+async def games(storage: Storage, chat_id: int, user_id: int) -> list[SixCardRecord]:
     """The player's six-card games in the chat, oldest first."""
-    return list(reversed(await casino(storage).games_of(chat_id, user_id, MANY)))
+    return list(reversed(await SixCardRepo(storage.db).games_of(chat_id, user_id, MANY)))
 
 
-def game_deck(record: GameRecord) -> str:
+def game_deck(record: SixCardRecord) -> str:
     """The six-card game's deck order (``"AsKd..."``): a secret until the game is over."""
     return deck_text(SixCardGame.from_json(record.state_json).deck)

@@ -13,18 +13,20 @@ import pytest
 from bot import duel, sixcard, tournament
 from bot.common.chats import migrate_chat
 from bot.services import Services
-from bot.sixcard.service import casino, start_game
+from bot.sixcard.service import games, start_game
 from bot.storage import (
     ChallengeStatus,
+    ChatMessage,
     ChatSettings,
     DuelResult,
     DuelStatus,
+    GameStatus,
     ResultReason,
     Storage,
     StorageError,
 )
-from bot.storage.casino import CasinoRepo, GameRecord, GameStatus
 from bot.storage.migrate import move_chat
+from bot.storage.sixcard import SixCardRecord, SixCardRepo
 from bot.storage.timers import TimerRecord, TimerRepo
 
 T0 = 1_700_000_000
@@ -76,12 +78,12 @@ async def a_group_with_history(store: Storage) -> dict[str, int]:
         bonus_chips=(3, 0), bullets=6, finished_at=T0 + 10)
     assert await duels.save(finished.id, 0, "{}", DuelStatus.FINISHED, now=T0 + 10,
                             result=result) == 1
-    await duels.set_message(finished.id, 31, 1)
+    await duels.set_message(finished.id, ChatMessage(OLD, 31), 1)
     live = await duels.create(OLD, None, (ALICE, CAROL), "{}", T0 + 20)
     assert await duels.save(live.id, 0, "{}", now=T0 + 21) == 1
-    await duels.set_message(live.id, 42, 1)
+    await duels.set_message(live.id, ChatMessage(OLD, 42), 1)
     other = await duels.create(ELSEWHERE, None, (BOB, CAROL), "{}", T0)
-    await duels.set_message(other.id, 5, 0)
+    await duels.set_message(other.id, ChatMessage(ELSEWHERE, 5), 0)
     await TimerRepo(store.db).put(TimerRecord(live.id, 1, 300, T0 + 150.0, T0 + 300.0, False,
                                               (1, 0)))
     pending = await store.challenges.create(OLD, None, BOB, None, None, 50, T0, T0 + 600)
@@ -150,7 +152,7 @@ async def test_every_row_moves_in_one_go_with_the_new_ids_rows_kept_or_merged(
     assert all(g["message_id"] is None for g in games.values())
     # The lagging queries the sync job uses now find the live games in the new chat.
     assert [d.id for d in await store.duels.lagging()] == [ids["live"]]
-    assert [g.id for g in await CasinoRepo(store.db).lagging()] == [ids["live_game"]]
+    assert [g.id for g in await SixCardRepo(store.db).lagging()] == [ids["live_game"]]
 
 
 async def test_a_second_signal_moves_nothing(store: Storage) -> None:
@@ -213,20 +215,20 @@ async def test_migrate_chat_drops_the_memory_of_both_ids_and_keeps_one_live_game
     in_group = await start_game(svc, OLD, None, ALICE, (10,))
     in_supergroup = await start_game(svc, NEW, None, ALICE, (25,))
     bobs = await start_game(svc, OLD, None, BOB, (10,))
-    assert isinstance(in_group, GameRecord) and isinstance(in_supergroup, GameRecord)
-    assert isinstance(bobs, GameRecord)
+    assert isinstance(in_group, SixCardRecord) and isinstance(in_supergroup, SixCardRecord)
+    assert isinstance(bobs, SixCardRecord)
 
     moved = await migrate_chat(svc, OLD, NEW)
 
     assert await store.chats.get_settings(NEW) == SETTINGS
-    repo = casino(svc)
-    closed = await repo.get_game(in_group.id)
+    repo = games(svc)
+    closed = await repo.get(in_group.id)
     assert closed is not None and closed.status is GameStatus.ABANDONED
     assert closed.chat_id == NEW
     assert moved.live_games == (bobs.id,)
     live = {g.user_id: g.id for g in await repo.live_in_chat(NEW)}
     assert live == {ALICE: in_supergroup.id, BOB: bobs.id}
     # Alice's group stake came back before her two balances were merged: 1000 + 1000 - 25.
-    alice = await repo.get_balance(NEW, ALICE)
+    alice = await svc.storage.balances.get_balance(NEW, ALICE)
     assert alice is not None and alice.balance == 2 * 1000 - 25
     assert await migrate_chat(svc, OLD, NEW) == type(moved)(OLD, NEW, 0, (), (), 0, 0)

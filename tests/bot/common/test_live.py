@@ -81,9 +81,9 @@ class Counter(live.Game[Rec, int, int, str]):
     async def lagging(self, svc: Services) -> list[Rec]:
         return [r for r in self.rows.values() if r.needs_redraw]
 
-    async def set_message(self, svc: Services, record_id: int, message_id: int,
+    async def set_message(self, svc: Services, record: Rec, message_id: int,
                           version: int) -> bool:
-        self.rows[record_id] = replace(self.rows[record_id], shown_version=version)
+        self.rows[record.id] = replace(self.rows[record.id], shown_version=version)
         return True
 
 

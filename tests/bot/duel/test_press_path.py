@@ -17,7 +17,7 @@ from bot.duel import payloads
 from bot.duel.present import LIVE
 from bot.duel.service import start_duel
 from bot.services import KEY, Services
-from bot.storage import DuelRecord, Storage
+from bot.storage import ChatMessage, DuelRecord, Storage
 from bot.storage.challenges import AlreadyPending
 from rules.duel import DuelState
 
@@ -55,7 +55,8 @@ async def duel(store: Storage) -> DuelRecord:
     svc = Services(storage=store, rng=random.Random(1), clock=lambda: T0)
     record = await start_duel(svc, c, BOB)
     assert record is not None
-    assert await store.duels.set_message(record.id, 5, record.version)  # message 5 is live
+    assert await store.duels.set_message(record.id, ChatMessage(CHAT, 5),
+                                         record.version)  # message 5 is live
     fresh = await store.duels.get(record.id)
     assert fresh is not None
     return fresh

@@ -282,18 +282,18 @@ async def _the_live_duel_takes_a_move(store: Storage) -> None:
 
 
 async def _the_live_sixcard_game_takes_a_move(store: Storage) -> None:
-    record = await store.casino.live_game(CHAT, ALICE)
-    balance = await store.casino.get_balance(CHAT, ALICE)
+    record = await store.sixcard.live_game(CHAT, ALICE)
+    balance = await store.balances.get_balance(CHAT, ALICE)
     assert record is not None and record.version == 1 and balance is not None
     state = SixCardGame.from_json(record.state_json)
     before = state.balance
     state.apply(state.legal_actions()[0])
     moved = state.balance - before
-    saved = await store.casino.save_game(
+    saved = await store.sixcard.save_game(
         record, record.version, state.to_json(), moved=moved,
         finished_net=state.money.net if state.is_over else None, now=T1)
     assert saved == record.version + 1
-    after = await store.casino.get_balance(CHAT, ALICE)
+    after = await store.balances.get_balance(CHAT, ALICE)
     assert after is not None and after.balance == balance.balance + moved
-    bob = await store.casino.get_balance(CHAT, BOB)  # his game finished before
+    bob = await store.balances.get_balance(CHAT, BOB)  # his game finished before
     assert bob is not None and (bob.games, bob.balance) == (1, 1000 + bob.net)

@@ -11,6 +11,7 @@ from bot.storage import (
     MIGRATIONS,
     ChallengeRecord,
     ChallengeStatus,
+    ChatMessage,
     ChatSettings,
     DuelResult,
     DuelStatus,
@@ -538,17 +539,19 @@ def test_results_are_validated() -> None:
 async def test_set_message_records_the_shown_version_and_never_goes_back(store: Storage) -> None:
     duel = await store.duels.create(CHAT, None, (ALICE, BOB), "v0", T0)
     assert (await store.duels.get(duel.id)).needs_redraw  # type: ignore[union-attr]
-    assert await store.duels.set_message(duel.id, 900, 0)
+    assert await store.duels.set_message(duel.id, ChatMessage(CHAT, 900), 0)
     await store.duels.save(duel.id, 0, "v1", now=T0)
-    assert await store.duels.set_message(duel.id, 901, 1)
-    assert not await store.duels.set_message(duel.id, 900, 0)
+    assert await store.duels.set_message(duel.id, ChatMessage(CHAT, 901), 1)
+    assert not await store.duels.set_message(duel.id, ChatMessage(CHAT, 900), 0)
+    assert not await store.duels.set_message(duel.id, ChatMessage(-7, 902), 1)  # not its chat
     shown = await store.duels.get(duel.id)
     assert shown is not None and (shown.message_id, shown.shown_version) == (901, 1)
     assert not shown.needs_redraw
     assert await store.duels.lagging() == []
     await store.duels.save(duel.id, 1, "end", DuelStatus.FINISHED, now=T0)
     assert [d.id for d in await store.duels.lagging()] == [duel.id]  # the end is not shown yet
-    await store.duels.set_message(duel.id, 901, 2)
+    assert shown.shown_on == ChatMessage(CHAT, 901)
+    await store.duels.set_message(duel.id, ChatMessage(CHAT, 901), 2)
     assert await store.duels.lagging() == []
 
 

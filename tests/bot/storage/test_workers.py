@@ -230,12 +230,12 @@ async def test_two_rebuys_at_once_give_once(pair: tuple[Storage, Storage]) -> No
     a, b = pair
     for n in range(ROUNDS):
         chat = -300 - n
-        await a.casino.balance(chat, ALICE, now=T0)
+        await a.balances.balance(chat, ALICE, now=T0)
         await a.db.execute("UPDATE balances SET balance = 0 WHERE chat_id = ?", (chat,))
-        done = await asyncio.gather(a.casino.rebuy(chat, ALICE, now=T0 + 1),
-                                    b.casino.rebuy(chat, ALICE, now=T0 + 1))
+        done = await asyncio.gather(a.balances.rebuy(chat, ALICE, now=T0 + 1),
+                                    b.balances.rebuy(chat, ALICE, now=T0 + 1))
         assert sorted(r.done for r in done) == [False, True]
-        after = await b.casino.get_balance(chat, ALICE)
+        after = await b.balances.get_balance(chat, ALICE)
         assert after is not None and after.rebuys == 1 and after.balance == 1000
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from bot.ops import metrics
 from bot.storage import DuelStatus, Storage, StorageError, watch
-from bot.storage.live import LiveGames
+from bot.storage.counts import LiveCounts
 
 
 def value(name: str, **labels: str) -> float:
@@ -33,17 +33,17 @@ async def test_ping_answers_and_fails_once_closed(database: str) -> None:
 
 
 async def test_live_games_counts_only_live_ones(store: Storage) -> None:
-    assert await store.live_games() == LiveGames(0, 0)
+    assert await store.live_games() == LiveCounts(0, 0)
     first = await store.duels.create(-100, None, (1, 2), "{}", 1000)
     await store.duels.create(-100, None, (3, 4), "{}", 1000)
     await store.duels.abandon_chat(-200, now=1001)  # another chat: nothing changes
-    balance = await store.casino.balance(-100, 5, now=1000)
-    await store.casino.create_game(-100, None, 5, "{}", stake=10,
-                                   balance_version=balance.version, now=1000)
-    assert await store.live_games() == LiveGames(2, 1)
+    balance = await store.balances.balance(-100, 5, now=1000)
+    await store.sixcard.create(-100, None, 5, "{}", stake=10, balance_version=balance.version,
+                               now=1000)
+    assert await store.live_games() == LiveCounts(2, 1)
     assert await store.duels.save(first.id, first.version, "{}", DuelStatus.ABANDONED,
                                   now=1002) is not None
-    assert await store.live_games() == LiveGames(1, 1)
+    assert await store.live_games() == LiveCounts(1, 1)
 
 
 async def test_each_statement_is_timed_and_a_failed_one_counted(store: Storage,
