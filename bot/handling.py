@@ -6,8 +6,8 @@ fills a part of it; the steps deep below (a toast, a send, a repository's read) 
 `current()`. A task the handling starts copies the context, so it shares the same object.
 
     settle     crossing the update off once its effect is saved (bot.telegram.intake)
-    rows       the rows read once on PostgreSQL, the opening `task`'s alone (bot.storage.kept)
-    press      a watched press, and whether its answer is `claimed` (bot.telegram.presses)
+    rows       the rows read once on PostgreSQL, the opening `task`'s alone (bot.storage.row_cache)
+    press      a watched press, and whether its answer is `claimed` (bot.telegram.press_ack)
     arrived    a press's arrival, timed until Telegram `confirmed` its answer (bot.ops.metrics)
     chatter    its sends yield to the games' (bot.telegram.chatter, bot.telegram.ratelimit)
 

@@ -49,7 +49,7 @@ async def forget_chat(svc: Services, chat_id: int) -> None:
 
 async def migrate_chat(svc: Services, old_id: int, new_id: int) -> ChatMove:
     """The group `old_id` became the supergroup `new_id`: every row of it moves there in one
-    transaction (`bot.storage.migrate`), and the memory of both ids is dropped. Idempotent:
+    transaction (`bot.storage.chat_move`), and the memory of both ids is dropped. Idempotent:
     Telegram's second signal finds nothing left to move. The live games it returns have no
     message any more; the caller (or the sync job) shows them in the new chat."""
     async with svc.storage.transaction():

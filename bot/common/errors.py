@@ -17,7 +17,7 @@ from telegram.ext import ContextTypes
 
 from bot.i18n import pick_language, translator
 from bot.storage import StorageError
-from bot.telegram import presses, send
+from bot.telegram import press_ack, send
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ _REMEMBERED = 256
 async def answer_quietly(query: CallbackQuery, text: str | None = None) -> bool:
     """Answer a press; False (logged) if Telegram refused or could not be reached. The press
     is saved already, so a failed answer must not stop the board from being shown."""
-    if not presses.claim():
+    if not press_ack.claim():
         return False  # acknowledged quietly already (it waited too long)
     try:
         await query.answer(text[:200] if text is not None else None)

@@ -16,7 +16,7 @@ from telegram.ext import ContextTypes
 from bot.i18n import Translator, pick_language, translator
 from bot.services import Services, services
 from bot.storage.users import UserRecord
-from bot.telegram import callbacks, presses, send
+from bot.telegram import callbacks, press_ack, send
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ async def is_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
 async def toast(query: CallbackQuery, text: str) -> None:
     """Answer a button press with a short notice (Telegram shows at most 200 characters);
     none if the press was acknowledged quietly already (it waited too long)."""
-    if presses.claim():
+    if press_ack.claim():
         await query.answer(text[:200])
 
 

@@ -8,7 +8,7 @@ to do when the chat is gone).
     press    load by id, once -> the screen looks at the pressed message (adopts a send that
              arrived after all; an old copy of the live message acts on nothing, and loses
              its buttons) -> act on the record loaded
-    act      the checks and the rules, saved by compare-and-swap (`bot.common.acting`)
+    act      the checks and the rules, saved by compare-and-swap (`bot.common.game`)
     present  bring the messages from the version they show to the saved one; a chat that
              threw the bot out, or became a supergroup, is handled here for every game
     sync     one job (`bot.common.sync`) redraws every game's lagging messages
@@ -29,9 +29,9 @@ from typing import Any, Generic, Protocol, TypeVar
 from telegram import Bot, CallbackQuery, MaybeInaccessibleMessage, Update
 from telegram.ext import CallbackQueryHandler, ContextTypes
 
-from bot.common.acting import REPEATED, A, Applied, E, Game, R, Record, S, act, act_on
 from bot.common.chats import migrate_chat
 from bot.common.errors import answer_quietly
+from bot.common.game import REPEATED, A, Applied, E, Game, R, Record, S, act, act_on
 from bot.common.handlers import pressed, toast
 from bot.common.refusal import Refusal
 from bot.common.sync import SYNC_EVERY, SYNC_GRACE, SYNC_MOST, Retries

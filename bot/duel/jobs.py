@@ -23,7 +23,7 @@ from bot.duel.present import LIVE
 from bot.services import Services, services
 from bot.storage import ChallengeStatus
 from bot.storage.challenges import UNSENT_GRACE
-from bot.storage.migrate import ChatMove
+from bot.storage.chat_move import ChatMove
 from bot.telegram import App
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.common import live
-from bot.common.acting import StoredGame
+from bot.common.game import StoredGame
 from bot.common.refusal import Refusal
 from bot.services import Services
 from bot.storage import (

@@ -22,7 +22,7 @@ from bot.services import Services, services
 from bot.sixcard.captions import caption
 from bot.sixcard.keyboards import game_keyboard
 from bot.sixcard.service import GAME, abandon, games
-from bot.storage.migrate import ChatMove
+from bot.storage.chat_move import ChatMove
 from bot.storage.sixcard import SixCardRecord
 from bot.telegram import App, send
 

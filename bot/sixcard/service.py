@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from bot.common import live
-from bot.common.acting import StoredGame
+from bot.common.game import StoredGame
 from bot.common.refusal import Refusal
 from bot.services import Services
 from bot.storage import GameStatus

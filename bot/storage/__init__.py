@@ -22,9 +22,10 @@ from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from os import PathLike
 
-from bot.storage import counts, kept, ratings
+from bot.storage import counts, ratings, row_cache
 from bot.storage.balances import BalanceRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
+from bot.storage.chat_move import ChatMove, move_chat
 from bot.storage.chats import ChatRecord, ChatRepo, ChatSettings
 from bot.storage.db import (
     Capabilities,
@@ -45,7 +46,6 @@ from bot.storage.games import ChatMessage, GameStatus, LiveGames, LiveRecord
 from bot.storage.inbox import InboxRepo, Incoming
 from bot.storage.jobs import DueJob, JobCounts, JobRepo
 from bot.storage.meta import MetaRepo
-from bot.storage.migrate import ChatMove, move_chat
 from bot.storage.ratings import RatingRepo
 from bot.storage.results import DuelResult, ResultReason, ResultRepo
 from bot.storage.schema import MIGRATIONS
@@ -183,8 +183,8 @@ class Storage:
 
     def one_update(self) -> AbstractContextManager[None]:
         """Around one update's handling: shared by several processes (PostgreSQL), its user,
-        chat and settings are read once for the whole update (`bot.storage.kept`)."""
-        return kept.one_update()
+        chat and settings are read once for the whole update (`bot.storage.row_cache`)."""
+        return row_cache.one_update()
 
     async def try_hold(self, name: str) -> HeldLock | None:
         """A lock held by one process at a time until released or the process ends

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.i18n import LANGUAGES
 from bot.storage.db import Database, Row, chat_lock
-from bot.storage.kept import Kept
+from bot.storage.row_cache import RowCache
 from rules.duel import DEFAULT_STACK, MAX_STACK, MIN_STACK
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ def _chat(row: Row) -> ChatRecord:
 
 class ChatRepo:
     """The chats and their settings, read on every move, are kept in memory once read or
-    written (`bot.storage.kept`: on SQLite for the process, this process being the database's
+    written (`bot.storage.row_cache`: on SQLite for the process, this process being the database's
     only writer; on PostgreSQL, where any worker may write them, for one update). A cache
     for a PostgreSQL process would need a read to know it is still true (LISTEN/NOTIFY arrives
     after the next update may have been read), and a read of one row by its key costs the
@@ -106,8 +106,8 @@ class ChatRepo:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._settings: Kept[ChatSettings] = Kept(db)
-        self._chats: Kept[ChatRecord] = Kept(db)
+        self._settings: RowCache[ChatSettings] = RowCache(db)
+        self._chats: RowCache[ChatRecord] = RowCache(db)
 
     async def upsert(
         self, chat_id: int, chat_type: str, title: str | None, is_forum: bool, *, now: int

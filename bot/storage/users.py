@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage.db import Database, Row
-from bot.storage.kept import Kept
+from bot.storage.row_cache import RowCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +40,12 @@ def _user(row: Row) -> UserRecord:
 
 
 class UserRepo:
-    """Reads by id are served from memory once seen (`bot.storage.kept`: on SQLite for the
+    """Reads by id are served from memory once seen (`bot.storage.row_cache`: on SQLite for the
     process, every write going through `upsert`; on PostgreSQL for one update)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._by_id: Kept[UserRecord] = Kept(db)
+        self._by_id: RowCache[UserRecord] = RowCache(db)
 
     async def remember(
         self, user_id: int, first_name: str, last_name: str | None, username: str | None,

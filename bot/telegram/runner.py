@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.storage import Storage
-from bot.telegram import App, hook, polling
+from bot.telegram import App, polling, webhook_server
 from bot.telegram.intake import Intake
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ class Webhook:
     listen: str
     port: int
     secret: str
-    routes: Sequence[hook.Route] = ()
+    routes: Sequence[webhook_server.Route] = ()
 
 
 async def run(app: App, storage_of: Callable[[App], Storage], *,
@@ -68,7 +68,7 @@ async def _take_updates(app: App, storage: Storage, allowed: Sequence[str],
         if webhook is None:
             await polling.lead(app, intake, storage, allowed, stop)
             return
-        server = hook.server(intake, path=webhook.path, secret=webhook.secret,
+        server = webhook_server.server(intake, path=webhook.path, secret=webhook.secret,
                              extra=webhook.routes)
         server.listen(webhook.port, webhook.listen)
         try:

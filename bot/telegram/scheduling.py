@@ -25,7 +25,7 @@ from telegram.ext import BaseUpdateProcessor
 
 from bot import handling
 from bot.ops import metrics
-from bot.telegram import presses
+from bot.telegram import press_ack
 
 TOTAL = 32  # updates handled at once over all chats
 PER_CHAT = 4  # ... and at once within one chat (several duels may share a chat)
@@ -99,7 +99,7 @@ class FairUpdateProcessor(BaseUpdateProcessor):
                 within = slots.enter_context(handling.opened())
                 slots.enter_context(metrics.handling(update, within))  # counted; a press: timed
                 await slots.enter_async_context(
-                    presses.watch(update, within=within))  # a press: answered
+                    press_ack.watch(update, within=within))  # a press: answered
                 if member is not None:
                     await slots.enter_async_context(member.slots)
                 await slots.enter_async_context(lane.slots)

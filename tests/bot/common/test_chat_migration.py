@@ -1,5 +1,5 @@
 """A group upgraded to a supergroup: every row of the chat moves to the new id in one
-transaction (bot.storage.migrate.move_chat), rows already under the new id are kept or merged,
+transaction (bot.storage.chat_move.move_chat), rows already under the new id are kept or merged,
 the old group's message ids are forgotten, and a second signal moves nothing."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from bot.storage import (
     Storage,
     StorageError,
 )
-from bot.storage.migrate import move_chat
+from bot.storage.chat_move import move_chat
 from bot.storage.sixcard import SixCardRecord, SixCardRepo
 from bot.storage.timers import TimerRecord, TimerRepo
 

@@ -80,7 +80,7 @@ def test_updates_are_counted_by_kind_and_a_press_is_timed_to_its_answer() -> Non
 async def test_the_watchdog_s_answer_in_its_own_task_ends_the_press_s_timer() -> None:
     timed = value("sixshooter_tap_latency_seconds_count")
 
-    async def acknowledge() -> None:  # as bot.telegram.presses does, in a task of its own
+    async def acknowledge() -> None:  # as bot.telegram.press_ack does, in a task of its own
         metrics.bot_api_call("answerCallbackQuery", "ok")
 
     with metrics.handling(update(press=True)):

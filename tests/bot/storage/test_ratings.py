@@ -17,8 +17,8 @@ from bot.storage import (
     StorageError,
     open_database,
 )
+from bot.storage.chat_move import move_chat
 from bot.storage.db import numbered
-from bot.storage.migrate import move_chat
 from bot.storage.ratings import Game, replay
 from rules import rating
 from rules.rating import Rating

@@ -84,7 +84,7 @@ async def first_name(storage: Storage, user_id: int) -> str:
 
 async def test_within_one_update_a_row_is_read_once_and_stands_for_the_whole_update(
         pair: tuple[Storage, Storage]) -> None:
-    """bot.storage.kept on PostgreSQL: the first read of an update stands for the rest of it
+    """bot.storage.row_cache on PostgreSQL: the first read of an update stands for the rest of it
     (as if handled at that instant); the next update reads afresh."""
     a, b = pair
     await a.users.upsert(ALICE, "Ann", now=T0)

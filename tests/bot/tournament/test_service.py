@@ -230,7 +230,7 @@ async def test_a_duel_under_way_at_the_deadline_is_left_to_finish(svc: Services)
 async def test_a_group_becoming_a_supergroup_takes_its_tournament(svc: Services) -> None:
     """The table was shown in the old group: after the move it is posted in the new one
     (its `shown` is reset), with nothing decided lost."""
-    from bot.storage.migrate import move_chat
+    from bot.storage.chat_move import move_chat
 
     bot = FakeBot()
     tid = await _started(svc)

@@ -10,7 +10,7 @@ from typing import Any, cast
 import aiohttp
 import pytest
 
-from bot.telegram import hook
+from bot.telegram import webhook_server
 from bot.telegram.intake import Intake
 
 SECRET = "s3cret-token_value"
@@ -27,7 +27,7 @@ class FakeIntake:
 @pytest.fixture
 async def served() -> AsyncIterator[tuple[str, FakeIntake]]:
     intake = FakeIntake()
-    server = hook.server(cast(Intake, intake), path="/hook", secret=SECRET)
+    server = webhook_server.server(cast(Intake, intake), path="/hook", secret=SECRET)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -41,7 +41,7 @@ async def served() -> AsyncIterator[tuple[str, FakeIntake]]:
 
 async def post(url: str, body: bytes, secret: str = SECRET) -> int:
     async with aiohttp.ClientSession() as session, session.post(
-            url, data=body, headers={hook.SECRET_HEADER: secret}) as response:
+            url, data=body, headers={webhook_server.SECRET_HEADER: secret}) as response:
         return response.status
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from telegram import CallbackQuery, Update, User
 
-from bot.telegram import presses
+from bot.telegram import press_ack
 
 
 class FakeBot:
@@ -30,10 +30,10 @@ def press(bot: FakeBot, n: int = 1) -> Update:
 async def test_a_press_left_waiting_is_acknowledged_quietly_and_only_once() -> None:
     bot = FakeBot()
     update = press(bot)
-    async with presses.watch(update, after=0.05):
+    async with press_ack.watch(update, after=0.05):
         await asyncio.sleep(0.2)  # the handler waits (for its game's lock, say)
         assert bot.answers == [("1", None)]
-        assert not presses.claim()  # the handler's own toast is skipped
+        assert not press_ack.claim()  # the handler's own toast is skipped
     assert bot.answers == [("1", None)]
 
 
@@ -41,35 +41,35 @@ async def test_a_press_answered_in_time_gets_its_own_answer_only() -> None:
     bot = FakeBot()
     update = press(bot)
     assert update.callback_query is not None
-    async with presses.watch(update, after=0.05):
-        assert presses.claim()
+    async with press_ack.watch(update, after=0.05):
+        assert press_ack.claim()
         await update.callback_query.answer("Not your turn")
-        assert not presses.claim()  # only one answer per press
+        assert not press_ack.claim()  # only one answer per press
         await asyncio.sleep(0.1)
     assert bot.answers == [("1", "Not your turn")]
 
 
 async def test_a_task_the_handler_starts_shares_its_press() -> None:
     bot = FakeBot()
-    async with presses.watch(press(bot), after=0.05):
+    async with press_ack.watch(press(bot), after=0.05):
         claimed = await asyncio.ensure_future(_claim())
-        assert claimed and not presses.claim()
+        assert claimed and not press_ack.claim()
     await asyncio.sleep(0.1)
     assert bot.answers == []  # the handler's task answered it (here: claimed it)
 
 
 async def _claim() -> bool:
-    return presses.claim()
+    return press_ack.claim()
 
 
 async def test_outside_a_press_every_answer_may_go() -> None:
-    async with presses.watch(Update(5)):
-        assert presses.claim() and presses.claim()
-    assert presses.claim()
+    async with press_ack.watch(Update(5)):
+        assert press_ack.claim() and press_ack.claim()
+    assert press_ack.claim()
 
 
 async def test_a_press_handled_without_an_answer_is_acknowledged_when_handling_ends() -> None:
     bot = FakeBot()
-    async with presses.watch(press(bot), after=5.0):
+    async with press_ack.watch(press(bot), after=5.0):
         pass  # a handler that returned without a word, well before the watchdog
     assert bot.answers == [("1", None)]  # not left spinning until Telegram gives up

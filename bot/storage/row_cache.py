@@ -42,7 +42,7 @@ def one_update(within: Handling | None = None) -> Iterator[None]:
             scope.task, scope.rows = task, rows
 
 
-class Kept(Generic[V]):
+class RowCache(Generic[V]):
     """One repository's rows kept by key, as the module says."""
 
     def __init__(self, db: Database) -> None:
