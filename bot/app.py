@@ -15,7 +15,7 @@ from bot.ops import memory, metrics
 from bot.ops import server as ops
 from bot.services import KEY, Services, services
 from bot.storage import Storage, watch
-from bot.telegram import App, menu
+from bot.telegram import App, callbacks, menu
 from bot.telegram.flood import DatabaseWindow
 from bot.telegram.http import MeteredRequest
 from bot.telegram.menu import Command
@@ -43,6 +43,8 @@ POOL_WAIT = 10.0  # seconds a request may wait for one of them
 
 
 def build(config: Config) -> App:
+    # Each feature's buttons under prefixes of their own: two under one is a bug.
+    callbacks.check_prefixes(p for f in FEATURES for p in f.PAYLOADS)
     # Any: each builder call changes the builder's generic type, which a conditional cannot name.
     builder: Any = ApplicationBuilder().token(config.token)
     builder = builder.job_queue(None)  # what must happen later is a due row (bot.common.due)

@@ -19,9 +19,11 @@ from telegram.ext import (
 from bot.common import chats, cleanup, due, errors, handlers, sync
 from bot.config import Config
 from bot.telegram import App
+from bot.telegram.callbacks import Payload
 from bot.telegram.menu import Command
 
 COMMANDS: tuple[Command, ...] = ()
+PAYLOADS: tuple[type[Payload], ...] = ()
 
 
 def register(app: App) -> None:

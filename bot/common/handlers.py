@@ -20,7 +20,7 @@ from bot.telegram import callbacks, press_ack, send
 
 log = logging.getLogger(__name__)
 
-P = TypeVar("P")  # a feature's kind of payload (`bot.telegram.callbacks.register`)
+P = TypeVar("P", bound=callbacks.Payload)  # the kind a press is decoded as (no other)
 
 
 async def user_translator(svc: Services, update: Update) -> Translator:
@@ -121,10 +121,8 @@ async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE,
     svc = services(context.bot_data)
     tr = await user_translator(svc, update)
     try:
-        payload = callbacks.decode(query.data or "")
+        payload = callbacks.decode(query.data or "", (kind,))
     except callbacks.CallbackDataError:
-        payload = None
-    if not isinstance(payload, kind):
         await toast(query, tr.t("toast.invalid"))
         return None
     return Pressed(query, user, svc, tr, payload)

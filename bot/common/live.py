@@ -77,9 +77,9 @@ class Screen(ABC, Generic[R]):
         must not keep live buttons."""
 
 
-class Press(Protocol[A_co]):
-    """A game's button payload (registered with `bot.telegram.callbacks`): the record it is
-    for, the version its button was drawn for, and the action."""
+class Press(callbacks.Payload, Protocol[A_co]):
+    """A game's button payload (`bot.telegram.callbacks.Payload`): the record it is for, the
+    version its button was drawn for, and the action."""
 
     @property
     def record_id(self) -> int: ...

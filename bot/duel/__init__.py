@@ -36,6 +36,7 @@ COMMANDS = (
     Command("surrender", groups=True, private=True),
     Command("practice", groups=True, private=True),
 )
+PAYLOADS = payloads.PAYLOADS
 
 CHAT_GAMES = chats.ChatGames("duel", forget=service.forget_chat, show_moved=jobs.show_moved)
 

@@ -29,7 +29,7 @@ def shows_duel(message: MaybeInaccessibleMessage | None, record: DuelRecord) -> 
     for row in markup.inline_keyboard:
         for button in row:
             try:
-                press = callbacks.decode(button.callback_data)
+                press = callbacks.decode(button.callback_data, payloads.PAYLOADS)
             except callbacks.CallbackDataError:
                 continue
             if isinstance(press, payloads.DuelPress) and press.duel_id == record.id:

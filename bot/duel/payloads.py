@@ -1,4 +1,5 @@
-"""The duel's buttons, as callback data (`bot.telegram.callbacks` frames and registers them):
+"""The duel's buttons, as callback data: each kind writes and parses its own fields, framed by
+`bot.telegram.callbacks` (the kinds: `PAYLOADS`):
 
     d:<duel id>:<version>:<action>        a duel action, on the version the button was drawn for
         action: b<hand 0-5><chips 1|2>    bet on a hand (1 = pass, 2 = play)
@@ -17,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import ClassVar
 
-from bot.telegram.callbacks import CallbackDataError, check_number, number, register
+from bot.telegram.callbacks import CallbackDataError, Payload, check_number, number
 from rules.duel import HANDS, Bet, Surrender, TiebreakAnswer
 from rules.duel import actions as duel_actions
 
@@ -64,6 +66,8 @@ def _check_action(action: DuelAction) -> None:
 
 @dataclass(frozen=True, slots=True)
 class DuelPress:
+    PREFIX: ClassVar[str] = "d"
+
     duel_id: int
     version: int
     action: DuelAction
@@ -73,6 +77,20 @@ class DuelPress:
         check_number("version", self.version)
         _check_action(self.action)
 
+    def fields(self) -> tuple[str, ...]:
+        return str(self.duel_id), str(self.version), str(self.action)
+
+    @classmethod
+    def parse(cls, fields: list[str]) -> DuelPress:
+        if len(fields) != 3:
+            raise CallbackDataError("a duel press has an id, a version and an action")
+        duel_id, version, code = fields
+        try:
+            action = duel_actions.parse_action(code)  # the rules' own action codes
+        except duel_actions.BadAction as e:
+            raise CallbackDataError("unknown duel action") from e
+        return cls(number(duel_id), number(version), action)
+
     @property
     def record_id(self) -> int:  # as bot.common.live.Live.handler reads a press
         return self.duel_id
@@ -80,6 +98,8 @@ class DuelPress:
 
 @dataclass(frozen=True, slots=True)
 class ChallengePress:
+    PREFIX: ClassVar[str] = "c"
+
     challenge_id: int
     version: int
     op: ChallengeOp
@@ -90,10 +110,21 @@ class ChallengePress:
         if not isinstance(self.op, ChallengeOp):
             raise CallbackDataError("op must be a ChallengeOp")
 
+    def fields(self) -> tuple[str, ...]:
+        return str(self.challenge_id), str(self.version), self.op.value
+
+    @classmethod
+    def parse(cls, fields: list[str]) -> ChallengePress:
+        if len(fields) != 3 or fields[2] not in {o.value for o in ChallengeOp}:
+            raise CallbackDataError("a challenge press has an id, a version and an operation")
+        return cls(number(fields[0]), number(fields[1]), ChallengeOp(fields[2]))
+
 
 @dataclass(frozen=True, slots=True)
 class ResultPress:
     """A button of a finished duel's result."""
+
+    PREFIX: ClassVar[str] = "r"
 
     duel_id: int
     op: ResultOp
@@ -103,10 +134,21 @@ class ResultPress:
         if not isinstance(self.op, ResultOp):
             raise CallbackDataError("op must be a ResultOp")
 
+    def fields(self) -> tuple[str, ...]:
+        return str(self.duel_id), self.op.value
+
+    @classmethod
+    def parse(cls, fields: list[str]) -> ResultPress:
+        if len(fields) != 2 or fields[1] not in {o.value for o in ResultOp}:
+            raise CallbackDataError("a result press has a duel id and an operation")
+        return cls(number(fields[0]), ResultOp(fields[1]))
+
 
 @dataclass(frozen=True, slots=True)
 class PracticePress:
     """A level for a practice duel against the bot, pressed by the user who asked for it."""
+
+    PREFIX: ClassVar[str] = "p"
 
     user_id: int
     level: AiLevel
@@ -118,73 +160,58 @@ class PracticePress:
         if not isinstance(self.level, AiLevel):
             raise CallbackDataError("level must be an AiLevel")
 
+    def fields(self) -> tuple[str, ...]:
+        return str(self.user_id), self.level.value, str(self.stack)
+
+    @classmethod
+    def parse(cls, fields: list[str]) -> PracticePress:
+        if len(fields) != 3 or fields[1] not in {lv.value for lv in AiLevel}:
+            raise CallbackDataError("a practice press has a user id, a level and a stack")
+        return cls(number(fields[0]), AiLevel(fields[1]), number(fields[2]))
+
 
 @dataclass(frozen=True, slots=True)
 class OddsPress:
     """Show the odds of a practice duel's table now."""
 
+    PREFIX: ClassVar[str] = "o"
+
     duel_id: int
 
     def __post_init__(self) -> None:
         check_number("duel_id", self.duel_id)
+
+    def fields(self) -> tuple[str, ...]:
+        return (str(self.duel_id),)
+
+    @classmethod
+    def parse(cls, fields: list[str]) -> OddsPress:
+        if len(fields) != 1:
+            raise CallbackDataError("an odds press has a duel id")
+        return cls(number(fields[0]))
 
 
 @dataclass(frozen=True, slots=True)
 class HintPress:
     """Show the best moves for the player to act in a practice duel now."""
 
+    PREFIX: ClassVar[str] = "h"
+
     duel_id: int
 
     def __post_init__(self) -> None:
         check_number("duel_id", self.duel_id)
 
+    def fields(self) -> tuple[str, ...]:
+        return (str(self.duel_id),)
 
-def _duel(fields: list[str]) -> DuelPress:
-    if len(fields) != 3:
-        raise CallbackDataError("a duel press has an id, a version and an action")
-    duel_id, version, code = fields
-    try:
-        action = duel_actions.parse_action(code)  # the rules' own action codes
-    except duel_actions.BadAction as e:
-        raise CallbackDataError("unknown duel action") from e
-    return DuelPress(number(duel_id), number(version), action)
+    @classmethod
+    def parse(cls, fields: list[str]) -> HintPress:
+        if len(fields) != 1:
+            raise CallbackDataError("a hint press has a duel id")
+        return cls(number(fields[0]))
 
 
-def _challenge(fields: list[str]) -> ChallengePress:
-    if len(fields) != 3 or fields[2] not in {o.value for o in ChallengeOp}:
-        raise CallbackDataError("a challenge press has an id, a version and an operation")
-    return ChallengePress(number(fields[0]), number(fields[1]), ChallengeOp(fields[2]))
-
-
-def _result(fields: list[str]) -> ResultPress:
-    if len(fields) != 2 or fields[1] not in {o.value for o in ResultOp}:
-        raise CallbackDataError("a result press has a duel id and an operation")
-    return ResultPress(number(fields[0]), ResultOp(fields[1]))
-
-
-def _practice(fields: list[str]) -> PracticePress:
-    if len(fields) != 3 or fields[1] not in {lv.value for lv in AiLevel}:
-        raise CallbackDataError("a practice press has a user id, a level and a stack")
-    return PracticePress(number(fields[0]), AiLevel(fields[1]), number(fields[2]))
-
-
-def _odds(fields: list[str]) -> OddsPress:
-    if len(fields) != 1:
-        raise CallbackDataError("an odds press has a duel id")
-    return OddsPress(number(fields[0]))
-
-
-def _hint(fields: list[str]) -> HintPress:
-    if len(fields) != 1:
-        raise CallbackDataError("a hint press has a duel id")
-    return HintPress(number(fields[0]))
-
-
-register("d", DuelPress, lambda p: (str(p.duel_id), str(p.version), str(p.action)), _duel)
-register("c", ChallengePress, lambda p: (str(p.challenge_id), str(p.version), p.op.value),
-         _challenge)
-register("r", ResultPress, lambda p: (str(p.duel_id), p.op.value), _result)
-register("p", PracticePress, lambda p: (str(p.user_id), p.level.value, str(p.stack)),
-         _practice)
-register("o", OddsPress, lambda p: (str(p.duel_id),), _odds)
-register("h", HintPress, lambda p: (str(p.duel_id),), _hint)
+# The duel's kinds of payload, each under a prefix of its own.
+PAYLOADS: tuple[type[Payload], ...] = (
+    DuelPress, ChallengePress, ResultPress, PracticePress, OddsPress, HintPress)

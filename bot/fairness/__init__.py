@@ -7,9 +7,11 @@ from telegram.ext import CommandHandler
 
 from bot.fairness import handlers
 from bot.telegram import App
+from bot.telegram.callbacks import Payload
 from bot.telegram.menu import Command
 
 COMMANDS = (Command("verify", groups=True, private=True),)
+PAYLOADS: tuple[type[Payload], ...] = ()
 
 
 def register(app: App) -> None:

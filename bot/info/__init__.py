@@ -6,6 +6,7 @@ from telegram.ext import CommandHandler
 
 from bot.info import handlers
 from bot.telegram import App
+from bot.telegram.callbacks import Payload
 from bot.telegram.chatter import shows
 from bot.telegram.menu import Command
 
@@ -14,6 +15,7 @@ COMMANDS = (
     Command("rules", groups=True, private=True),
     Command("help", groups=True, private=True),
 )
+PAYLOADS: tuple[type[Payload], ...] = ()
 
 
 def register(app: App) -> None:

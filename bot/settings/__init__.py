@@ -11,6 +11,7 @@ from bot.telegram.chatter import shows
 from bot.telegram.menu import Command
 
 COMMANDS = (Command("settings", groups=True, private=True),)
+PAYLOADS = payloads.PAYLOADS
 
 
 def register(app: App) -> None:

@@ -1,4 +1,5 @@
-"""The settings message's buttons, as callback data (`bot.telegram.callbacks` frames them):
+"""The settings message's buttons, as callback data: the kind writes and parses its own fields,
+framed by `bot.telegram.callbacks` (the kinds: `PAYLOADS`):
 
     s:<setting>:<value> | s:x             a chat setting, or close the settings message
         l:auto|en|ru|ptbr...  language (its code in lower case, no "_")
@@ -12,9 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import ClassVar
 
 from bot.i18n import LANGUAGES
-from bot.telegram.callbacks import MAX_ID, CallbackDataError, number, register
+from bot.telegram.callbacks import MAX_ID, CallbackDataError, Payload, number
 
 
 class Setting(StrEnum):
@@ -39,6 +41,8 @@ class SettingsPress:
     """Set one of the chat's settings to `value` (a language choice, seconds, chips, a
     bool), or close the settings message (no value). Ranges are ChatSettings' to check."""
 
+    PREFIX: ClassVar[str] = "s"
+
     setting: Setting
     value: str | int | bool | None = None
 
@@ -60,44 +64,43 @@ class SettingsPress:
         if not ok:
             raise CallbackDataError(f"not a value for {self.setting.name.lower()}: {value!r}")
 
+    def fields(self) -> tuple[str, ...]:
+        value = self.value
+        if value is None:
+            return (self.setting.value,)
+        if self.setting is Setting.SEASON:
+            value = _SEASON_CODES[str(value)]
+        if self.setting is Setting.LANGUAGE:
+            value = _language_code(str(value))
+        return self.setting.value, str(int(value)) if isinstance(value, bool) else str(value)
+
+    @classmethod
+    def parse(cls, fields: list[str]) -> SettingsPress:
+        if fields == [Setting.CLOSE.value]:
+            return cls(Setting.CLOSE)
+        if len(fields) != 2 or fields[0] not in {s.value for s in Setting}:
+            raise CallbackDataError("a settings press names a setting and a value")
+        setting, text = Setting(fields[0]), fields[1]
+        if setting is Setting.LANGUAGE:
+            choice = next((c for c in LANGUAGE_CHOICES if _language_code(c) == text), None)
+            if choice is None:
+                raise CallbackDataError(f"no language {text!r}")
+            return cls(setting, choice)
+        if setting is Setting.SEASON:
+            kind = next((k for k, code in _SEASON_CODES.items() if code == text), None)
+            if kind is None:
+                raise CallbackDataError("a season is 0, m or q")
+            return cls(setting, kind)
+        if setting in _ON_OFF:
+            if text not in ("0", "1"):
+                raise CallbackDataError("an on/off setting is 1 or 0")
+            return cls(setting, text == "1")
+        return cls(setting, number(text))
+
 
 def _language_code(choice: str) -> str:
     """A language choice in the payloads' alphabet: "pt_BR" -> "ptbr"."""
     return choice.replace("_", "").lower()
 
 
-def _fields(p: SettingsPress) -> tuple[str, ...]:
-    value = p.value
-    if value is None:
-        return (p.setting.value,)
-    if p.setting is Setting.SEASON:
-        value = _SEASON_CODES[str(value)]
-    if p.setting is Setting.LANGUAGE:
-        value = _language_code(str(value))
-    return p.setting.value, str(int(value)) if isinstance(value, bool) else str(value)
-
-
-def _parse(fields: list[str]) -> SettingsPress:
-    if fields == [Setting.CLOSE.value]:
-        return SettingsPress(Setting.CLOSE)
-    if len(fields) != 2 or fields[0] not in {s.value for s in Setting}:
-        raise CallbackDataError("a settings press names a setting and a value")
-    setting, text = Setting(fields[0]), fields[1]
-    if setting is Setting.LANGUAGE:
-        choice = next((c for c in LANGUAGE_CHOICES if _language_code(c) == text), None)
-        if choice is None:
-            raise CallbackDataError(f"no language {text!r}")
-        return SettingsPress(setting, choice)
-    if setting is Setting.SEASON:
-        kind = next((k for k, code in _SEASON_CODES.items() if code == text), None)
-        if kind is None:
-            raise CallbackDataError("a season is 0, m or q")
-        return SettingsPress(setting, kind)
-    if setting in _ON_OFF:
-        if text not in ("0", "1"):
-            raise CallbackDataError("an on/off setting is 1 or 0")
-        return SettingsPress(setting, text == "1")
-    return SettingsPress(setting, number(text))
-
-
-register("s", SettingsPress, _fields, _parse)
+PAYLOADS: tuple[type[Payload], ...] = (SettingsPress,)

@@ -19,6 +19,7 @@ COMMANDS = (
     Command("balance", groups=True, private=True),
     Command("rebuy", groups=True, private=True),
 )
+PAYLOADS = payloads.PAYLOADS
 
 CHAT_GAMES = chats.ChatGames("six-card", forget=service.forget_chat,
                              make_room=service.make_room, show_moved=present.show_moved)

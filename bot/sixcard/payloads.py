@@ -1,4 +1,5 @@
-"""Six-card poker's buttons, as callback data (`bot.telegram.callbacks` frames them):
+"""Six-card poker's buttons, as callback data: the kind writes and parses its own fields, framed
+by `bot.telegram.callbacks` (the kinds: `PAYLOADS`):
 
     x:<game id>:<version>:<action>        an action by its rules code, on the version the
         button was drawn for: f fold, p play, b buy a sixth card, r0..r5 replace that card,
@@ -8,14 +9,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
-from bot.telegram.callbacks import CallbackDataError, check_number, number, register
+from bot.telegram.callbacks import CallbackDataError, Payload, check_number, number
 from rules.sixcard import Replace, SixAction, SixCardError, parse_action
 
 
 @dataclass(frozen=True, slots=True)
 class SixCardPress:
     """An action in a six-card poker game, on the version the button was drawn for."""
+
+    PREFIX: ClassVar[str] = "x"
 
     game_id: int
     version: int
@@ -33,20 +37,23 @@ class SixCardPress:
             raise CallbackDataError(f"not a six-card action a button can carry: "
                                     f"{self.action!r}")
 
+    def fields(self) -> tuple[str, ...]:
+        return str(self.game_id), str(self.version), str(self.action)
+
+    @classmethod
+    def parse(cls, fields: list[str]) -> SixCardPress:
+        if len(fields) != 3:
+            raise CallbackDataError("a six-card press has an id, a version and an action")
+        game_id, version, code = fields
+        try:
+            action = parse_action(code)
+        except SixCardError as e:
+            raise CallbackDataError("unknown six-card action") from e
+        return cls(number(game_id), number(version), action)
+
     @property
     def record_id(self) -> int:  # as bot.common.live.Live.handler reads a press
         return self.game_id
 
 
-def _parse(fields: list[str]) -> SixCardPress:
-    if len(fields) != 3:
-        raise CallbackDataError("a six-card press has an id, a version and an action")
-    game_id, version, code = fields
-    try:
-        action = parse_action(code)
-    except SixCardError as e:
-        raise CallbackDataError("unknown six-card action") from e
-    return SixCardPress(number(game_id), number(version), action)
-
-
-register("x", SixCardPress, lambda p: (str(p.game_id), str(p.version), str(p.action)), _parse)
+PAYLOADS: tuple[type[Payload], ...] = (SixCardPress,)

@@ -16,6 +16,7 @@ COMMANDS = (
     Command("stats", groups=True, private=True),
     Command("history", groups=True, private=True),
 )
+PAYLOADS = payloads.PAYLOADS
 
 
 def register(app: App) -> None:

@@ -1,4 +1,5 @@
-"""The standings board's buttons, as callback data (`bot.telegram.callbacks` frames them):
+"""The standings board's buttons, as callback data: the kind writes and parses its own fields,
+framed by `bot.telegram.callbacks` (the kinds: `PAYLOADS`):
 
     b:n|l|a                               the chat's standings: this season, the last, all time
 """
@@ -7,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import ClassVar
 
-from bot.telegram.callbacks import CallbackDataError, register
+from bot.telegram.callbacks import CallbackDataError, Payload
 
 
 class BoardScope(StrEnum):
@@ -23,17 +25,22 @@ class BoardScope(StrEnum):
 class BoardPress:
     """Show the standings of the pressed message's chat for a scope, to whoever pressed."""
 
+    PREFIX: ClassVar[str] = "b"
+
     scope: BoardScope
 
     def __post_init__(self) -> None:
         if not isinstance(self.scope, BoardScope):
             raise CallbackDataError("scope must be a BoardScope")
 
+    def fields(self) -> tuple[str, ...]:
+        return (self.scope.value,)
 
-def _parse(fields: list[str]) -> BoardPress:
-    if len(fields) != 1 or fields[0] not in {s.value for s in BoardScope}:
-        raise CallbackDataError("a standings press has a scope")
-    return BoardPress(BoardScope(fields[0]))
+    @classmethod
+    def parse(cls, fields: list[str]) -> BoardPress:
+        if len(fields) != 1 or fields[0] not in {s.value for s in BoardScope}:
+            raise CallbackDataError("a standings press has a scope")
+        return cls(BoardScope(fields[0]))
 
 
-register("b", BoardPress, lambda p: (p.scope.value,), _parse)
+PAYLOADS: tuple[type[Payload], ...] = (BoardPress,)

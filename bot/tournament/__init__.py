@@ -16,6 +16,7 @@ from bot.telegram.menu import Command
 from bot.tournament import handlers, jobs, payloads
 
 COMMANDS = (Command("tournament", groups=True, private=False),)
+PAYLOADS = payloads.PAYLOADS
 
 
 async def _forget(svc: Services, chat_id: int) -> str:

@@ -1,4 +1,5 @@
-"""A tournament's buttons, as callback data (`bot.telegram.callbacks` frames them):
+"""A tournament's buttons, as callback data: the kind writes and parses its own fields, framed by
+`bot.telegram.callbacks` (the kinds: `PAYLOADS`):
 
     t:<tournament id>:j|l|s|x             its sign-up: join, leave, start, cancel
     t:<tournament id>:m<pairing>          play that pairing of its schedule
@@ -8,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import ClassVar
 
-from bot.telegram.callbacks import CallbackDataError, check_number, number, register
+from bot.telegram.callbacks import CallbackDataError, Payload, check_number, number
 
 
 class TournamentOp(StrEnum):
@@ -23,6 +25,8 @@ class TournamentOp(StrEnum):
 @dataclass(frozen=True, slots=True)
 class TournamentPress:
     """A tournament's sign-up button, or a scheduled pairing's "play" (with its index)."""
+
+    PREFIX: ClassVar[str] = "t"
 
     tournament_id: int
     op: TournamentOp
@@ -39,20 +43,20 @@ class TournamentPress:
         elif self.match is not None:
             raise CallbackDataError("only a match press names a pairing")
 
+    def fields(self) -> tuple[str, ...]:
+        return str(self.tournament_id), self.op.value + (
+            "" if self.match is None else str(self.match))
 
-def _fields(p: TournamentPress) -> tuple[str, str]:
-    return str(p.tournament_id), p.op.value + ("" if p.match is None else str(p.match))
+    @classmethod
+    def parse(cls, fields: list[str]) -> TournamentPress:
+        if len(fields) != 2 or not fields[1]:
+            raise CallbackDataError("a tournament press has an id and an operation")
+        tournament_id, op = number(fields[0]), fields[1]
+        if op[0] == TournamentOp.MATCH.value:
+            return cls(tournament_id, TournamentOp.MATCH, number(op[1:]))
+        if op not in {o.value for o in TournamentOp}:
+            raise CallbackDataError("unknown tournament operation")
+        return cls(tournament_id, TournamentOp(op))
 
 
-def _parse(fields: list[str]) -> TournamentPress:
-    if len(fields) != 2 or not fields[1]:
-        raise CallbackDataError("a tournament press has an id and an operation")
-    tournament_id, op = number(fields[0]), fields[1]
-    if op[0] == TournamentOp.MATCH.value:
-        return TournamentPress(tournament_id, TournamentOp.MATCH, number(op[1:]))
-    if op not in {o.value for o in TournamentOp}:
-        raise CallbackDataError("unknown tournament operation")
-    return TournamentPress(tournament_id, TournamentOp(op))
-
-
-register("t", TournamentPress, _fields, _parse)
+PAYLOADS: tuple[type[Payload], ...] = (TournamentPress,)

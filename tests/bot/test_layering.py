@@ -75,8 +75,8 @@ def test_common_imports_no_game() -> None:
 
 
 def test_telegram_imports_no_game_nor_feature() -> None:
-    """bot/telegram is the framing (payloads' registry, sends, intake): the features register
-    their payloads with it, it imports none of them, nor any game's rules."""
+    """bot/telegram is the framing (callback data, sends, intake): the features' payloads
+    follow its `Payload`, it imports none of them, nor any game's rules."""
     features = sorted(p.name for p in BOT.iterdir() if p.is_dir() and (p / "__init__.py").exists()
                       and p.name not in ("telegram", "storage", "common", "ops"))
     assert {"duel", "sixcard", "settings"} <= set(features), features

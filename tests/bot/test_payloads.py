@@ -1,23 +1,66 @@
-"""Every feature's payloads through the registry of `bot.telegram.callbacks`: each encodes in
-one canonical way, and decoding anything else raises CallbackDataError."""
+"""Every feature's payloads, each kind under a prefix of its own (the features' `PAYLOADS`,
+decoded as the bot decodes a press of any of them): each encodes in one canonical way, and
+decoding anything else raises CallbackDataError."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import re
+from pathlib import Path
 from typing import cast
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot import app as application
 from bot.duel.payloads import ChallengeOp, ChallengePress, DuelPress, HintPress, OddsPress
 from bot.settings.payloads import LANGUAGE_CHOICES, Setting, SettingsPress
 from bot.sixcard.payloads import SixCardPress
 from bot.stats.payloads import BoardPress, BoardScope
-from bot.telegram.callbacks import MAX_BYTES, MAX_ID, CallbackDataError, decode, encode
+from bot.telegram import callbacks
+from bot.telegram.callbacks import MAX_BYTES, MAX_ID, CallbackDataError, encode
 from bot.tournament.payloads import TournamentOp, TournamentPress
 from rules.duel import Bet, Surrender, TiebreakAnswer
 from rules.sixcard import Buy, DealerGame, Fold, Play, Replace, SixAction
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+KINDS = tuple(p for f in application.FEATURES for p in f.PAYLOADS)  # every feature's
+
+
+def decode(data: object) -> object:
+    return callbacks.decode(data, KINDS)
+
+
+def _gives_prefix(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, ast.AnnAssign):  # PREFIX: ClassVar[str] = "d" (not the Protocol's)
+        return stmt.value is not None and ast.unparse(stmt.target) == "PREFIX"
+    return isinstance(stmt, ast.Assign) and "PREFIX" in map(ast.unparse, stmt.targets)
+
+
+def _declared_kinds() -> set[type]:
+    """Every class in bot/ that gives its PREFIX a value: a kind of button payload."""
+    kinds = set()
+    for path in BOT.rglob("*.py"):
+        parts = path.relative_to(BOT.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(map(_gives_prefix, node.body)):
+                kinds.add(getattr(importlib.import_module(module), node.name))
+    return kinds
+
+
+def test_every_payload_is_a_features_under_a_prefix_of_its_own() -> None:
+    declared = _declared_kinds()
+    assert len(declared) >= 10, "the payloads have moved?"
+    assert set(KINDS) == declared  # none left out of its feature's PAYLOADS
+    assert len(KINDS) == len(declared)  # and none listed twice
+    prefixes = [kind.PREFIX for kind in KINDS]
+    assert all(re.fullmatch("[a-z]{1,2}", p) for p in prefixes), prefixes
+    assert len(set(prefixes)) == len(prefixes), prefixes
+    callbacks.check_prefixes(KINDS)  # as the application checks them when built
+
 
 ids = st.integers(min_value=0, max_value=MAX_ID)
 actions = st.one_of(

@@ -173,7 +173,7 @@ def test_the_results_buttons_rematch_standings_and_a_proof_to_copy_per_deal(
     markup = keyboards.result(texts["en"], 7, view)
     rows = markup.inline_keyboard
     assert [b.text for b in rows[0]] == ["🔁 Rematch", "🏆 Standings", "🔎 Review"]
-    assert [callbacks.decode(b.callback_data) for b in rows[0]] == [
+    assert [callbacks.decode(b.callback_data, payloads.PAYLOADS) for b in rows[0]] == [
         payloads.ResultPress(7, payloads.ResultOp.REMATCH),
         payloads.ResultPress(7, payloads.ResultOp.STANDINGS),
         payloads.ResultPress(7, payloads.ResultOp.REVIEW)]
@@ -191,7 +191,7 @@ def test_the_results_buttons_rematch_standings_and_a_proof_to_copy_per_deal(
 def test_a_result_press_round_trips_and_nothing_else_decodes_as_one() -> None:
     for op in payloads.ResultOp:
         press = payloads.ResultPress(12, op)
-        assert callbacks.decode(callbacks.encode(press)) == press
+        assert callbacks.decode(callbacks.encode(press), payloads.PAYLOADS) == press
     for bad in ("r:12", "r:12:x", "r:012:m", "r:-1:m", "r:12:m:1"):
         with pytest.raises(callbacks.CallbackDataError):
-            callbacks.decode(bad)
+            callbacks.decode(bad, payloads.PAYLOADS)

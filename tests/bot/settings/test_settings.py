@@ -16,7 +16,7 @@ from bot.i18n import translator
 from bot.services import KEY, Services
 from bot.settings.handlers import changed, on_settings, settings_command
 from bot.settings.keyboards import STACK_CHOICES, TIMER_CHOICES, settings_keyboard, settings_text
-from bot.settings.payloads import Setting, SettingsPress
+from bot.settings.payloads import PAYLOADS, Setting, SettingsPress
 from bot.storage import ChatSettings, Storage
 from bot.storage.chats import TURN_TIMER_DEFAULT
 from bot.telegram import callbacks
@@ -214,7 +214,7 @@ def test_every_button_decodes_to_a_settings_press_and_the_current_one_is_ticked(
     settings = ChatSettings(language="ru", turn_timer=600, default_stack=20,
                             show_cards_out=False)
     markup = settings_keyboard(tr, settings, private=False)
-    presses = [callbacks.decode(d) for d in callback_data(markup)]
+    presses = [callbacks.decode(d, PAYLOADS) for d in callback_data(markup)]
     assert all(isinstance(p, SettingsPress) for p in presses)
     ticked = {b.text for row in markup.inline_keyboard for b in row if b.text.startswith("✅")}
     assert ticked == {"✅ Русский", "✅ 10 мин", "✅ 20", "✅ Скрыть", "✅ Сворачивать",
@@ -233,7 +233,8 @@ def test_every_button_decodes_to_a_settings_press_and_the_current_one_is_ticked(
 def test_a_private_chat_offers_only_the_language() -> None:
     tr = translator("en")
     markup = settings_keyboard(tr, ChatSettings(), private=True)
-    kinds = {cast(SettingsPress, callbacks.decode(d)).setting for d in callback_data(markup)}
+    kinds = {cast(SettingsPress, callbacks.decode(d, PAYLOADS)).setting
+             for d in callback_data(markup)}
     assert kinds == {Setting.LANGUAGE, Setting.CLOSE}
     text = settings_text(tr, ChatSettings(), private=True)
     assert "Turn timer" not in text and "Chat settings" not in text
@@ -271,7 +272,7 @@ async def test_an_admin_chooses_the_standings_season(svc: Services) -> None:
 
 def test_the_season_row_offers_none_month_and_quarter() -> None:
     markup = settings_keyboard(translator("ru"), ChatSettings(season="none"), private=False)
-    presses = [cast(SettingsPress, callbacks.decode(d)) for d in callback_data(markup)]
+    presses = [cast(SettingsPress, callbacks.decode(d, PAYLOADS)) for d in callback_data(markup)]
     assert [p.value for p in presses if p.setting is Setting.SEASON] == [
         "none", "month", "quarter"]
     ticked = {b.text for row in markup.inline_keyboard for b in row if b.text.startswith("✅")}
@@ -325,7 +326,7 @@ def test_season_reset_is_a_bool_and_old_settings_read_as_carry_on() -> None:
 def test_the_season_reset_row_is_offered_only_with_seasons() -> None:
     ru = translator("ru")
     markup = settings_keyboard(ru, ChatSettings(season_reset=True), private=False)
-    presses = [cast(SettingsPress, callbacks.decode(d)) for d in callback_data(markup)]
+    presses = [cast(SettingsPress, callbacks.decode(d, PAYLOADS)) for d in callback_data(markup)]
     assert [p.value for p in presses if p.setting is Setting.SEASON_RESET] == [False, True]
     rows = [[b.text for b in row] for row in markup.inline_keyboard]
     assert ["Продолжать", "✅ С нуля"] in rows
@@ -334,7 +335,7 @@ def test_the_season_reset_row_is_offered_only_with_seasons() -> None:
     assert "🔄 Рейтинг в новом сезоне: продолжается с прошлого сезона" in settings_text(
         ru, ChatSettings(), private=False)
     off = ChatSettings(season="none", season_reset=True)
-    offered = {cast(SettingsPress, callbacks.decode(d)).setting
+    offered = {cast(SettingsPress, callbacks.decode(d, PAYLOADS)).setting
                for d in callback_data(settings_keyboard(ru, off, private=False))}
     assert Setting.SEASON in offered and Setting.SEASON_RESET not in offered
     assert "Рейтинг в новом сезоне" not in settings_text(ru, off, private=False)

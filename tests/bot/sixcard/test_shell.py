@@ -180,8 +180,8 @@ def test_every_button_decodes_to_a_legal_action_of_its_version() -> None:
         while not g.is_over:
             markup = game_keyboard(EN, 9, version, g.public_view())
             assert markup is not None
-            presses = [callbacks.decode(b.callback_data) for row in markup.inline_keyboard
-                       for b in row]
+            presses = [callbacks.decode(b.callback_data, payloads.PAYLOADS)
+                       for row in markup.inline_keyboard for b in row]
             assert all(isinstance(p, payloads.SixCardPress)
                        and (p.game_id, p.version) == (9, version) for p in presses)
             actions = [p.action for p in presses if isinstance(p, payloads.SixCardPress)]
