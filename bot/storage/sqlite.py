@@ -27,6 +27,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from os import path as os_path
 from typing import ClassVar
 
@@ -57,6 +58,7 @@ from bot.storage.sqlite_calls import (
     in_thread,
     open_connection,
     submit,
+    within,
 )
 
 log = logging.getLogger(__name__)
@@ -225,9 +227,10 @@ class SqliteDatabase(Database):
                     self._idle.put_nowait(conn)
             # Held while queued only (module doc): at 200 duels a tap's nine writes each waited
             # 25 to 40 ms for the round trip of the one before, each run well under 1 ms.
-            before = time.monotonic() + self.busy_timeout  # waiting for the writer, at most
+            before = time.monotonic() + self.busy_timeout  # done or failed by then
             async with self._writing():
-                queued = submit(self._conn, work, sql, params, before=before)
+                queued = submit(self._conn, work, sql, params, before=before,
+                                busy=self.busy_timeout)
             return await queued
         except sqlite3.Error as e:
             raise failure(self.path, e) from e
@@ -265,11 +268,15 @@ class SqliteDatabase(Database):
             return
         if self._closed:
             raise StorageError(f"database {self.path!r}: closed")
+        before = time.monotonic() + self.busy_timeout  # begun or failed by then
         async with self._writing():
             tx = Transaction(self)
             token = self._enter(tx)
             try:
-                await self._conn.execute("BEGIN IMMEDIATE")
+                # Another process holding the file is waited for only as long as is left of
+                # the busy timeout after the wait for the writer: one wait, not two.
+                await in_thread(self._conn, partial(within, before, self.busy_timeout,
+                                                    changes), "BEGIN IMMEDIATE", ())
                 try:
                     yield
                 finally:

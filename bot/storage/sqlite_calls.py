@@ -21,6 +21,8 @@ from bot.storage.db import ConstraintError, Params, StorageError, UniqueViolatio
 
 T = TypeVar("T")
 
+SHORTER_BY = 0.05  # seconds of the busy timeout gone before a statement's own is shortened
+
 
 def failure(path: str, e: sqlite3.Error) -> StorageError:
     """A sqlite3 error as the storage's (a constraint's: ConstraintError, UniqueViolation)."""
@@ -83,23 +85,34 @@ async def in_thread(conn: aiosqlite.Connection, work: Callable[..., T], sql: str
 
 
 def submit(conn: aiosqlite.Connection, work: Callable[..., T], sql: str, params: Params, *,
-           before: float) -> asyncio.Future[T]:
+           before: float, busy: float) -> asyncio.Future[T]:
     """Queue `work(connection, sql, params)` on the connection's thread now and return its
     future: the connection runs its calls in the order they were queued, so whoever queues
     next (a transaction's BEGIN) runs after this one, though nobody waited for it (as
-    aiosqlite's `_execute` does, without the wait). Not begun by `before` (a
-    `time.monotonic()`: it waited that long behind the others), it is not run at all and
-    fails as busy."""
+    aiosqlite's `_execute` does, without the wait). It is done or failed as busy by `before`
+    (a `time.monotonic()`), however long it waited behind the others (`within`)."""
     if not conn._running or conn._connection is None:  # (aiosqlite says ValueError)
         raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
     future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-    conn._tx.put_nowait((future, partial(_unless_late, before, work, conn._conn, sql, params)))
+    conn._tx.put_nowait((future, partial(within, before, busy, work, conn._conn, sql, params)))
     return future
 
 
-def _unless_late(before: float, work: Callable[..., T], conn: sqlite3.Connection, sql: str,
-                 params: Params) -> T:
-    if time.monotonic() > before:
+def within(before: float, busy: float, work: Callable[..., T], conn: sqlite3.Connection,
+           sql: str, params: Params) -> T:
+    """(In the connection's thread.) `work(conn, sql, params)` by `before` at the latest: not
+    run at all once that has passed, and waiting for another process's lock on the file only
+    for what is left of it, not for the connection's whole busy timeout (`busy` seconds) again.
+    A write queued behind others that each waited for a held file would otherwise wait a busy
+    timeout of its own after theirs, and the update that made it several (issue 37)."""
+    left = before - time.monotonic()
+    if left <= 0:
         raise sqlite3.OperationalError(
             "busy: queued behind the writer's other statements past the busy timeout")
-    return work(conn, sql, params)
+    if left >= busy - SHORTER_BY:  # (nearly) the whole timeout left: as the connection is set
+        return work(conn, sql, params)
+    conn.execute(f"PRAGMA busy_timeout = {max(1, int(left * 1000)):d}")
+    try:
+        return work(conn, sql, params)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {max(1, round(busy * 1000)):d}")

@@ -109,9 +109,9 @@ async def test_a_write_still_queued_when_its_time_is_up_is_not_run(tmp_path: Pat
     try:
         await conn.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)")
         late = submit(conn, changes, "INSERT INTO t (k) VALUES (?)", (1,),
-                      before=time.monotonic() - 0.001)
+                      before=time.monotonic() - 0.001, busy=5.0)
         on_time = submit(conn, changes, "INSERT INTO t (k) VALUES (?)", (2,),
-                         before=time.monotonic() + 60)
+                         before=time.monotonic() + 60, busy=60.0)
         with pytest.raises(sqlite3.OperationalError, match="busy"):
             await late
         assert (await on_time)[0] == 1
@@ -277,3 +277,43 @@ async def test_an_in_memory_database_reads_through_the_writer() -> None:
     await database.execute("INSERT INTO t VALUES (1)")
     assert [tuple(r) for r in await database.fetchall("SELECT k FROM t")] == [(1,)]
     await database.close()
+
+
+@pytest.mark.parametrize("second", ["write", "transaction"])
+async def test_a_write_behind_one_stalled_on_a_held_file_waits_one_busy_timeout_not_two(
+        tmp_path: Path, second: str) -> None:
+    """One wait, not two (issue 37): while another process holds the file, a write (or a
+    transaction's BEGIN) queued behind one that waits for it fails by its own busy timeout,
+    counted from its call, not a whole busy timeout after the one before it gave up."""
+    busy = 2.0
+    db = await open_database(
+        tmp_path / "w.db", migrations=numbered(("CREATE TABLE t (k INTEGER PRIMARY KEY);",)),
+        busy_timeout=busy)
+    raw = sqlite3.connect(db.path, isolation_level=None)
+    raw.execute("BEGIN IMMEDIATE")
+    failed: dict[str, float] = {}
+
+    async def attempt(name: str, write: object) -> None:
+        with contextlib.suppress(StorageError):
+            await write  # type: ignore[misc]
+            raise AssertionError(f"{name} was written while the file was held")
+        failed[name] = time.monotonic()
+
+    async def in_transaction() -> None:
+        async with db.transaction():
+            await db.execute("INSERT INTO t (k) VALUES (3)")
+
+    try:
+        first = asyncio.ensure_future(attempt("first", db.execute("INSERT INTO t (k) VALUES (1)")))
+        await asyncio.sleep(busy / 2)
+        issued = time.monotonic()
+        then = (db.execute("INSERT INTO t (k) VALUES (2)") if second == "write"
+                else in_transaction())
+        await asyncio.gather(first, attempt("second", then))
+    finally:
+        raw.rollback()
+        raw.close()
+        await db.close()
+    # Before: the second began when the first gave up, then waited a whole busy timeout.
+    assert failed["second"] - failed["first"] < 0.8 * busy, failed
+    assert failed["second"] - issued >= 0.9 * busy  # and it did wait its own, in full
