@@ -58,10 +58,10 @@ async def migrate_chat(svc: Services, old_id: int, new_id: int) -> ChatMove:
         moved = await svc.storage.move_chat(old_id, new_id, now=svc.clock())
     svc.forget_chats(old_id, new_id)
     if moved.moved:
-        log.info("chat %d became supergroup %d: %d row(s) moved, %d live duel(s) and %d "
-                 "six-card game(s) to show again, %d challenge(s) expired, %d balance(s) "
-                 "merged", old_id, new_id, moved.rows, len(moved.live_duels),
-                 len(moved.live_games), moved.expired_challenges, moved.merged_balances)
+        log.info("chat %d became supergroup %d: %d row(s) moved, live games to show again "
+                 "%s, %d challenge(s) expired, %d balance(s) merged", old_id, new_id,
+                 moved.rows, {kind: len(ids) for kind, ids in moved.live.items()},
+                 moved.expired_challenges, moved.merged_balances)
     return moved
 
 
