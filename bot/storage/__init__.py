@@ -15,9 +15,9 @@ the engine can do (`storage.can`), never its name. See `db.py` for the seam and 
 `engines.py` for the engines by scheme, `schema/` for the schema.
 
 A game's own repository (its module here, bot/storage/<game>.py: a `LiveGames`) is named by no
-other file: `storage.of(CoinRepo)` builds it once per Storage, and `Storage.open(where,
-games=...)` builds the app's games' (as they registered them), so that a chat's move and the
-live count (`games`) take them in.
+other file of storage: `storage.of(TheGameRepo)` builds it once per Storage, and
+`Storage.open(where, games=...)` builds the app's games' (as they registered them), so that a
+chat's move and the live count (`games`) take them in.
 """
 
 from __future__ import annotations
