@@ -91,7 +91,8 @@ def pace(limiter: ChatRateLimiter, storage: Storage) -> None:
 
 async def _started(app: App) -> None:
     config = app.bot_data[CONFIG]
-    storage = await Storage.open(config.database)  # in the application's own event loop
+    # In the application's own event loop, with the games' records as they registered them.
+    storage = await Storage.open(config.database, games=chats.records(app))
     # The searches in a process pool of their own, started at the first one (bot.offload).
     svc = Services(storage=storage, challenge_ttl=config.challenge_ttl, offload=Offload(),
                    chat_games=chats.closing(app))  # as the features registered them

@@ -14,13 +14,14 @@ from typing import Any
 from telegram import Bot
 
 from bot.offload import Offload
-from bot.storage import ChatMove, DuelRecord, Storage
+from bot.storage import ChatMove, Database, DuelRecord, LiveGames, Storage
 from bot.telegram.drawing import Drawer
 from bot.telegram.janitor import Janitor
 
 KEY = "sixshooter"
 
 PresentedListener = Callable[[DuelRecord], Awaitable[None]]
+Records = Callable[[Database], LiveGames[Any, Any]]  # a game's repository class
 
 
 async def _nothing(svc: Services, old_id: int, new_id: int) -> None:
@@ -39,6 +40,9 @@ class ChatGames:
     make_room: Callable[[Services, int, int], Awaitable[None]] = _nothing
     # After the move: show the chat's moved live games in the new chat.
     show_moved: Callable[[Services, Bot, ChatMove], Awaitable[None]] | None = None
+    # The game's live records (its repository, a `LiveGames`): the storage moves them with
+    # the chat and counts the live ones (`bot.storage.Storage.open(games=...)`).
+    records: Records | None = None
 
 
 def _now() -> int:

@@ -14,7 +14,7 @@ from telegram import ChatMember, Update
 from telegram.ext import ContextTypes
 
 from bot.services import ChatGames as ChatGames  # held by the Services, so defined there
-from bot.services import Services, services
+from bot.services import Records, Services, services
 from bot.storage import ChatMove
 from bot.telegram import App
 
@@ -35,6 +35,12 @@ def closing(app: App) -> list[ChatGames]:
     """The games registered with the application (its Services hold them once built)."""
     found: list[ChatGames] = app.bot_data.setdefault(KEY, [])
     return found
+
+
+def records(app: App) -> list[Records]:
+    """The registered games' repositories of live records, for the storage to build, move
+    with a chat and count (`bot.storage.Storage.open`)."""
+    return [g.records for g in closing(app) if g.records is not None]
 
 
 async def forget_chat(svc: Services, chat_id: int) -> None:
@@ -58,10 +64,10 @@ async def migrate_chat(svc: Services, old_id: int, new_id: int) -> ChatMove:
         moved = await svc.storage.move_chat(old_id, new_id, now=svc.clock())
     svc.forget_chats(old_id, new_id)
     if moved.moved:
-        log.info("chat %d became supergroup %d: %d row(s) moved, %d live duel(s) and %d "
-                 "six-card game(s) to show again, %d challenge(s) expired, %d balance(s) "
-                 "merged", old_id, new_id, moved.rows, len(moved.live_duels),
-                 len(moved.live_games), moved.expired_challenges, moved.merged_balances)
+        log.info("chat %d became supergroup %d: %d row(s) moved, live games to show again "
+                 "%s, %d challenge(s) expired, %d balance(s) merged", old_id, new_id,
+                 moved.rows, {kind: len(ids) for kind, ids in moved.live.items()},
+                 moved.expired_challenges, moved.merged_balances)
     return moved
 
 

@@ -27,6 +27,7 @@ from bot.duel import (
     timers,
 )
 from bot.services import services
+from bot.storage import DuelRepo
 from bot.telegram import App, callbacks
 from bot.telegram.menu import Command
 
@@ -38,7 +39,8 @@ COMMANDS = (
 )
 PAYLOADS = payloads.PAYLOADS
 
-CHAT_GAMES = chats.ChatGames("duel", forget=service.forget_chat, show_moved=jobs.show_moved)
+CHAT_GAMES = chats.ChatGames("duel", forget=service.forget_chat, show_moved=jobs.show_moved,
+                             records=DuelRepo)
 
 
 def register(app: App) -> None:

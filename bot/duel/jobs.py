@@ -52,7 +52,7 @@ async def expire_challenge(app: App, key: str, data: object) -> None:
 
 async def show_moved(svc: Services, bot: Bot, moved: ChatMove) -> None:
     """A group became a supergroup: its live duels are shown there at once."""
-    for duel_id in moved.live_duels:
+    for duel_id in moved.live_of(LIVE.game.kind):
         await LIVE.sync(svc, bot, duel_id)
 
 

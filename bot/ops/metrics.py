@@ -13,7 +13,7 @@ a chat or user id, a name, a token, a secret or a card).
   statement's time and each failed statement's error class, and the outermost transactions
   committed, by engine.
 * `drawing()` (bot.telegram.drawing, each job handed to the drawing thread): pictures drawn.
-* `set_live(duels, sixcard)`, `set_jobs(due, overdue)`, `set_poller(bool)`: gauges that the
+* `set_live({game: count})`, `set_jobs(due, overdue)`, `set_poller(bool)`: gauges that the
   ops server, the due-job scheduler and the update intake keep up to date.
 
 `text()` is the exposition (`CONTENT_TYPE` its media type).
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -200,10 +200,10 @@ def drawing() -> None:
 
 # --- gauges others keep ----------------------------------------------------------------------
 
-def set_live(duels: int, sixcard: int) -> None:
-    """The games live in the database (every worker's)."""
-    LIVE.labels("duel").set(duels)
-    LIVE.labels("sixcard").set(sixcard)
+def set_live(counts: Mapping[str, int]) -> None:
+    """The games live in the database (every worker's), by game (its kind: "duel")."""
+    for game, count in counts.items():
+        LIVE.labels(game).set(count)
 
 
 def set_jobs(due: int, overdue: int) -> None:

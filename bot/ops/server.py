@@ -43,7 +43,7 @@ async def refresh_live(storage: Storage | None) -> None:
     except (TimeoutError, StorageError) as e:
         log.debug("metrics: the live games were not counted: %s", type(e).__name__)
         return
-    metrics.set_live(live.duels, live.sixcard)
+    metrics.set_live(live)
 
 
 class MetricsHandler(RequestHandler):

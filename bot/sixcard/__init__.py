@@ -10,6 +10,7 @@ from telegram.ext import CommandHandler
 from bot.common import chats, sync
 from bot.config import Config
 from bot.sixcard import handlers, payloads, present, service
+from bot.storage.sixcard import SixCardRepo
 from bot.telegram import App
 from bot.telegram.chatter import shows
 from bot.telegram.menu import Command
@@ -22,7 +23,8 @@ COMMANDS = (
 PAYLOADS = payloads.PAYLOADS
 
 CHAT_GAMES = chats.ChatGames("six-card", forget=service.forget_chat,
-                             make_room=service.make_room, show_moved=present.show_moved)
+                             make_room=service.make_room, show_moved=present.show_moved,
+                             records=SixCardRepo)
 
 
 def register(app: App) -> None:

@@ -74,7 +74,7 @@ async def _present(svc: Services, bot: Bot, record: SixCardRecord) -> None:
 
 async def show_moved(svc: Services, bot: Bot, moved: ChatMove) -> None:
     """A group became a supergroup: its live games are shown there at once."""
-    for game_id in moved.live_games:
+    for game_id in moved.live_of(LIVE.game.kind):
         await LIVE.sync(svc, bot, game_id)
 
 

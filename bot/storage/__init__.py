@@ -13,14 +13,20 @@ Features reach the database only through `Storage`: its repositories, `transacti
 `move_chat()`; nothing outside this package sees SQL, a connection or `storage.db`. They ask what
 the engine can do (`storage.can`), never its name. See `db.py` for the seam and transactions,
 `engines.py` for the engines by scheme, `schema/` for the schema.
+
+A game's own repository (its module here, bot/storage/<game>.py: a `LiveGames`) is named by no
+other file of storage: `storage.of(TheGameRepo)` builds it once per Storage, and
+`Storage.open(where, games=...)` builds the app's games' (as they registered them), so that a
+chat's move and the live count (`games`) take them in.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from os import PathLike
+from typing import Any, TypeVar, cast
 
 from bot.storage import counts, ratings, row_cache
 from bot.storage.balances import BalanceRepo
@@ -117,6 +123,8 @@ __all__ = [
     "watch",
 ]
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True, slots=True)
 class Storage:
@@ -138,18 +146,48 @@ class Storage:
     flood: FloodRepo  # the flood budget all workers share (bot.telegram.flood.DatabaseWindow)
     inbox: InboxRepo  # the updates from Telegram, saved before they are acknowledged
     jobs: JobRepo  # due rows: what must happen later, claimed by any worker (bot.common.due)
+    # The repositories of the games' own modules, built when asked (`of`): one per class.
+    _own: dict[Callable[[Database], object], object] = field(default_factory=dict, repr=False,
+                                                           compare=False)
 
     @classmethod
-    def over(cls, db: Database) -> Storage:
-        return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
-                   MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db),
-                   BalanceRepo(db), SixCardRepo(db), TimerRepo(db), FloodRepo(db),
-                   InboxRepo(db), JobRepo(db))
+    def over(cls, db: Database, games: Iterable[Callable[[Database], LiveGames[Any, Any]]] = (),
+             ) -> Storage:
+        storage = cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db),
+                      ResultRepo(db), MetaRepo(db), RatingRepo(db), TournamentRepo(db),
+                      DeleteRepo(db), BalanceRepo(db), SixCardRepo(db), TimerRepo(db),
+                      FloodRepo(db), InboxRepo(db), JobRepo(db))
+        for game in games:
+            storage.of(game)
+        return storage
+
+    def of(self, repo: Callable[[Database], T]) -> T:
+        """The repository `repo` builds over the database (a game's own, such as
+        `storage.of(SixCardRepo)`): the field's, if the Storage has one of that class, else
+        one built at the first ask and kept."""
+        found = self._own.get(repo)
+        if found is None:
+            found = next((r for r in self._fields() if type(r) is repo), None) or repo(self.db)
+            self._own[repo] = found
+        return cast(T, found)
+
+    @property
+    def games(self) -> tuple[LiveGames[Any, Any], ...]:
+        """Every game's live records this Storage has: moved with a chat, counted live."""
+        found: dict[int, LiveGames[Any, Any]] = {}
+        for repo in (*self._fields(), *self._own.values()):
+            if isinstance(repo, LiveGames):
+                found.setdefault(id(repo), repo)
+        return tuple(found.values())
+
+    def _fields(self) -> Iterator[object]:
+        return (getattr(self, f.name) for f in fields(self) if f.name not in ("db", "_own"))
 
     @classmethod
-    async def open(cls, where: str | PathLike[str] | Location) -> Storage:
+    async def open(cls, where: str | PathLike[str] | Location,
+                   games: Iterable[Callable[[Database], LiveGames[Any, Any]]] = ()) -> Storage:
         """Open and migrate the database (a Location, or a SQLite path or URL, or a PostgreSQL
-        URL: `bot.storage.engines`); after
+        URL: `bot.storage.engines`), with the `games`' repositories (`of`); after
         migration V6, record the deals of the duels saved before it (once:
         `bot.storage.deals.backfill`); after V10, compute the ratings of the results stored
         before it (once: `bot.storage.ratings.backfill`)."""
@@ -160,7 +198,7 @@ class Storage:
         except BaseException:
             await db.close()
             raise
-        return cls.over(db)
+        return cls.over(db, games)
 
     @property
     def engine(self) -> str:
@@ -193,15 +231,15 @@ class Storage:
 
     async def move_chat(self, old_id: int, new_id: int, *, now: int) -> ChatMove:
         """Every row of chat `old_id` moved to `new_id` (a group that became a supergroup)."""
-        return await move_chat(self.db, old_id, new_id, now=now)
+        return await move_chat(self.db, old_id, new_id, now=now, games=self.games)
 
     async def ping(self) -> None:
         """Return once the database answers a trivial query; StorageError if it cannot."""
         await self.db.ping()
 
     async def live_games(self) -> counts.LiveCounts:
-        """How many games are live now in the whole database (every worker's)."""
-        return await counts.live_counts(self.db)
+        """How many games are live now in the whole database (every worker's), by kind."""
+        return await counts.live_counts(self.db, self.games)
 
     async def close(self) -> None:
         await self.db.close()

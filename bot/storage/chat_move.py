@@ -19,9 +19,10 @@ Rows that may exist under the new id already (the new chat seen first):
   (a rating is not a sum; the longer record is the better estimate), the other dropped.
 
 The old group's messages can no longer be edited, and its message ids mean nothing in the new
-chat (whose ids start again at 1): every moved duel, challenge and six-card game forgets its
-message id, and live games forget which version they show, so the sync job (or the caller)
-shows them again in the new chat. Pending challenges expire: their message stays in the read-
+chat (whose ids start again at 1): every moved challenge and game (each game's repository the
+storage built, `LiveGames.move_chat`: the duels, six-card's, any other) forgets its message id,
+and live games forget which version they show, so the sync job (or the caller) shows them again
+in the new chat. Pending challenges expire: their message stays in the read-
 only old group, and a challenger simply challenges again in the supergroup. Turn timers are
 keyed by duel id and need no change.
 
@@ -32,9 +33,12 @@ per chat): the caller closes the old one (refunded) first, inside the same trans
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from bot.storage.db import Database
+from bot.storage.games import LiveGames
 from bot.storage.tournaments import TournamentRepo
 
 
@@ -45,8 +49,7 @@ class ChatMove:
     old_id: int
     new_id: int
     rows: int  # rows of games, results, settings and balances moved (0: none were left)
-    live_duels: tuple[int, ...]  # to show again in the new chat
-    live_games: tuple[int, ...]  # six-card games, likewise
+    live: Mapping[str, tuple[int, ...]]  # each game's (by its kind) to show again in the new chat
     expired_challenges: int
     merged_balances: int
 
@@ -54,13 +57,20 @@ class ChatMove:
     def moved(self) -> bool:
         return self.rows > 0
 
+    def live_of(self, kind: str) -> tuple[int, ...]:
+        """The live games of that kind moved (to show again in the new chat)."""
+        return self.live.get(kind, ())
 
-async def move_chat(db: Database, old_id: int, new_id: int, *, now: int) -> ChatMove:
+
+async def move_chat(db: Database, old_id: int, new_id: int, *, now: int,
+                    games: Iterable[LiveGames[Any, Any]] = ()) -> ChatMove:
     """Move every row of chat `old_id` to `new_id`, in one transaction (joining the caller's,
-    if any). Moving a chat onto itself is refused."""
+    if any); of the games, those of `games` (`Storage.move_chat` gives every one it has).
+    Moving a chat onto itself is refused."""
     if old_id == new_id:
         raise ValueError("a chat cannot move onto itself")
     rows = 0
+    live: dict[str, tuple[int, ...]] = {}
     async with db.transaction():
         await db.execute(
             "INSERT INTO chats (id, type, title, is_forum, active, updated_at)"
@@ -83,12 +93,10 @@ async def move_chat(db: Database, old_id: int, new_id: int, *, now: int) -> Chat
             "UPDATE challenges SET chat_id = ?, message_id = NULL WHERE chat_id = ?",
             (new_id, old_id))
 
-        live_duels = await db.fetchall(
-            "SELECT id FROM duels WHERE chat_id = ? AND status = 'live' ORDER BY id", (old_id,))
-        rows += await db.execute(
-            "UPDATE duels SET chat_id = ?, message_id = NULL, header_rounds = 0,"  # left behind
-            " shown_version = CASE WHEN status = 'live' THEN NULL ELSE shown_version END"
-            " WHERE chat_id = ?", (new_id, old_id))
+        for game in games:
+            ids, moved = await game.move_chat(old_id, new_id)
+            live[game.kind] = tuple(ids)
+            rows += moved
         rows += await db.execute(
             "UPDATE results SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
         # The old group is read-only: its messages can no longer be replied to.
@@ -125,14 +133,6 @@ async def move_chat(db: Database, old_id: int, new_id: int, *, now: int) -> Chat
             (old_id, new_id))
         await db.execute("UPDATE ratings SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
 
-        live_games = await db.fetchall(
-            "SELECT id FROM sixcard_games WHERE chat_id = ? AND status = 'live' ORDER BY id",
-            (old_id,))
-        rows += await db.execute(
-            "UPDATE sixcard_games SET chat_id = ?, message_id = NULL,"
-            " shown_version = CASE WHEN status = 'live' THEN NULL ELSE shown_version END"
-            " WHERE chat_id = ?", (new_id, old_id))
         # tournaments: their tables are posted again in the new chat by their job
         rows += await TournamentRepo(db).migrate_chat(old_id, new_id)
-    return ChatMove(old_id, new_id, rows, tuple(int(r["id"]) for r in live_duels),
-                    tuple(int(r["id"]) for r in live_games), expired, merged)
+    return ChatMove(old_id, new_id, rows, live, expired, merged)

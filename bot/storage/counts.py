@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from typing import Any
 
 from bot.storage.db import Database
+from bot.storage.games import LiveGames
+
+LiveCounts = dict[str, int]  # live games by the game's kind ("duel", "sixcard", ...)
 
 
-@dataclass(frozen=True, slots=True)
-class LiveCounts:
-    duels: int
-    sixcard: int
-
-
-async def live_counts(db: Database) -> LiveCounts:
-    """The duels and six-card games live now (each count an index's, both partial on
-    status = 'live')."""
-    row = await db.fetchone(
-        "SELECT (SELECT count(*) FROM duels WHERE status = 'live'),"
-        " (SELECT count(*) FROM sixcard_games WHERE status = 'live')")
-    return LiveCounts(int(row[0]), int(row[1])) if row is not None else LiveCounts(0, 0)
+async def live_counts(db: Database, games: Iterable[LiveGames[Any, Any]]) -> LiveCounts:
+    """The games live now in each of the `games`' tables, in one statement (each count an
+    index's, partial on status = 'live')."""
+    games = list(games)
+    if not games:
+        return {}
+    row = await db.fetchone("SELECT " + ", ".join(
+        f"(SELECT count(*) FROM {g.table} WHERE status = 'live')" for g in games))
+    return {g.kind: int(row[i]) if row is not None else 0 for i, g in enumerate(games)}

@@ -43,8 +43,10 @@ def _duel(row: Row) -> DuelRecord:
 
 
 class DuelRepo(LiveGames[DuelRecord, DuelState]):
+    MOVED_RESET = ", header_rounds = 0"  # the header stays behind with the old messages
+
     def __init__(self, db: Database) -> None:
-        super().__init__(db, "duels", _duel, STATES)
+        super().__init__(db, "duel", "duels", _duel, STATES)
 
     async def create(
         self,

@@ -11,8 +11,14 @@ state as JSON with a `version` that grows with every applied action.
                  or Telegram failed, between the save and the edit)
     state        the saved state parsed once (`bot.storage.states`), fed by the save
 
+    move_chat    a group became a supergroup: the games move to its new id, forgetting
+                 their message (the old group's ids mean nothing there)
+
 A game's repository is a `LiveGames` over its table and its record (a `LiveRecord` with the
-game's own fields), and adds only what is its own (how a game starts, its queries).
+game's own fields), and adds only what is its own (how a game starts, its queries). It lives
+in its own module here (bot/storage/<game>.py); nothing else in storage names it: the
+`Storage` builds it when asked (`Storage.of`), and moves and counts the live games of every
+repository it built (`Storage.games`).
 
 Where a game is shown is a value (`ChatMessage`), not two loose numbers, so that a game shown
 on an inline message (known by its `inline_message_id` alone, no chat) is one more kind of
@@ -86,12 +92,17 @@ Also = Callable[[Database], Awaitable[object]]
 
 
 class LiveGames(Generic[R, S]):
-    """A game's table of live records (`table`: its name; `record`: a row to a record;
-    `states`: the game's parsed states, one for every repository of the process)."""
+    """A game's table of live records (`kind`: the game's name, as the metrics and a chat's
+    move name it; `table`: its name; `record`: a row to a record; `states`: the game's parsed
+    states, one for every repository of the process)."""
 
-    def __init__(self, db: Database, table: str, record: Callable[[Row], R],
+    # What else a game's row forgets when its chat moves (`move_chat`): ", column = value".
+    MOVED_RESET = ""
+
+    def __init__(self, db: Database, kind: str, table: str, record: Callable[[Row], R],
                  states: States[S]) -> None:
         self.db = db
+        self.kind = kind
         self.table = table
         self.record = record
         self.states = states
@@ -180,6 +191,19 @@ class LiveGames(Generic[R, S]):
             await self.db.execute(f"{self._abandon} chat_id = ? AND status = 'live'",
                                   (now, chat_id))
         return [int(r["id"]) for r in rows]
+
+    async def move_chat(self, old_id: int, new_id: int) -> tuple[list[int], int]:
+        """Every game of chat `old_id` moved to `new_id` (in the caller's transaction): each
+        forgets its message, and a live one which version it shows, so that it is shown
+        again in the new chat. The live ones' ids, and the rows moved."""
+        live = await self.db.fetchall(
+            f"SELECT id FROM {self.table} WHERE chat_id = ? AND status = 'live' ORDER BY id",
+            (old_id,))
+        moved = await self.db.execute(
+            f"UPDATE {self.table} SET chat_id = ?, message_id = NULL{self.MOVED_RESET},"
+            " shown_version = CASE WHEN status = 'live' THEN NULL ELSE shown_version END"
+            " WHERE chat_id = ?", (new_id, old_id))
+        return [int(r["id"]) for r in live], moved
 
     # --- its message -------------------------------------------------------------------
 

@@ -51,7 +51,7 @@ STATES: States[SixCardGame] = States(SixCardGame.from_json, _copy)  # parsed onc
 
 class SixCardRepo(LiveGames[SixCardRecord, SixCardGame]):
     def __init__(self, db: Database) -> None:
-        super().__init__(db, "sixcard_games", _game, STATES)
+        super().__init__(db, "sixcard", "sixcard_games", _game, STATES)
 
     async def create(
         self, chat_id: int, thread_id: int | None, user_id: int, state_json: str, *,

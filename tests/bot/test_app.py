@@ -17,7 +17,7 @@ from bot import app as application
 from bot.app import pace
 from bot.common import chats, due, sync
 from bot.config import Config
-from bot.storage import Storage
+from bot.storage import DuelRepo, SixCardRepo, Storage
 from bot.telegram.flood import DatabaseWindow, MemoryWindow
 from bot.telegram.menu import group_names, private_names
 from bot.telegram.ratelimit import ChatRateLimiter
@@ -83,6 +83,8 @@ def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
     app = application.build(Config(token=TOKEN))
     assert sorted(g.name for g in chats.closing(app)) == ["duel", "six-card", "tournament"]
     assert sorted(loop.game.kind for loop in sync.loops_of(app)) == ["duel", "sixcard"]
+    # Their live records, which the storage opened at start moves with a chat and counts.
+    assert chats.records(app) == [DuelRepo, SixCardRepo]
 
 
 def test_every_bot_api_call_goes_through_the_metered_request() -> None:

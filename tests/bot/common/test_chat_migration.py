@@ -25,7 +25,6 @@ from bot.storage import (
     Storage,
     StorageError,
 )
-from bot.storage.chat_move import move_chat
 from bot.storage.sixcard import SixCardRecord, SixCardRepo
 from bot.storage.timers import TimerRecord, TimerRepo
 
@@ -109,10 +108,10 @@ async def test_every_row_moves_in_one_go_with_the_new_ids_rows_kept_or_merged(
     ids = await a_group_with_history(store)
     elsewhere_before = await everything(store, ELSEWHERE)
 
-    moved = await move_chat(store.db, OLD, NEW, now=T0 + 100)
+    moved = await store.move_chat(OLD, NEW, now=T0 + 100)
 
-    assert moved.moved and moved.live_duels == (ids["live"],)
-    assert moved.live_games == (ids["live_game"],)
+    assert moved.moved and moved.live_of("duel") == (ids["live"],)
+    assert moved.live_of("sixcard") == (ids["live_game"],)
     assert (moved.expired_challenges, moved.merged_balances) == (1, 1)
     assert all(not found for found in (await everything(store, OLD)).values())
     assert await everything(store, ELSEWHERE) == elsewhere_before
@@ -157,12 +156,12 @@ async def test_every_row_moves_in_one_go_with_the_new_ids_rows_kept_or_merged(
 
 async def test_a_second_signal_moves_nothing(store: Storage) -> None:
     await a_group_with_history(store)
-    await move_chat(store.db, OLD, NEW, now=T0 + 100)
+    await store.move_chat(OLD, NEW, now=T0 + 100)
     after_first = await everything(store, NEW)
     # The old group's own service message comes second: its update re-records the old chat.
     await store.chats.upsert(OLD, "group", "Friends", False, now=T0 + 101)
-    again = await move_chat(store.db, OLD, NEW, now=T0 + 102)
-    assert not again.moved and again.live_duels == () and again.live_games == ()
+    again = await store.move_chat(OLD, NEW, now=T0 + 102)
+    assert not again.moved and again.live_of("duel") == () and again.live_of("sixcard") == ()
     assert await everything(store, NEW) == after_first
     assert all(not found for found in (await everything(store, OLD)).values())
 
@@ -171,7 +170,7 @@ async def test_settings_made_in_the_supergroup_first_win(store: Storage) -> None
     await store.chats.set_settings(OLD, SETTINGS)
     newer = ChatSettings(language="en", default_stack=30)
     await store.chats.set_settings(NEW, newer)
-    await move_chat(store.db, OLD, NEW, now=T0)
+    await store.move_chat(OLD, NEW, now=T0)
     store.chats.forget_cached(OLD, NEW)
     assert await store.chats.get_settings(NEW) == newer
     assert not await rows(store, "chat_settings", OLD)
@@ -190,7 +189,7 @@ async def test_a_failure_half_way_moves_nothing(store: Storage,
 
     monkeypatch.setattr(store.db, "execute", failing)
     with pytest.raises(StorageError):
-        await move_chat(store.db, OLD, NEW, now=T0 + 100)
+        await store.move_chat(OLD, NEW, now=T0 + 100)
     monkeypatch.undo()
     assert await everything(store, OLD) == before_old
     assert await everything(store, NEW) == before_new
@@ -198,7 +197,7 @@ async def test_a_failure_half_way_moves_nothing(store: Storage,
 
 async def test_a_chat_cannot_move_onto_itself(store: Storage) -> None:
     with pytest.raises(ValueError):
-        await move_chat(store.db, OLD, OLD, now=T0)
+        await store.move_chat(OLD, OLD, now=T0)
 
 
 # --- the bot's side: memory dropped, a second live six-card game closed -----------------------
@@ -225,10 +224,11 @@ async def test_migrate_chat_drops_the_memory_of_both_ids_and_keeps_one_live_game
     closed = await repo.get(in_group.id)
     assert closed is not None and closed.status is GameStatus.ABANDONED
     assert closed.chat_id == NEW
-    assert moved.live_games == (bobs.id,)
+    assert moved.live_of("sixcard") == (bobs.id,)
     live = {g.user_id: g.id for g in await repo.live_in_chat(NEW)}
     assert live == {ALICE: in_supergroup.id, BOB: bobs.id}
     # Alice's group stake came back before her two balances were merged: 1000 + 1000 - 25.
     alice = await svc.storage.balances.get_balance(NEW, ALICE)
     assert alice is not None and alice.balance == 2 * 1000 - 25
-    assert await migrate_chat(svc, OLD, NEW) == type(moved)(OLD, NEW, 0, (), (), 0, 0)
+    assert await migrate_chat(svc, OLD, NEW) == type(moved)(
+        OLD, NEW, 0, {"duel": (), "sixcard": ()}, 0, 0)

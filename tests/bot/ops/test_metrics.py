@@ -93,7 +93,7 @@ def test_the_text_holds_names_and_labels_but_no_id_name_or_token() -> None:
         metrics.bot_api_call(metrics.method_of(f"http://x/bot{TOKEN}/answerCallbackQuery"), "ok")
     metrics.bot_api_call(metrics.method_of(f"https://api.telegram.org/bot{TOKEN}/sendPhoto"),
                          "retry_after")
-    metrics.set_live(3, 1)
+    metrics.set_live({"duel": 3, "sixcard": 1})
     metrics.set_jobs(4, 2)
     metrics.set_poller(True)
     text = metrics.text().decode()
