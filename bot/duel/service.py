@@ -234,5 +234,6 @@ def duel_result(record: DuelRecord, state: DuelState, now: int) -> DuelResult:
 async def forget_chat(svc: Services, chat_id: int) -> str:
     """The bot left the chat: its live duels are closed without counting, its challenges."""
     duels = await svc.storage.duels.abandon_chat(chat_id, now=svc.clock())
+    await svc.storage.timers.prune()  # their turn timers (no present() ends them)
     challenges = await svc.storage.challenges.expire_chat(chat_id)
     return f"{len(duels)} live duel(s) abandoned, {challenges} challenge(s) closed"

@@ -9,6 +9,12 @@ transaction (and the unique index `challenges_one_pending` backs it), returning
 buttons carry its id and version); a send that failed is undone with `discard_unsent`, and a
 challenge whose message was never recorded (a crash between the insert and the send) stops
 blocking its player after `UNSENT_GRACE` seconds (`expire_unsent`).
+
+An accepted challenge stays with its duel (its message is the duel's header). One declined,
+withdrawn or expired is nobody's a while after its expiry time: a press on its old buttons
+finds it settled or gone alike ("no longer open"). So every `create` first drops those
+`KEEP_SETTLED` seconds past their expiry (`prune`, through their own partial index): the
+table holds the duels' challenges and the last day's others, not every challenge ever made.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from bot.storage.users import normalize_username
 # than a send to Telegram takes with its retries when all goes well, so a challenge whose
 # message is on its way is left alone.
 UNSENT_GRACE = 10
+KEEP_SETTLED = 24 * 3600  # seconds past its expiry time a settled, unaccepted challenge stays
 
 
 class ChallengeStatus(StrEnum):
@@ -93,11 +100,13 @@ class ChallengeRepo:
         """A new pending challenge, unless the challenger has one in this chat already.
 
         One transaction: a never-sent challenge of theirs older than `UNSENT_GRACE` is expired
-        first (it must not block them), then the check, then the insert.
+        first (it must not block them), then the check, then the insert. Before it, apart (it
+        is no part of this challenge, and holds no lock through it), `prune`.
         """
         if stack <= 0:
             raise ValueError("a challenge needs a positive stack")
         target_username = normalize_username(target_username)
+        await self.prune(before=created_at - KEEP_SETTLED)
         async with self.db.transaction():
             await self.db.execute(
                 "UPDATE challenges SET status = 'expired', version = version + 1"
@@ -188,7 +197,8 @@ class ChallengeRepo:
         return Settled(row["message_id"] if row else None)
 
     async def of_duel(self, duel_id: int) -> ChallengeRecord | None:
-        """The challenge that started the duel (its message is the duel's header)."""
+        """The challenge that started the duel (its message is the duel's header): asked at
+        every deal, found through `challenges_by_duel` (V18)."""
         row = await self.db.fetchone("SELECT * FROM challenges WHERE duel_id = ?", (duel_id,))
         return _challenge(row) if row else None
 
@@ -215,6 +225,16 @@ class ChallengeRepo:
             (chat_id, challenger_id),
         )
         return [_challenge(r) for r in rows]
+
+    async def prune(self, *, before: int) -> int:
+        """Drop the challenges declined, withdrawn or expired that were to expire before
+        `before` (none a tournament's match still names); how many."""
+        return await self.db.execute(
+            "DELETE FROM challenges WHERE status IN ('declined', 'cancelled', 'expired')"
+            " AND expires_at < ? AND NOT EXISTS"
+            " (SELECT 1 FROM tournament_matches WHERE challenge_id = challenges.id)",
+            (before,),
+        )
 
     async def expire_chat(self, chat_id: int) -> int:
         """Expire every pending challenge in a chat (the bot was removed); returns how many."""

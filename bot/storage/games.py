@@ -122,8 +122,10 @@ class LiveGames(Generic[R, S]):
         return await self.select("chat_id = ? AND status = 'live' ORDER BY id", chat_id)
 
     async def all_live(self) -> list[R]:
-        """Every live game, to bring their messages and timers back after a restart."""
-        return await self.select("status = 'live' ORDER BY id")
+        """Every live game, to bring their messages and timers back after a restart, oldest
+        first: sorted here, so that the live games' partial index serves the query (ordered
+        by id, SQLite would read the whole table in the order of its key instead)."""
+        return sorted(await self.select("status = 'live'"), key=lambda r: r.id)
 
     async def lagging(self) -> list[R]:
         """Live or finished games whose message does not show the saved version (the bot

@@ -60,6 +60,8 @@ class InboxRepo:
         """Claim for `owner` the unhandled updates whose lease ended before `before`, oldest
         first."""
         async with self.db.transaction():  # a write that returns rows: on the writer
+            # In order through `inbox_waiting` (V18): the unhandled rows, not the day of
+            # handled ones.
             rows = await self.db.fetchall(
                 "UPDATE inbox SET owner = ?, lease_until = ? WHERE update_id IN"
                 " (SELECT update_id FROM inbox WHERE done_at IS NULL AND lease_until < ?"

@@ -4,6 +4,10 @@ What `bot.duel.timers` arms the duel's next alarm (a due row, bot.storage.jobs) 
 an alarm checks when it fires. One row per duel. `version` is the duel version the row is up
 to date with: its deadline is for the move at that version, and its counts include every move
 up to it.
+
+A row goes with its duel's end: the finished duel's last present() deletes it (`delete`), and
+`prune` drops those of duels that ended without one (abandoned with their chat: when the chat
+is forgotten, and at every start), so the table holds the live duels' rows only.
 """
 
 from __future__ import annotations

@@ -63,6 +63,20 @@ CREATE INDEX inbox_pending ON inbox (lease_until) WHERE done_at IS NULL;
 CREATE INDEX inbox_done ON inbox (done_at) WHERE done_at IS NOT NULL;
 """
 
+# What the bot looks up now and then (at start-up, every few seconds, at every deal) found
+# through indexes of the few rows it is about, not by reading a past that grows without bound
+# (issue 36; tests/bot/storage/test_query_plans.py asks both engines' plans): a duel's
+# challenge (its header), the settled challenges to prune (bot.storage.challenges), the
+# updates not handled yet in the order they came (the inbox keeps a day of handled ones), and
+# the running tournaments (the tick's look).
+V18_BOUNDED = """
+CREATE INDEX challenges_by_duel ON challenges (duel_id) WHERE duel_id IS NOT NULL;
+CREATE INDEX challenges_settled ON challenges (expires_at)
+    WHERE status IN ('declined', 'cancelled', 'expired');
+CREATE INDEX inbox_waiting ON inbox (update_id) WHERE done_at IS NULL;
+CREATE INDEX tournaments_running ON tournaments (id) WHERE status = 'running';
+"""
+
 # (version, script): the baseline is V13.
 STEPS: tuple[tuple[int, str], ...] = ((14, V14_HINTS), (15, V15_DUE_JOBS), (16, V16_FLOOD),
-                                      (17, V17_INBOX))
+                                      (17, V17_INBOX), (18, V18_BOUNDED))
