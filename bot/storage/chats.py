@@ -136,15 +136,11 @@ class ChatRepo:
         return True
 
     async def get(self, chat_id: int) -> ChatRecord | None:
-        known = self._chats.get(chat_id)
-        if known is not None:
-            return known
-        row = await self.db.fetchone("SELECT * FROM chats WHERE id = ?", (chat_id,))
-        if row is None:
-            return None
-        record = _chat(row)
-        self._chats.put(chat_id, record)
-        return record
+        async def load() -> ChatRecord | None:
+            row = await self.db.fetchone("SELECT * FROM chats WHERE id = ?", (chat_id,))
+            return _chat(row) if row else None
+
+        return await self._chats.read(chat_id, load)
 
     async def mark_left(self, chat_id: int, *, now: int) -> bool:
         """The bot was removed from the chat. False if the chat was unknown."""

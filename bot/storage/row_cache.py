@@ -18,7 +18,7 @@ chat's lock) always goes to the database, so it sees what other workers committe
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Hashable, Iterator
+from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
@@ -68,6 +68,16 @@ class RowCache(Generic[V]):
             return None
         memory = self._memory()
         return None if memory is None else memory.get(self._key(key))
+
+    async def read(self, key: Hashable, load: Callable[[], Awaitable[V | None]]) -> V | None:
+        """The row of `key`: from memory when held, else `load()`ed (and held when found)."""
+        known = self.get(key)
+        if known is not None:
+            return known
+        loaded = await load()
+        if loaded is not None:
+            self.put(key, loaded)
+        return loaded
 
     def put(self, key: Hashable, value: V) -> None:
         """A row just read or written (forgotten instead inside a transaction)."""

@@ -105,15 +105,11 @@ class UserRepo:
         return record
 
     async def get(self, user_id: int) -> UserRecord | None:
-        known = self._by_id.get(user_id)
-        if known is not None:
-            return known
-        row = await self.db.fetchone("SELECT * FROM users WHERE id = ?", (user_id,))
-        if row is None:
-            return None
-        record = _user(row)
-        self._by_id.put(user_id, record)
-        return record
+        async def load() -> UserRecord | None:
+            row = await self.db.fetchone("SELECT * FROM users WHERE id = ?", (user_id,))
+            return _user(row) if row else None
+
+        return await self._by_id.read(user_id, load)
 
     async def find_by_username(self, username: str) -> UserRecord | None:
         """A known user by @username, case-insensitively ('@' optional)."""

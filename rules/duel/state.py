@@ -54,6 +54,7 @@ from rules.duel.log import DealEntry, DuelLog
 from rules.duel.row import HANDS
 from rules.duel.view import BulletResult, Phase, PublicView
 from rules.fairness import DealProof
+from rules.saved import Saved
 
 MIN_STACK, MAX_STACK, DEFAULT_STACK = 10, 500, 50
 BULLETS_PER_ROUND, ROUNDS = 3, 2  # then a tiebreak deal of one bullet, as long as both accept
@@ -64,7 +65,7 @@ def choose_first_dealer(rng: random.Random) -> int:
     return rng.randrange(2)
 
 
-class DuelState:
+class DuelState(Saved):
     def __init__(self, start_stack: int = DEFAULT_STACK, first_dealer: int = 0, *,
                  forced_moves: bool = True) -> None:
         if not isinstance(start_stack, int) or start_stack < 1:
@@ -363,13 +364,6 @@ class DuelState:
         (0 <= version < self.version; ValueError otherwise)."""
         entry = self.log.act_at(version)
         return entry.player, parse_action(entry.code)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, DuelState):
-            return NotImplemented
-        return self.to_json() == other.to_json()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
         return (f"<DuelState round={self.round} bullet={self.bullet} phase={self.phase.value} "

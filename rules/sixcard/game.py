@@ -31,6 +31,7 @@ from rules import fairness
 from rules.cards import Card, parse_cards
 from rules.fairness import DealProof
 from rules.hands import HandValue, evaluate
+from rules.saved import Saved
 from rules.sixcard.actions import (
     BadAction,
     BadSetup,
@@ -74,7 +75,7 @@ from rules.sixcard.view import (
 MIN_ANTE, MAX_ANTE, MAX_BOXES, BLIND_BOX = 1, 100, 3, 2
 
 
-class SixCardGame:
+class SixCardGame(Saved):
     def __init__(self, antes: Sequence[int], balance: int) -> None:
         antes = tuple(antes)
         if not 1 <= len(antes) <= MAX_BOXES:
@@ -336,13 +337,6 @@ class SixCardGame:
             else:
                 game.apply(parse_action(entry))
         return game
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SixCardGame):
-            return NotImplemented
-        return self.to_json() == other.to_json()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
         return (f"<SixCardGame antes={self.antes} phase={self.phase.value} box={self.current} "
