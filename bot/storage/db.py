@@ -266,6 +266,20 @@ class Database(ABC):
 
     # --- shared by the engines -----------------------------------------------------------
 
+    async def _take(self, turn: asyncio.Semaphore | asyncio.Lock) -> None:
+        """Take this process's `turn` (its one writer, its one transaction at a time), waiting
+        at most the busy timeout, then StorageError; a free one is taken with no timer armed."""
+        try:
+            if turn.locked():
+                async with asyncio.timeout(self.busy_timeout):
+                    await turn.acquire()
+            else:
+                await turn.acquire()
+        except TimeoutError:
+            raise StorageError(
+                f"database {self.path!r}: busy: the writer stayed taken for "
+                f"{self.busy_timeout:g} s") from None
+
     async def ping(self) -> None:
         """Return once the database answers a trivial query (StorageError if it cannot)."""
         await self.fetchone("SELECT 1")

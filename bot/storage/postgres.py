@@ -225,13 +225,7 @@ class PostgresDatabase(Database):
             return
         if self._closed:
             raise StorageError(f"database {self.path!r}: closed")
-        try:
-            async with asyncio.timeout(self.busy_timeout):
-                await self._lock.acquire()
-        except TimeoutError:
-            raise StorageError(
-                f"database {self.path!r}: busy: the writer stayed taken for "
-                f"{self.busy_timeout:g} s") from None
+        await self._take(self._lock)
         try:
             async with self._guard():
                 conn = await self._pool.acquire(timeout=self.busy_timeout)

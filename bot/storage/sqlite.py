@@ -190,16 +190,7 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[None]:
         """Hold the writer, waiting for it at most the busy timeout."""
-        try:
-            if self._lock.locked():  # taken: wait, at most so long (free: no timer armed)
-                async with asyncio.timeout(self.busy_timeout):
-                    await self._lock.acquire()
-            else:
-                await self._lock.acquire()
-        except TimeoutError:
-            raise StorageError(
-                f"database {self.path!r}: busy: the writer stayed taken for "
-                f"{self.busy_timeout:g} s") from None
+        await self._take(self._lock)
         try:
             if self._conn.in_transaction:  # left over by a cancelled BEGIN
                 await self._rollback_quietly()
