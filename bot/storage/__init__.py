@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from os import PathLike
 
-from bot.storage import counts, ratings, row_cache
+from bot.storage import counts, ratings, row_cache, standings
 from bot.storage.balances import BalanceRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chat_move import ChatMove, move_chat
@@ -50,6 +50,7 @@ from bot.storage.ratings import RatingRepo
 from bot.storage.results import DuelResult, ResultReason, ResultRepo
 from bot.storage.schema import MIGRATIONS
 from bot.storage.sixcard import SixCardRecord, SixCardRepo
+from bot.storage.standings import BoardPage, Placed, SeasonLine, StandingsRepo
 from bot.storage.timers import TimerRecord, TimerRepo
 from bot.storage.tournaments import (
     MatchRecord,
@@ -63,6 +64,7 @@ from bot.storage.watch import Watcher, watch
 __all__ = [
     "MIGRATIONS",
     "BalanceRepo",
+    "BoardPage",
     "Capabilities",
     "ChallengeRecord",
     "ChallengeRepo",
@@ -93,12 +95,15 @@ __all__ = [
     "Location",
     "MatchRecord",
     "MetaRepo",
+    "Placed",
     "RatingRepo",
     "ResultReason",
     "ResultRepo",
     "Rollback",
+    "SeasonLine",
     "SixCardRecord",
     "SixCardRepo",
+    "StandingsRepo",
     "Storage",
     "StorageError",
     "TimerRecord",
@@ -138,13 +143,14 @@ class Storage:
     flood: FloodRepo  # the flood budget all workers share (bot.telegram.flood.DatabaseWindow)
     inbox: InboxRepo  # the updates from Telegram, saved before they are acknowledged
     jobs: JobRepo  # due rows: what must happen later, claimed by any worker (bot.common.due)
+    standings: StandingsRepo  # the standings kept as results are saved: boards, cards, charts
 
     @classmethod
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
                    MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db),
                    BalanceRepo(db), SixCardRepo(db), TimerRepo(db), FloodRepo(db),
-                   InboxRepo(db), JobRepo(db))
+                   InboxRepo(db), JobRepo(db), StandingsRepo(db))
 
     @classmethod
     async def open(cls, where: str | PathLike[str] | Location) -> Storage:
@@ -152,11 +158,13 @@ class Storage:
         URL: `bot.storage.engines`); after
         migration V6, record the deals of the duels saved before it (once:
         `bot.storage.deals.backfill`); after V10, compute the ratings of the results stored
-        before it (once: `bot.storage.ratings.backfill`)."""
+        before it (once: `bot.storage.ratings.backfill`); after V18, keep the standings of
+        the results stored before it (once, in batches: `bot.storage.standings.backfill`)."""
         db = await open_database(where)
         try:
             await backfill(db)
             await ratings.backfill(db)
+            await standings.backfill(db)
         except BaseException:
             await db.close()
             raise

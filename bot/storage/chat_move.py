@@ -17,6 +17,9 @@ Rows that may exist under the new id already (the new chat seen first):
   time is kept, and the version moves past both (a compare-and-swap that read either fails).
 * `ratings` with the same (chat, user) on both sides: the one moved by more duels is kept
   (a rating is not a sum; the longer record is the better estimate), the other dropped.
+* the standings kept from the results (bot.storage.standings) are dropped under both ids and
+  written again from the moved chat's results, as its replay computes them (one-off, bounded
+  by that chat's history).
 
 The old group's messages can no longer be edited, and its message ids mean nothing in the new
 chat (whose ids start again at 1): every moved duel, challenge and six-card game forgets its
@@ -35,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage.db import Database
+from bot.storage.standings import rebuild_chat
 from bot.storage.tournaments import TournamentRepo
 
 
@@ -89,8 +93,9 @@ async def move_chat(db: Database, old_id: int, new_id: int, *, now: int) -> Chat
             "UPDATE duels SET chat_id = ?, message_id = NULL, header_rounds = 0,"  # left behind
             " shown_version = CASE WHEN status = 'live' THEN NULL ELSE shown_version END"
             " WHERE chat_id = ?", (new_id, old_id))
-        rows += await db.execute(
+        results = await db.execute(
             "UPDATE results SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+        rows += results
         # The old group is read-only: its messages can no longer be replied to.
         await db.execute("DELETE FROM duel_messages WHERE chat_id = ?", (old_id,))
 
@@ -124,6 +129,9 @@ async def move_chat(db: Database, old_id: int, new_id: int, *, now: int) -> Chat
             " AND user_id IN (SELECT user_id FROM ratings WHERE chat_id = ?)",
             (old_id, new_id))
         await db.execute("UPDATE ratings SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+        if results:
+            await rebuild_chat(db, old_id)  # none left: its rows go
+            await rebuild_chat(db, new_id)
 
         live_games = await db.fetchall(
             "SELECT id FROM sixcard_games WHERE chat_id = ? AND status = 'live' ORDER BY id",

@@ -39,15 +39,16 @@ async def _put(db: Database, chat_id: int, user_id: int, r: Rating) -> None:
         (chat_id, user_id, r.mu, r.sigma, r.duels))
 
 
-async def rate(db: Database, g: Game) -> None:
+async def rate(db: Database, g: Game) -> tuple[Rating, Rating]:
     """Move both players' ratings by a duel's result `g` (in a transaction: the caller's, if
     any), under the chat's lock: a read, then a write of the chat's rows, one worker at a
-    time."""
+    time. Returns both new ratings."""
     async with db.transaction(chat_lock(g.chat_id)):
         a, b = [await _get(db, g.chat_id, p) or rating.initial() for p in g.players]
         na, nb = rating.after_duel(a, b, g.winner())
         await _put(db, g.chat_id, g.players[0], na)
         await _put(db, g.chat_id, g.players[1], nb)
+    return na, nb
 
 
 class RatingRepo:

@@ -46,8 +46,9 @@ T1 = 1_800_100_000  # after everything in them
 
 
 def test_the_versions_are_those_the_databases_in_the_field_have() -> None:
-    assert LATEST == len(MIGRATIONS) == 17
-    assert [v for v, _ in SQLITE_NEW] == [v for v, _ in POSTGRES_STEPS] == [13, 14, 15, 16, 17]
+    assert LATEST == len(MIGRATIONS) == 18
+    assert [v for v, _ in SQLITE_NEW] == [v for v, _ in POSTGRES_STEPS] == [13, 14, 15, 16, 17,
+                                                                             18]
     assert [v for v, _ in STEPS] == list(range(14, LATEST + 1))
     assert "$" not in "".join(s for _, s in (*SQLITE_NEW, *POSTGRES_STEPS))
 
@@ -90,6 +91,7 @@ async def test_a_new_file_a_file_from_v1_and_one_made_before_have_one_schema(
     with sqlite3.connect(made) as raw:
         raw.executescript((MADE_AT_V17 / "sqlite.sql").read_text(encoding="utf-8"))
     raw.close()
+    await (await Storage.open(made)).close()  # V17 upgraded in place
     schema = sqlite_schema(new)
     assert schema[0] == LATEST
     assert len(schema[1]) > 50  # every table, index and autoindex
