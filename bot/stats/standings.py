@@ -9,6 +9,11 @@
     figures_for(results, user_id)         -> that player's Figures
     head_to_head(results, a, b)           -> a's Figures over the duels between a and b
     rating_history(results, user_id)      -> (shown, ...) after each of their duels, oldest first
+    ranked([(user_id, figures, rating)])  -> as `ranking` orders them (the kept rows' own)
+
+This replay is the definition of the numbers; /stats reads them from the rows kept as results
+are saved (bot.storage.standings, moved by the same pure code: rules.standing, rules.rating),
+bounded by what it shows, and a property test holds both to the same answers.
 
 Only finished duels have a result (an abandoned duel never gets one: bot.storage), so every row
 counts. A surrender or a timeout is a result with a winner: a loss for the one who gave up or
@@ -96,8 +101,12 @@ def ranking(results: Sequence[DuelResult],
     among them the order is by user id, so it is stable."""
     figures = all_figures(results)
     known = replayed(results) if ratings is None else ratings
-    unordered = [Standing(0, uid, f, known.get(uid) or rating.initial())
-                 for uid, f in figures.items()]
+    return ranked((uid, f, known.get(uid) or rating.initial()) for uid, f in figures.items())
+
+
+def ranked(players: Iterable[tuple[int, Figures, Rating]]) -> list[Standing]:
+    """(user id, figures, rating) of each player, ranked as `ranking` ranks them."""
+    unordered = [Standing(0, uid, f, r) for uid, f, r in players]
     out: list[Standing] = []
     for i, s in enumerate(sorted(unordered, key=lambda s: (_key(s), s.user_id))):
         level = bool(out) and _key(out[-1]) == _key(s)

@@ -45,7 +45,8 @@ class ResultRepo:
         return _result(row) if row else None
 
     async def for_chat(self, chat_id: int) -> list[DuelResult]:
-        """Every result in a chat, oldest first."""
+        """Every result in a chat, oldest first (for tests and checks: /stats reads the kept
+        standings, bot.storage.standings)."""
         rows = await self.db.fetchall(
             f"SELECT {_COLUMNS} FROM results WHERE chat_id = ? ORDER BY finished_at, duel_id",
             (chat_id,),
@@ -61,7 +62,8 @@ class ResultRepo:
         return [int(r["chat_id"]) for r in rows]
 
     async def for_player(self, user_id: int) -> list[DuelResult]:
-        """Every result `user_id` played in, in any chat, oldest first."""
+        """Every result `user_id` played in, in any chat, oldest first (for tests and
+        checks)."""
         rows = await self.db.fetchall(
             f"SELECT {_COLUMNS} FROM results WHERE player0_id = ? OR player1_id = ?"
             " ORDER BY finished_at, duel_id",
@@ -79,10 +81,13 @@ class ResultRepo:
         return [_result(r) for r in rows]
 
     async def recent_for_player(self, user_id: int, limit: int = 10) -> list[DuelResult]:
-        """`user_id`'s latest results in any chat, newest first."""
+        """`user_id`'s latest results in any chat, newest first: the latest of each seat, on
+        its own index (an OR of both seats reads neither's), merged."""
+        seat = (f"SELECT * FROM (SELECT {_COLUMNS} FROM results WHERE {{}} = ?"
+                " ORDER BY finished_at DESC, duel_id DESC LIMIT ?) AS {}")
         rows = await self.db.fetchall(
-            f"SELECT {_COLUMNS} FROM results WHERE player0_id = ? OR player1_id = ?"
+            f"{seat.format('player0_id', 'p0')} UNION ALL {seat.format('player1_id', 'p1')}"
             " ORDER BY finished_at DESC, duel_id DESC LIMIT ?",
-            (user_id, user_id, limit),
+            (user_id, limit, user_id, limit, limit),
         )
         return [_result(r) for r in rows]

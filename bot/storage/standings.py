@@ -410,6 +410,19 @@ class StandingsRepo:
         return Placed(await self._rank(chat_id, season, row, fresh), user_id, _tally(row),
                       _rated(row, fresh))
 
+    async def players(self, chat_id: int, season: str) -> int:
+        """How many players the window has."""
+        row = await self.db.fetchone(
+            "SELECT COUNT(*) AS n FROM standings WHERE chat_id = ? AND season = ?",
+            (chat_id, season))
+        return int(row["n"]) if row else 0
+
+    async def any_duel(self, chat_id: int) -> bool:
+        """Whether the chat has a finished duel."""
+        return await self.db.fetchone(
+            "SELECT 1 FROM standings WHERE chat_id = ? AND season = ? LIMIT 1",
+            (chat_id, ALL)) is not None
+
     async def everywhere(self, user_id: int) -> Tally | None:
         """`user_id`'s record over every chat; None before their first duel."""
         row = await self.db.fetchone(
