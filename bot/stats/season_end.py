@@ -17,6 +17,7 @@ posted; a chat the bot has left is skipped.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from functools import partial
 
 from telegram import Bot
@@ -64,16 +65,23 @@ async def post_ended(bot: Bot, svc: Services, now: int) -> int:
     return posted
 
 
-async def _post(bot: Bot, svc: Services, tr: Translator, chat_id: int, title: str,
-                season: seasons.Season, kept: list[SeasonLine], *, reset: bool) -> None:
-    """The season's post from its kept lines (every player's: bounded by the players): the
-    ranking by the rating reached (with `reset`, the season's own), the climbs from the one
-    each came in with (with `reset`, a newcomer's)."""
+def season_table(kept: Sequence[SeasonLine], *,
+                 reset: bool) -> tuple[list[standings.Standing], dict[int, int]]:
+    """A season's ranking and each player's climb from its kept lines (every player's: bounded
+    by the players, not the duels), as bot.stats.standings' season_ranking and climbs replay
+    them: ranked by the rating reached (with `reset`, the season's own), the climb from the
+    one each came in with (with `reset`, a newcomer's)."""
     ranked = standings.ranked((k.user_id, standings.figures_of(k.line.tally),
                                k.line.fresh if reset else k.line.reached) for k in kept)
-    top, _ = standings.top_and_you(ranked, 0)
     climbs = {k.user_id: rating.shown(k.line.fresh if reset else k.line.reached)
               - rating.shown(rating.initial() if reset else k.line.start) for k in kept}
+    return ranked, climbs
+
+
+async def _post(bot: Bot, svc: Services, tr: Translator, chat_id: int, title: str,
+                season: seasons.Season, kept: list[SeasonLine], *, reset: bool) -> None:
+    ranked, climbs = season_table(kept, reset=reset)
+    top, _ = standings.top_and_you(ranked, 0)
     climber = max(ranked, key=lambda s: (climbs[s.user_id], -s.rank))
     names = await names_of(svc, {s.user_id for s in (*top, climber)})
     named = seasons.label(season, tr.lang)
