@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from bot.stats import seasons, standings
 from bot.stats.season_end import season_table
 from bot.storage import DuelResult, DuelStatus, ResultReason, Storage
+from bot.storage import standings as kept_rows
 from bot.storage.standings import Placed
 from rules import rating
 from rules.standing import ALL
@@ -176,10 +177,37 @@ async def _fresh(engine: str, postgres: str | None) -> AsyncIterator[Storage]:
             await store.close()
 
 
+KEPT = ("standings", "rivalries", "rating_points")
+
+
+async def _rows(store: Storage) -> dict[str, list[tuple[object, ...]]]:
+    return {t: sorted(tuple(r[c] for c in r.keys()) for r in  # noqa: SIM118
+                      await store.db.fetchall(f"SELECT * FROM {t}")) for t in KEPT}
+
+
+async def _backfilled(store: Storage) -> dict[str, list[tuple[object, ...]]]:
+    """The kept rows dropped and filled again from the results, as an older database's are
+    at its first open after V18: in batches of a few results and players."""
+    for table in KEPT:
+        await store.db.execute(f"DELETE FROM {table}")
+    await store.meta.set(kept_rows.BACKFILL, "")
+    batch, users = kept_rows.BATCH, kept_rows.USERS
+    kept_rows.BATCH, kept_rows.USERS = 7, 2
+    try:
+        await kept_rows.backfill(store.db)
+    finally:
+        kept_rows.BATCH, kept_rows.USERS = batch, users
+    assert await store.meta.get(kept_rows.BACKFILL) is None
+    return await _rows(store)
+
+
 async def _example(engine: str, postgres: str | None, history: History) -> int:
     async with _fresh(engine, postgres) as store:
         await _play(store, history)
-        return await _check(store)
+        compared = await _check(store)
+        kept = await _rows(store)
+        assert await _backfilled(store) == kept
+        return compared
 
 
 @pytest.mark.parametrize("engine", databases.ENGINES)
