@@ -182,7 +182,7 @@ async def _ledger_for(db: Database, r: DuelResult) -> Ledger:
 # A player's record over every chat, moved by an increment (results of different chats may be
 # saved at once: each adds to the row as it is when it commits). As rules.standing.Tally.add.
 _EVERY_CHAT_ADD = (
-    f"INSERT INTO standings ({', '.join(_LINE)}) VALUES {_in(_LINE)}"
+    f"INSERT INTO standings ({', '.join(_LINE)}) VALUES {{}}"
     " ON CONFLICT (chat_id, season, user_id) DO UPDATE SET"
     " played = standings.played + 1, wins = standings.wins + excluded.wins,"
     " draws = standings.draws + excluded.draws, losses = standings.losses + excluded.losses,"
@@ -210,11 +210,13 @@ async def keep(db: Database, r: DuelResult, stored: tuple[Rating, Rating]) -> No
     for user_id, r_stored in zip(r.players, stored, strict=True):
         ledger.stored(r.chat_id, user_id, r_stored)
     await ledger.write(db)
+    rows = []
     for user_id, _, add in sorted(_adds(r)):  # by user id: two saves lock rows in one order
         one = Tally()
         one.add(*add)
-        await db.execute(_EVERY_CHAT_ADD,
-                         _line_row(EVERY_CHAT, ALL, user_id, _every_chat_line(one)))
+        rows.append(_line_row(EVERY_CHAT, ALL, user_id, _every_chat_line(one)))
+    await db.execute(_EVERY_CHAT_ADD.format(", ".join([_in(_LINE)] * len(rows))),
+                     tuple(v for row in rows for v in row))
 
 
 # --- rebuilt from the results ----------------------------------------------------------------
