@@ -112,13 +112,11 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _vs_bot(svc: Services, tr: Translator, chat_id: int, asker: int) -> list[Html]:
     """The asker's practice duels against the bot here (they are not in the standings)."""
-    practice = await svc.storage.duels.practice_of(chat_id, asker)
-    if not practice:
+    t = await svc.storage.practice.tally(chat_id, asker)
+    if not t.played:
         return []
-    winners = [svc.storage.duels.state(r).winner for r in practice]
-    won, lost = winners.count(0), winners.count(1)
-    return [tr.tn("stats.vs_bot", len(practice), won=won, lost=lost,
-                  drawn=len(practice) - won - lost)]
+    return [tr.tn("stats.vs_bot", t.played, won=t.won, lost=t.lost,
+                  drawn=t.played - t.won - t.lost)]
 
 
 def _scope_keyboard(tr: Translator, shown: BoardScope) -> InlineKeyboardMarkup:

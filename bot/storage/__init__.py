@@ -46,6 +46,7 @@ from bot.storage.games import ChatMessage, GameStatus, LiveGames, LiveRecord
 from bot.storage.inbox import InboxRepo, Incoming
 from bot.storage.jobs import DueJob, JobCounts, JobRepo
 from bot.storage.meta import MetaRepo
+from bot.storage.practice import PracticeRepo, PracticeTally
 from bot.storage.ratings import RatingRepo
 from bot.storage.results import DuelResult, ResultReason, ResultRepo
 from bot.storage.schema import MIGRATIONS
@@ -96,6 +97,8 @@ __all__ = [
     "MatchRecord",
     "MetaRepo",
     "Placed",
+    "PracticeRepo",
+    "PracticeTally",
     "RatingRepo",
     "ResultReason",
     "ResultRepo",
@@ -144,13 +147,14 @@ class Storage:
     inbox: InboxRepo  # the updates from Telegram, saved before they are acknowledged
     jobs: JobRepo  # due rows: what must happen later, claimed by any worker (bot.common.due)
     standings: StandingsRepo  # the standings kept as results are saved: boards, cards, charts
+    practice: PracticeRepo  # practice duels against the bot, counted
 
     @classmethod
     def over(cls, db: Database) -> Storage:
         return cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db), ResultRepo(db),
                    MetaRepo(db), RatingRepo(db), TournamentRepo(db), DeleteRepo(db),
                    BalanceRepo(db), SixCardRepo(db), TimerRepo(db), FloodRepo(db),
-                   InboxRepo(db), JobRepo(db), StandingsRepo(db))
+                   InboxRepo(db), JobRepo(db), StandingsRepo(db), PracticeRepo(db))
 
     @classmethod
     async def open(cls, where: str | PathLike[str] | Location) -> Storage:

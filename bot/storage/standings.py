@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.storage.db import Database, Row
+from bot.storage.practice import backfill_practice
 from bot.storage.result_record import COLUMNS, DuelResult, result_of
 from rules import rating
 from rules.rating import Game, Rating
@@ -292,7 +293,8 @@ async def _players_after(db: Database, after: int) -> tuple[int, int]:
 
 async def backfill(db: Database) -> int:
     """Once, after migration V18: the rows of the results stored before it, a batch a
-    transaction (whole chats, about BATCH results; then USERS players over every chat), the
+    transaction (whole chats, about BATCH results; then USERS players over every chat; then
+    the practice duels, bot.storage.practice), the
     cursor in bot_meta moved in the same transaction: a bot stopped halfway goes on from there,
     and workers starting together take turns under the lock, each batch done once. Returns the
     results replayed by this call."""
@@ -309,9 +311,12 @@ async def backfill(db: Database) -> int:
                 n, cursor = await _chats_after(db, cursor)
                 replayed += n
                 value = f"chats:{cursor}" if n else "players:"
-            else:
+            elif phase == "players":
                 n, cursor = await _players_after(db, cursor)
-                value = f"players:{cursor}" if n else None
+                value = f"players:{cursor}" if n else "practice:"
+            else:
+                n, cursor = await backfill_practice(db, cursor)
+                value = f"practice:{cursor}" if n else None
             if value is None:
                 await db.execute("DELETE FROM bot_meta WHERE key = ?", (BACKFILL,))
             else:

@@ -97,6 +97,9 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"chat_id": CHAT, "user_id": ALICE, "finished_at": NOW - 8000, "duel_id": 7,
          "mu": 27.635389729201, "sigma": 8.0655828618, "duels": 1},
     ],
+    "practice_tally": [
+        {"chat_id": CHAT, "user_id": ALICE, "played": 3, "won": 1, "lost": 1},
+    ],
     "challenges": [
         {"id": 5, "chat_id": CHAT, "thread_id": None, "challenger_id": BOB, "target_id": ALICE,
          "target_username": None, "stack": 6, "status": "accepted", "version": 2,
@@ -163,7 +166,7 @@ ROWS: dict[str, list[dict[str, Any]]] = {
 
 ORDER = ("chats", "chat_settings", "users", "duels", "deals", "duel_messages", "turn_timers",
          "reviews", "results", "ratings", "standings", "rivalries", "rating_points",
-         "challenges", "balances", "sixcard_games",
+         "practice_tally", "challenges", "balances", "sixcard_games",
          "tournaments", "tournament_players", "tournament_matches", "pending_deletes",
          "bot_meta", "due_jobs", "flood_windows", "inbox")  # the tables referred to first
 

@@ -68,7 +68,8 @@ CREATE INDEX inbox_done ON inbox (done_at) WHERE done_at IS NOT NULL;
 # '2026-Q4') and player, the figures and the ratings (the chat's continuous one at the window's
 # start and as reached, and the window's own from a newcomer's: season_reset); chat 0 is a
 # player's over every chat. Each pair's record against each other, and each player's rating
-# after each duel (the card's chart). The bot_meta row asks the first open to fill them from
+# after each duel (the card's chart); each player's practice duels against the bot, counted
+# (bot.storage.practice). The bot_meta row asks the first open to fill them from
 # the results stored before (in batches, resumable: bot.storage.standings.backfill).
 V18_STANDINGS = """
 CREATE TABLE standings (
@@ -123,6 +124,14 @@ CREATE TABLE rating_points (
     sigma        $FLOAT NOT NULL,
     duels        INTEGER NOT NULL,
     PRIMARY KEY (chat_id, user_id, finished_at, duel_id)
+);
+CREATE TABLE practice_tally (
+    chat_id      $INT64 NOT NULL,
+    user_id      $INT64 NOT NULL,                  -- the player (seat 0) against the bot
+    played       INTEGER NOT NULL,
+    won          INTEGER NOT NULL,
+    lost         INTEGER NOT NULL,                 -- the rest were drawn
+    PRIMARY KEY (chat_id, user_id)
 );
 INSERT INTO bot_meta (key, value) VALUES ('standings_backfill', '');
 """
