@@ -136,6 +136,8 @@ class DuelLoop(StoredGame[DuelRecord, DuelState, Action, Event]):
         new_version = await svc.storage.duels.save(record.id, record.version, state_json,
                                                    status, now=now, result=result,
                                                    deals=_deals_moved(state, events),
+                                                   practice_over=state.is_over
+                                                   and record.practice,
                                                    state=state)  # shown and timed next
         if new_version is None:
             return None

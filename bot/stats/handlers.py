@@ -1,5 +1,6 @@
-"""/stats and /history: load the results, compute (bot.stats.standings), word
-(bot.stats.text) and draw (render.standings, in the drawing thread), send.
+"""/stats and /history: read the standings kept as results are saved (bot.storage's
+StandingsRepo: the top, the asker's line, a card's row, its chart's last points; never the
+chat's past), word (bot.stats.text) and draw (render.standings, in the drawing thread), send.
 
 A group's board shows the current season (the chat's setting: a month by default, in UTC;
 bot.stats.seasons) with buttons for the last season and all time (b:..., answered with a new
@@ -23,10 +24,11 @@ from bot.services import Services
 from bot.stats import seasons, standings
 from bot.stats.payloads import BoardPress, BoardScope
 from bot.stats.text import board_text, card_text, history_text, split_caption
-from bot.storage import DuelResult
+from bot.storage import Placed
 from bot.telegram import callbacks, send
 from render import standings as pictures
 from rules import rating
+from rules.standing import ALL
 
 HISTORY = 10  # duels /history lists
 
@@ -102,23 +104,19 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if isinstance(target, Refusal):
         await reply(context, update, target.text(tr))
         return
-    results = await svc.storage.results.for_chat(chat.id)
     if target is None:
-        await _board(context, update, svc, tr, chat.id, results, user.id, chat.title or "")
+        await _board(context, update, svc, tr, chat.id, user.id, chat.title or "")
     else:
-        await _card(context, update, svc, tr, chat.id, results, target, user.id,
-                    chat.title or "")
+        await _card(context, update, svc, tr, chat.id, target, user.id, chat.title or "")
 
 
 async def _vs_bot(svc: Services, tr: Translator, chat_id: int, asker: int) -> list[Html]:
     """The asker's practice duels against the bot here (they are not in the standings)."""
-    practice = await svc.storage.duels.practice_of(chat_id, asker)
-    if not practice:
+    t = await svc.storage.practice.tally(chat_id, asker)
+    if not t.played:
         return []
-    winners = [svc.storage.duels.state(r).winner for r in practice]
-    won, lost = winners.count(0), winners.count(1)
-    return [tr.tn("stats.vs_bot", len(practice), won=won, lost=lost,
-                  drawn=len(practice) - won - lost)]
+    return [tr.tn("stats.vs_bot", t.played, won=t.won, lost=t.lost,
+                  drawn=t.played - t.won - t.lost)]
 
 
 def _scope_keyboard(tr: Translator, shown: BoardScope) -> InlineKeyboardMarkup:
@@ -130,29 +128,34 @@ def _scope_keyboard(tr: Translator, shown: BoardScope) -> InlineKeyboardMarkup:
         for scope, key in keys.items() if scope is not shown]])
 
 
+def _standing(p: Placed) -> standings.Standing:
+    return standings.Standing(p.rank, p.user_id, standings.figures_of(p.tally), p.rating)
+
+
 async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
-                 tr: Translator, chat_id: int, results: list[DuelResult], asker: int,
-                 title: str, scope: BoardScope = BoardScope.SEASON) -> None:
+                 tr: Translator, chat_id: int, asker: int, title: str,
+                 scope: BoardScope = BoardScope.SEASON) -> None:
     """The chat's board for `scope`: the current season by default, all time when the
     chat has seasons off (then without buttons)."""
     vs_bot = await _vs_bot(svc, tr, chat_id, asker)
-    if not results:
-        await reply(context, update, "\n".join([tr.t("stats.empty"), *vs_bot]))
-        return
     settings = await svc.storage.chats.get_settings(chat_id)
     kind, reset = settings.season, settings.season_reset
     markup = None if kind == "none" else _scope_keyboard(tr, scope)
-    if markup is None or scope is BoardScope.ALL:
-        ranked = standings.ranking(results, await svc.storage.ratings.for_chat(chat_id))
-        counted, scope_line = len(results), (tr.t("stats.scope_all") if markup else None)
+    every = markup is None or scope is BoardScope.ALL
+    page = await svc.storage.standings.board(chat_id, ALL, asker=asker) if every else None
+    if (page is not None and not page.players) or (
+            page is None and not await svc.storage.standings.any_duel(chat_id)):
+        await reply(context, update, "\n".join([tr.t("stats.empty"), *vs_bot]))
+        return
+    if page is not None:
+        scope_line = tr.t("stats.scope_all") if markup else None
     else:
         season = seasons.season_of(svc.clock(), kind)
         season = seasons.previous(season) if scope is BoardScope.LAST else season
         named = seasons.label(season, tr.lang)
-        ranked = standings.season_ranking(results, season.start, season.end, reset=reset)
-        counted = sum(1 for r in results if season.holds(r.finished_at))
+        page = await svc.storage.standings.board(chat_id, season.key, fresh=reset, asker=asker)
         last = scope is BoardScope.LAST
-        if not ranked:
+        if not page.players:
             key = "stats.season_empty_last" if last else "stats.season_empty"
             message, chat = update.effective_message, update.effective_chat
             if message is not None and chat is not None:
@@ -163,8 +166,10 @@ async def _board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Servic
         scope_line = tr.t(("stats.scope_last" if last else "stats.scope_season")
                           + ("_reset" if reset else ""), season=named)
         title = f"{title} · {named}" if title else named
-    top, you = standings.top_and_you(ranked, asker)
-    names = await names_of(svc, (s.user_id for s in ranked))
+    counted = page.duels
+    top = [_standing(p) for p in page.top]
+    you = _standing(page.you) if page.you is not None else None
+    names = await names_of(svc, (s.user_id for s in [*top, *([you] if you else [])]))
     heading, lines = board_text(tr, counted, top, you, names, scope_line)
 
     def row(s: standings.Standing) -> pictures.Row:
@@ -189,41 +194,42 @@ async def on_board(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await answer_quietly(p.query)
     chat = message.chat
-    results = await p.svc.storage.results.for_chat(chat.id)
-    await _board(context, update, p.svc, p.tr, chat.id, results, p.user.id, chat.title or "",
+    await _board(context, update, p.svc, p.tr, chat.id, p.user.id, chat.title or "",
                  p.payload.scope)
 
 
 async def _card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
-                tr: Translator, chat_id: int, results: list[DuelResult], target: int,
-                asker: int, title: str) -> None:
+                tr: Translator, chat_id: int, target: int, asker: int, title: str) -> None:
     names = await names_of(svc, (target,))
-    figures = standings.figures_for(results, target)
-    if not figures.played:
+    kept = svc.storage.standings
+    mine = await kept.placed(chat_id, ALL, target)
+    if mine is None:
         key = "stats.no_duels_you" if target == asker else "stats.no_duels_player"
         await reply(context, update, tr.t(key, name=names[target]))
         return
-    ranked = standings.ranking(results, await svc.storage.ratings.for_chat(chat_id))
-    mine = next(s for s in ranked if s.user_id == target)
+    figures = standings.figures_of(mine.tally)
+    players = await kept.players(chat_id, ALL)
     # another player's card: the asker's record against them, from the asker's side
-    versus = standings.head_to_head(results, asker, target) if asker != target else None
+    versus = (standings.figures_of(await kept.rivalry(chat_id, asker, target))
+              if asker != target else None)
     rated = rating.label(mine.rating)
     text = card_text(tr, names[target], figures, in_chat=True, rank=mine.rank,
-                     players=len(ranked), versus=versus, rated=rated)
-    card = pictures.PlayerCard(names[target], figures, title, mine.rank, len(ranked), versus,
-                               rated, standings.rating_history(results, target))
+                     players=players, versus=versus, rated=rated)
+    chart = tuple(rating.shown(r) for r in await kept.chart(chat_id, target))
+    card = pictures.PlayerCard(names[target], figures, title, mine.rank, players, versus,
+                               rated, chart)
     photo = await svc.drawer.draw(partial(pictures.player_card, card, labels=tr))
     await _send(context, update, photo, text)
 
 
 async def _private_card(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Services,
                         tr: Translator, user_id: int) -> None:
-    results = await svc.storage.results.for_player(user_id)
-    if not results:
+    tally = await svc.storage.standings.everywhere(user_id)
+    if tally is None:
         await reply(context, update, tr.t("stats.empty_private"))
         return
     name = (await names_of(svc, (user_id,)))[user_id]
-    figures = standings.figures_for(results, user_id)
+    figures = standings.figures_of(tally)
     text = card_text(tr, name, figures, in_chat=False)
     card = pictures.PlayerCard(name, figures)
     photo = await svc.drawer.draw(partial(pictures.player_card, card, labels=tr))
@@ -248,6 +254,4 @@ async def show_board(context: ContextTypes.DEFAULT_TYPE, update: Update, svc: Se
     """The chat's board, as /stats shows it, in reply to the update's message (a duel
     result's Standings button)."""
     chat = await svc.storage.chats.get(chat_id)
-    results = await svc.storage.results.for_chat(chat_id)
-    await _board(context, update, svc, tr, chat_id, results, asker,
-                 (chat.title if chat else None) or "")
+    await _board(context, update, svc, tr, chat_id, asker, (chat.title if chat else None) or "")

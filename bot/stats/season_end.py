@@ -17,6 +17,7 @@ posted; a chat the bot has left is skipped.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from functools import partial
 
 from telegram import Bot
@@ -27,7 +28,7 @@ from bot.i18n import Html, Translator
 from bot.services import Services, services
 from bot.stats import seasons, standings
 from bot.stats.text import board_line, split_caption
-from bot.storage import DuelResult
+from bot.storage import SeasonLine
 from bot.telegram import App, send
 from render import standings as pictures
 from rules import rating
@@ -54,28 +55,40 @@ async def post_ended(bot: Bot, svc: Services, now: int) -> int:
         season = seasons.previous(seasons.season_of(now, kind))
         if not await svc.storage.meta.claim(mark(chat_id, season), str(now)):
             continue  # posted already (or being posted by another run)
-        results = await svc.storage.results.for_chat(chat_id)
-        if not any(season.holds(r.finished_at) for r in results):
+        lines = await svc.storage.standings.season(chat_id, season.key)
+        if not lines:
             continue
         tr = await chat_language(svc, chat_id, None)
-        await _post(bot, svc, tr, chat_id, chat.title or "", season, results,
+        await _post(bot, svc, tr, chat_id, chat.title or "", season, lines,
                     reset=settings.season_reset)
         posted += 1
     return posted
 
 
+def season_table(kept: Sequence[SeasonLine], *,
+                 reset: bool) -> tuple[list[standings.Standing], dict[int, int]]:
+    """A season's ranking and each player's climb from its kept lines (every player's: bounded
+    by the players, not the duels), as bot.stats.standings' season_ranking and climbs replay
+    them: ranked by the rating reached (with `reset`, the season's own), the climb from the
+    one each came in with (with `reset`, a newcomer's)."""
+    ranked = standings.ranked((k.user_id, standings.figures_of(k.line.tally),
+                               k.line.fresh if reset else k.line.reached) for k in kept)
+    climbs = {k.user_id: rating.shown(k.line.fresh if reset else k.line.reached)
+              - rating.shown(rating.initial() if reset else k.line.start) for k in kept}
+    return ranked, climbs
+
+
 async def _post(bot: Bot, svc: Services, tr: Translator, chat_id: int, title: str,
-                season: seasons.Season, results: list[DuelResult], *, reset: bool) -> None:
-    ranked = standings.season_ranking(results, season.start, season.end, reset=reset)
+                season: seasons.Season, kept: list[SeasonLine], *, reset: bool) -> None:
+    ranked, climbs = season_table(kept, reset=reset)
     top, _ = standings.top_and_you(ranked, 0)
-    names = await names_of(svc, (s.user_id for s in ranked))
+    climber = max(ranked, key=lambda s: (climbs[s.user_id], -s.rank))
+    names = await names_of(svc, {s.user_id for s in (*top, climber)})
     named = seasons.label(season, tr.lang)
-    counted = sum(1 for r in results if season.holds(r.finished_at))
+    counted = sum(k.line.tally.played for k in kept) // 2
     champion = ranked[0]
     lines = [tr.t("stats.season_champion", name=names[champion.user_id],
                   rating=rating.label(champion.rating))]
-    climbs = standings.climbs(results, season.start, season.end, reset=reset)
-    climber = max(ranked, key=lambda s: (climbs[s.user_id], -s.rank))
     if climbs[climber.user_id] > 0:
         lines.append(tr.t("stats.season_climb", name=names[climber.user_id],
                           delta=f"+{climbs[climber.user_id]}"))

@@ -9,6 +9,11 @@
     figures_for(results, user_id)         -> that player's Figures
     head_to_head(results, a, b)           -> a's Figures over the duels between a and b
     rating_history(results, user_id)      -> (shown, ...) after each of their duels, oldest first
+    ranked([(user_id, figures, rating)])  -> as `ranking` orders them (the kept rows' own)
+
+This replay is the definition of the numbers; /stats reads them from the rows kept as results
+are saved (bot.storage.standings, moved by the same pure code: rules.standing, rules.rating),
+bounded by what it shows, and a property test holds both to the same answers.
 
 Only finished duels have a result (an abandoned duel never gets one: bot.storage), so every row
 counts. A surrender or a timeout is a result with a winner: a loss for the one who gave up or
@@ -30,6 +35,7 @@ from render.standings import Figures
 from rules import rating
 from rules.hands import HandValue
 from rules.rating import Game, Rating, replay
+from rules.standing import Tally, outcome
 
 TOP = 10  # rows of a leaderboard
 
@@ -46,48 +52,27 @@ def chronological(results: Iterable[DuelResult]) -> list[DuelResult]:
     return sorted(results, key=lambda r: (r.finished_at, r.duel_id))
 
 
-@dataclass
-class _Tally:
-    played: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    net: int = 0
-    best: int | None = None
-    top_bonus: int = 0
-    streak: int = 0
+def figures_of(t: Tally) -> Figures:
+    """A tally as the figures a board and a card show (the best hand as its category)."""
+    best = None if t.best is None else HandValue.from_strength(t.best).category
+    return Figures(played=t.played, wins=t.wins, losses=t.losses, draws=t.draws, net=t.net,
+                   best=best, top_bonus=t.top_bonus, streak=t.streak)
 
-    def add(self, r: DuelResult, me: int) -> None:
-        self.played += 1
-        self.net += r.final_stacks[me] - r.start_stack
-        self.top_bonus = max(self.top_bonus, r.bonus_chips[me])
-        shown = r.best_hands[me]
-        if shown is not None and (self.best is None or shown > self.best):
-            self.best = shown
-        if r.winner_id is None:
-            self.draws += 1
-            self.streak = 0
-        elif r.winner_id == r.players[me]:
-            self.wins += 1
-            self.streak = self.streak + 1 if self.streak > 0 else 1
-        else:
-            self.losses += 1
-            self.streak = self.streak - 1 if self.streak < 0 else -1
 
-    def figures(self) -> Figures:
-        best = None if self.best is None else HandValue.from_strength(self.best).category
-        return Figures(played=self.played, wins=self.wins, losses=self.losses,
-                       draws=self.draws, net=self.net, best=best, top_bonus=self.top_bonus,
-                       streak=self.streak)
+def _add(t: Tally, r: DuelResult, me: int) -> None:
+    """Result `r` on the tally of its player `me` (0 or 1): rules.standing's, as the kept rows
+    add it (bot.storage.standings)."""
+    t.add(r.final_stacks[me] - r.start_stack, r.bonus_chips[me], r.best_hands[me],
+          outcome(r.winner_id, r.players[me]))
 
 
 def all_figures(results: Iterable[DuelResult]) -> dict[int, Figures]:
     """Every player's record over `results`, in one pass."""
-    tallies: dict[int, _Tally] = {}
+    tallies: dict[int, Tally] = {}
     for r in chronological(results):
         for me, user_id in enumerate(r.players):
-            tallies.setdefault(user_id, _Tally()).add(r, me)
-    return {uid: t.figures() for uid, t in tallies.items()}
+            _add(tallies.setdefault(user_id, Tally()), r, me)
+    return {uid: figures_of(t) for uid, t in tallies.items()}
 
 
 def figures_for(results: Iterable[DuelResult], user_id: int) -> Figures:
@@ -116,8 +101,12 @@ def ranking(results: Sequence[DuelResult],
     among them the order is by user id, so it is stable."""
     figures = all_figures(results)
     known = replayed(results) if ratings is None else ratings
-    unordered = [Standing(0, uid, f, known.get(uid) or rating.initial())
-                 for uid, f in figures.items()]
+    return ranked((uid, f, known.get(uid) or rating.initial()) for uid, f in figures.items())
+
+
+def ranked(players: Iterable[tuple[int, Figures, Rating]]) -> list[Standing]:
+    """(user id, figures, rating) of each player, ranked as `ranking` ranks them."""
+    unordered = [Standing(0, uid, f, r) for uid, f, r in players]
     out: list[Standing] = []
     for i, s in enumerate(sorted(unordered, key=lambda s: (_key(s), s.user_id))):
         level = bool(out) and _key(out[-1]) == _key(s)

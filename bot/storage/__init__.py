@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, fields
 from os import PathLike
 from typing import Any, TypeVar, cast
 
-from bot.storage import counts, ratings, row_cache
+from bot.storage import counts, ratings, row_cache, standings
 from bot.storage.balances import BalanceRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chat_move import ChatMove, move_chat
@@ -52,10 +52,12 @@ from bot.storage.games import ChatMessage, GameStatus, LiveGames, LiveRecord
 from bot.storage.inbox import InboxRepo, Incoming
 from bot.storage.jobs import DueJob, JobCounts, JobRepo
 from bot.storage.meta import MetaRepo
+from bot.storage.practice import PracticeRepo, PracticeTally
 from bot.storage.ratings import RatingRepo
 from bot.storage.results import DuelResult, ResultReason, ResultRepo
 from bot.storage.schema import MIGRATIONS
 from bot.storage.sixcard import SixCardRecord, SixCardRepo
+from bot.storage.standings import BoardPage, Placed, SeasonLine, StandingsRepo
 from bot.storage.timers import TimerRecord, TimerRepo
 from bot.storage.tournaments import (
     MatchRecord,
@@ -69,6 +71,7 @@ from bot.storage.watch import Watcher, watch
 __all__ = [
     "MIGRATIONS",
     "BalanceRepo",
+    "BoardPage",
     "Capabilities",
     "ChallengeRecord",
     "ChallengeRepo",
@@ -99,12 +102,17 @@ __all__ = [
     "Location",
     "MatchRecord",
     "MetaRepo",
+    "Placed",
+    "PracticeRepo",
+    "PracticeTally",
     "RatingRepo",
     "ResultReason",
     "ResultRepo",
     "Rollback",
+    "SeasonLine",
     "SixCardRecord",
     "SixCardRepo",
+    "StandingsRepo",
     "Storage",
     "StorageError",
     "TimerRecord",
@@ -146,6 +154,8 @@ class Storage:
     flood: FloodRepo  # the flood budget all workers share (bot.telegram.flood.DatabaseWindow)
     inbox: InboxRepo  # the updates from Telegram, saved before they are acknowledged
     jobs: JobRepo  # due rows: what must happen later, claimed by any worker (bot.common.due)
+    standings: StandingsRepo  # the standings kept as results are saved: boards, cards, charts
+    practice: PracticeRepo  # practice duels against the bot, counted
     # The repositories of the games' own modules, built when asked (`of`): one per class.
     _own: dict[Callable[[Database], object], object] = field(default_factory=dict, repr=False,
                                                            compare=False)
@@ -156,7 +166,8 @@ class Storage:
         storage = cls(db, ChatRepo(db), UserRepo(db), ChallengeRepo(db), DuelRepo(db),
                       ResultRepo(db), MetaRepo(db), RatingRepo(db), TournamentRepo(db),
                       DeleteRepo(db), BalanceRepo(db), SixCardRepo(db), TimerRepo(db),
-                      FloodRepo(db), InboxRepo(db), JobRepo(db))
+                      FloodRepo(db), InboxRepo(db), JobRepo(db), StandingsRepo(db),
+                      PracticeRepo(db))
         for game in games:
             storage.of(game)
         return storage
@@ -190,11 +201,13 @@ class Storage:
         URL: `bot.storage.engines`), with the `games`' repositories (`of`); after
         migration V6, record the deals of the duels saved before it (once:
         `bot.storage.deals.backfill`); after V10, compute the ratings of the results stored
-        before it (once: `bot.storage.ratings.backfill`)."""
+        before it (once: `bot.storage.ratings.backfill`); after V19, keep the standings of
+        the results stored before it (once, in batches: `bot.storage.standings.backfill`)."""
         db = await open_database(where)
         try:
             await backfill(db)
             await ratings.backfill(db)
+            await standings.backfill(db)
         except BaseException:
             await db.close()
             raise

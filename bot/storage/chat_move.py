@@ -17,6 +17,9 @@ Rows that may exist under the new id already (the new chat seen first):
   time is kept, and the version moves past both (a compare-and-swap that read either fails).
 * `ratings` with the same (chat, user) on both sides: the one moved by more duels is kept
   (a rating is not a sum; the longer record is the better estimate), the other dropped.
+* the standings kept from the results (bot.storage.standings) are dropped under both ids and
+  written again from the moved chat's results, as its replay computes them (one-off, bounded
+  by that chat's history).
 
 The old group's messages can no longer be edited, and its message ids mean nothing in the new
 chat (whose ids start again at 1): every moved challenge and game (each game's repository the
@@ -39,6 +42,7 @@ from typing import Any
 
 from bot.storage.db import Database
 from bot.storage.games import LiveGames
+from bot.storage.standings import rebuild_chat
 from bot.storage.tournaments import TournamentRepo
 
 
@@ -97,8 +101,9 @@ async def move_chat(db: Database, old_id: int, new_id: int, *, now: int,
             ids, moved = await game.move_chat(old_id, new_id)
             live[game.kind] = tuple(ids)
             rows += moved
-        rows += await db.execute(
+        results = await db.execute(
             "UPDATE results SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+        rows += results
         # The old group is read-only: its messages can no longer be replied to.
         await db.execute("DELETE FROM duel_messages WHERE chat_id = ?", (old_id,))
 
@@ -132,6 +137,9 @@ async def move_chat(db: Database, old_id: int, new_id: int, *, now: int,
             " AND user_id IN (SELECT user_id FROM ratings WHERE chat_id = ?)",
             (old_id, new_id))
         await db.execute("UPDATE ratings SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+        if results:
+            await rebuild_chat(db, old_id)  # none left: its rows go
+            await rebuild_chat(db, new_id)
 
         # tournaments: their tables are posted again in the new chat by their job
         rows += await TournamentRepo(db).migrate_chat(old_id, new_id)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from bot.storage.db import Database, Row, chat_lock
 from bot.storage.deals import Deal, record_deals
 from bot.storage.games import Also, GameStatus, LiveGames, LiveRecord
+from bot.storage.practice import count_practice
 from bot.storage.results import DuelResult, insert_result
 from bot.storage.rows import record_of
 from bot.storage.states import States
@@ -113,20 +114,26 @@ class DuelRepo(LiveGames[DuelRecord, DuelState]):
         lock: str | None = None,
         result: DuelResult | None = None,
         deals: Iterable[Deal] = (),
+        practice_over: bool = False,
     ) -> int | None:
         """`LiveGames.save`, with a `result` (for a duel that this save finishes) and the
         `deals` the new state shows (`deals_of`: a new deal, the salt of one that ended)
-        written in the same transaction."""
+        written in the same transaction; `practice_over`: it finishes a practice duel, whose
+        player's tally (`state`'s winner) moves with it (bot.storage.practice)."""
         if result is not None and (result.duel_id != duel_id or status is not GameStatus.FINISHED):
             raise ValueError("a result goes with the save that finishes the same duel")
         deals = tuple(deals)
-        if deals or result is not None:
+        if practice_over and state is None:
+            raise ValueError("a practice duel's finishing save says who won: its state")
+        if deals or result is not None or practice_over:
             more = also
 
             async def also(db: Database) -> None:
                 await record_deals(db, duel_id, deals)
                 if result is not None:
                     await insert_result(db, result)
+                if practice_over and state is not None:
+                    await count_practice(db, duel_id, state.winner)
                 if more is not None:
                     await more(db)
 

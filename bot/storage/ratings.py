@@ -39,15 +39,25 @@ async def _put(db: Database, chat_id: int, user_id: int, r: Rating) -> None:
         (chat_id, user_id, r.mu, r.sigma, r.duels))
 
 
-async def rate(db: Database, g: Game) -> None:
+async def rate(db: Database, g: Game) -> tuple[Rating, Rating]:
     """Move both players' ratings by a duel's result `g` (in a transaction: the caller's, if
     any), under the chat's lock: a read, then a write of the chat's rows, one worker at a
-    time."""
+    time. Returns both new ratings."""
     async with db.transaction(chat_lock(g.chat_id)):
-        a, b = [await _get(db, g.chat_id, p) or rating.initial() for p in g.players]
+        rows = await db.fetchall(
+            "SELECT user_id, mu, sigma, duels FROM ratings WHERE chat_id = ?"
+            " AND user_id IN (?, ?)", (g.chat_id, *g.players))
+        known = {r["user_id"]: Rating(r["mu"], r["sigma"], r["duels"]) for r in rows}
+        a, b = (known.get(p) or rating.initial() for p in g.players)
         na, nb = rating.after_duel(a, b, g.winner())
-        await _put(db, g.chat_id, g.players[0], na)
-        await _put(db, g.chat_id, g.players[1], nb)
+        await db.execute(
+            "INSERT INTO ratings (chat_id, user_id, mu, sigma, duels)"
+            " VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)"
+            " ON CONFLICT (chat_id, user_id) DO UPDATE SET mu = excluded.mu,"
+            " sigma = excluded.sigma, duels = excluded.duels",
+            (g.chat_id, g.players[0], na.mu, na.sigma, na.duels,
+             g.chat_id, g.players[1], nb.mu, nb.sigma, nb.duels))
+    return na, nb
 
 
 class RatingRepo:

@@ -75,6 +75,31 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"chat_id": CHAT, "user_id": BOB, "mu": 22.364610270799, "sigma": 8.0655828618,
          "duels": 1},
     ],
+    "standings": [  # the all-time line and the month's of the result above, and chat 0's
+        {"chat_id": CHAT, "season": season, "user_id": ALICE, "played": 1, "wins": 1,
+         "draws": 0, "losses": 0, "net": 6, "best": None, "top_bonus": 1, "streak": 1,
+         "start_mu": 25.0, "start_sigma": 8.333333333333, "start_duels": 0,
+         "mu": 27.635389729201, "sigma": 8.0655828618, "duels": 1, "shown": 1069,
+         "fresh_mu": 27.635389729201, "fresh_sigma": 8.0655828618, "fresh_duels": 1,
+         "fresh_shown": 1069} for season in ("all", "2025-12")
+    ] + [
+        {"chat_id": 0, "season": "all", "user_id": BOB, "played": 1, "wins": 0, "draws": 0,
+         "losses": 1, "net": -6, "best": 2**40 + 1, "top_bonus": 0, "streak": -1,
+         "start_mu": 25.0, "start_sigma": 8.333333333333, "start_duels": 0, "mu": 25.0,
+         "sigma": 8.333333333333, "duels": 0, "shown": 1000, "fresh_mu": 25.0,
+         "fresh_sigma": 8.333333333333, "fresh_duels": 0, "fresh_shown": 1000},
+    ],
+    "rivalries": [
+        {"chat_id": CHAT, "user_id": BOB, "opponent_id": ALICE, "played": 1, "wins": 0,
+         "draws": 0, "losses": 1, "net": -6, "best": 2**40 + 1, "top_bonus": 0, "streak": -1},
+    ],
+    "rating_points": [
+        {"chat_id": CHAT, "user_id": ALICE, "finished_at": NOW - 8000, "duel_id": 7,
+         "mu": 27.635389729201, "sigma": 8.0655828618, "duels": 1},
+    ],
+    "practice_tally": [
+        {"chat_id": CHAT, "user_id": ALICE, "played": 3, "won": 1, "lost": 1},
+    ],
     "challenges": [
         {"id": 5, "chat_id": CHAT, "thread_id": None, "challenger_id": BOB, "target_id": ALICE,
          "target_username": None, "stack": 6, "status": "accepted", "version": 2,
@@ -140,7 +165,8 @@ ROWS: dict[str, list[dict[str, Any]]] = {
 }
 
 ORDER = ("chats", "chat_settings", "users", "duels", "deals", "duel_messages", "turn_timers",
-         "reviews", "results", "ratings", "challenges", "balances", "sixcard_games",
+         "reviews", "results", "ratings", "standings", "rivalries", "rating_points",
+         "practice_tally", "challenges", "balances", "sixcard_games",
          "tournaments", "tournament_players", "tournament_matches", "pending_deletes",
          "bot_meta", "due_jobs", "flood_windows", "inbox")  # the tables referred to first
 

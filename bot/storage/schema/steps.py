@@ -77,6 +77,79 @@ CREATE INDEX inbox_waiting ON inbox (update_id) WHERE done_at IS NULL;
 CREATE INDEX tournaments_running ON tournaments (id) WHERE status = 'running';
 """
 
+# The standings kept as results are saved (issue 36, bot.storage.standings), so /stats reads
+# the rows it shows, not the chat's past: per chat, season ('all', a month '2026-12', a quarter
+# '2026-Q4') and player, the figures and the ratings (the chat's continuous one at the window's
+# start and as reached, and the window's own from a newcomer's: season_reset); chat 0 is a
+# player's over every chat. Each pair's record against each other, and each player's rating
+# after each duel (the card's chart); each player's practice duels against the bot, counted
+# (bot.storage.practice). The bot_meta row asks the first open to fill them from
+# the results stored before (in batches, resumable: bot.storage.standings.backfill).
+V19_STANDINGS = """
+CREATE TABLE standings (
+    chat_id      $INT64 NOT NULL,                  -- 0: every chat of the player
+    season       TEXT    NOT NULL,                 -- 'all', '2026-12' or '2026-Q4'
+    user_id      $INT64 NOT NULL,
+    played       INTEGER NOT NULL,
+    wins         INTEGER NOT NULL,
+    draws        INTEGER NOT NULL,
+    losses       INTEGER NOT NULL,
+    net          $INT64 NOT NULL,                  -- chips won minus lost
+    best         $INT64,                           -- HandValue.strength of the best hand shown
+    top_bonus    INTEGER NOT NULL,
+    streak       INTEGER NOT NULL,                 -- > 0 wins in a row, < 0 losses
+    start_mu     $FLOAT NOT NULL,                  -- the chat's rating before the window
+    start_sigma  $FLOAT NOT NULL,
+    start_duels  INTEGER NOT NULL,
+    mu           $FLOAT NOT NULL,                  -- and the one reached in it
+    sigma        $FLOAT NOT NULL,
+    duels        INTEGER NOT NULL,
+    shown        INTEGER NOT NULL,                 -- rules.rating.shown of the reached one
+    fresh_mu     $FLOAT NOT NULL,                  -- the window's own, from a newcomer's
+    fresh_sigma  $FLOAT NOT NULL,
+    fresh_duels  INTEGER NOT NULL,
+    fresh_shown  INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, season, user_id)
+);
+CREATE INDEX standings_board ON standings
+    (chat_id, season, shown DESC, net DESC, wins DESC, losses, user_id);
+CREATE INDEX standings_board_fresh ON standings
+    (chat_id, season, fresh_shown DESC, net DESC, wins DESC, losses, user_id);
+CREATE TABLE rivalries (
+    chat_id      $INT64 NOT NULL,
+    user_id      $INT64 NOT NULL,                  -- whose figures
+    opponent_id  $INT64 NOT NULL,                  -- in the duels against whom
+    played       INTEGER NOT NULL,
+    wins         INTEGER NOT NULL,
+    draws        INTEGER NOT NULL,
+    losses       INTEGER NOT NULL,
+    net          $INT64 NOT NULL,
+    best         $INT64,
+    top_bonus    INTEGER NOT NULL,
+    streak       INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, user_id, opponent_id)
+);
+CREATE TABLE rating_points (
+    chat_id      $INT64 NOT NULL,
+    user_id      $INT64 NOT NULL,
+    finished_at  $INT64 NOT NULL,
+    duel_id      $INT64 NOT NULL,
+    mu           $FLOAT NOT NULL,                  -- the rating after that duel, replayed
+    sigma        $FLOAT NOT NULL,
+    duels        INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, user_id, finished_at, duel_id)
+);
+CREATE TABLE practice_tally (
+    chat_id      $INT64 NOT NULL,
+    user_id      $INT64 NOT NULL,                  -- the player (seat 0) against the bot
+    played       INTEGER NOT NULL,
+    won          INTEGER NOT NULL,
+    lost         INTEGER NOT NULL,                 -- the rest were drawn
+    PRIMARY KEY (chat_id, user_id)
+);
+INSERT INTO bot_meta (key, value) VALUES ('standings_backfill', '');
+"""
+
 # (version, script): the baseline is V13.
 STEPS: tuple[tuple[int, str], ...] = ((14, V14_HINTS), (15, V15_DUE_JOBS), (16, V16_FLOOD),
-                                      (17, V17_INBOX), (18, V18_BOUNDED))
+                                      (17, V17_INBOX), (18, V18_BOUNDED), (19, V19_STANDINGS))
