@@ -51,7 +51,14 @@ from bot.storage.db import (
 from bot.storage.locks import advisory_lock
 from bot.storage.pgerrors import FAILURES as _FAILURES
 from bot.storage.pgerrors import describe as _describe
-from bot.storage.postgres_sql import CATALOG, changed, numbered_sql, redact_url
+from bot.storage.postgres_sql import (
+    CATALOG,
+    changed,
+    numbered_sql,
+    passwords,
+    redact_url,
+    servers,
+)
 from bot.storage.schema import POSTGRES_STEPS
 
 log = logging.getLogger(__name__)
@@ -81,17 +88,18 @@ class PostgresDatabase(Database):
 
     @classmethod
     def locate(cls, where: str) -> Location:
-        """postgresql://user:password@host:5432/database (or postgres://)."""
+        """postgresql://user:password@host:5432/database (or postgres://); several servers as
+        libpq writes them (`host1:5432,host2:5432`), tried in order, with
+        `?target_session_attrs=read-write` (or `primary`) for the one that takes writes."""
         try:
-            parts = urlsplit(where)
-            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+            named = servers(where)
         except ValueError as e:
             raise StorageError(f"not a usable PostgreSQL URL ({e}); expected "
                                "postgresql://user:password@host:5432/database") from None
-        if not parts.path.strip("/") and not parts.hostname:
+        if not urlsplit(where).path.strip("/") and not named:
             raise StorageError("the URL names no PostgreSQL server or database; expected "
                                "postgresql://user:password@host:5432/database")
-        return Location(cls, where, redact_url(where))
+        return Location(cls, where, redact_url(where), secrets=tuple(passwords(where)))
 
     @classmethod
     async def connect(cls, location: Location, *, migrations: Sequence[Migration] | None = None,
