@@ -13,6 +13,11 @@
   past that, or while the server cannot be reached (a restart, a network cut), a statement
   fails with `StorageError`, and the pool connects again for the next one: a short outage
   stalls what needs the database and nothing else, and nothing is half-written.
+* **Several servers** (libpq's `postgresql://u@db1:5432,db2:5432/bot?target_session_attrs=
+  read-write`): asyncpg tries them in order at every new connection and keeps the first that
+  takes writes. A write that meets a server taking none any more (a demoted primary: SQLSTATE
+  25006) fails with `StorageError`, and every pooled connection is dropped and made again, so
+  the next statement finds the primary of the moment instead of the pool keeping the old one.
 * **The schema version** is the one row of `schema_version`; migrations run in one
   transaction each, under an advisory lock, so processes starting together migrate once.
 
@@ -178,6 +183,10 @@ class PostgresDatabase(Database):
             yield
         except asyncpg.DataError:
             raise
+        except asyncpg.ReadOnlySQLTransactionError as e:  # SQLSTATE 25006
+            await self._read_only(e)
+            raise StorageError(f"database {self.path!r}: {_describe(e)}: the server takes no "
+                               "writes now; connecting again") from e
         except asyncpg.UniqueViolationError as e:
             raise UniqueViolation(f"database {self.path!r}: {_describe(e)}") from e
         except asyncpg.IntegrityConstraintViolationError as e:
@@ -275,6 +284,15 @@ class PostgresDatabase(Database):
             raise
         async with tx.handle_lock, self._guard():
             await savepoint.commit()
+
+    async def _read_only(self, e: BaseException) -> None:
+        """A write met a server that takes none (a primary demoted, or set read-only): every
+        pooled connection is dropped, the one in hand at its release, the idle ones at their
+        next acquire, and connected again through the URL's servers, where
+        `target_session_attrs=read-write` finds the one that takes writes now."""
+        log.warning("database %s: %s: dropping its connections, connecting again",
+                    self.path, _describe(e))
+        await self._pool.expire_connections()
 
     async def _rollback_quietly(self, pg_tx: Any) -> None:
         """Undo a transaction; if it never started, or its connection is gone (the server
