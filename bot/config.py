@@ -107,8 +107,7 @@ class Config:
     @property
     def secrets(self) -> list[str]:
         """What no log line may print: the token and the database's password, if any."""
-        password = urlsplit(self.db_url).password if self.db_url else None
-        return [self.token, *([password] if password else [])]
+        return [self.token, *self.database.secrets]
 
     @property
     def use_webhook(self) -> bool:

@@ -39,10 +39,11 @@ class Refused(Exception):
 
 
 def cli(source: str, target: str, *, force: bool = False) -> int:
-    shown: dict[str, str] = {}  # each location as it may be shown (no password)
+    shown: dict[str, str] = {}  # each location (and password) as it may be shown
     try:
         src, dst = locate(source), locate(target)  # (their errors never show the URL)
         shown = {where.target: where.shown for where in (src, dst)}
+        shown |= {secret: "***" for where in (src, dst) for secret in where.secrets}
         files = _files(src, dst)
         with ExitStack() as locks:
             for path in files:

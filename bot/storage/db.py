@@ -156,6 +156,8 @@ class Location:
     target: str = field(repr=False)  # what the engine opens: the file, or the URL (a password too)
     shown: str  # as it may be shown: the file, or the URL with its password masked
     file: str | None = None  # the file it is in (the bot's lock goes beside it); None: a server
+    # What no line may show: the URL's password, as written and decoded (the bot's log masks it)
+    secrets: tuple[str, ...] = field(default=(), repr=False)
 
 
 class Database(ABC):

@@ -31,7 +31,12 @@ def locate(where: str | PathLike[str]) -> Location:
     StorageError saying what is wrong with it."""
     text = fspath(where)
     named = "://" in text or text.partition(":")[0] in ENGINES  # "sqlite:x.db" too: refused
-    scheme = urlsplit(text).scheme if named else ""
+    try:
+        scheme = urlsplit(text).scheme if named else ""
+    except ValueError as e:  # an unclosed [: said by the engine's own parsing if it has one
+        scheme = text.partition(":")[0].lower()
+        if scheme not in ENGINES:
+            raise StorageError(f"not a usable database URL ({e})") from None
     if not scheme:
         return DEFAULT.locate(text)
     engine = ENGINES.get(scheme)

@@ -13,6 +13,11 @@
   past that, or while the server cannot be reached (a restart, a network cut), a statement
   fails with `StorageError`, and the pool connects again for the next one: a short outage
   stalls what needs the database and nothing else, and nothing is half-written.
+* **Several servers** (libpq's `postgresql://u@db1:5432,db2:5432/bot?target_session_attrs=
+  read-write`): asyncpg tries them in order at every new connection and keeps the first that
+  takes writes. A write that meets a server taking none any more (a demoted primary: SQLSTATE
+  25006) fails with `StorageError`, and every pooled connection is dropped and made again, so
+  the next statement finds the primary of the moment instead of the pool keeping the old one.
 * **The schema version** is the one row of `schema_version`; migrations run in one
   transaction each, under an advisory lock, so processes starting together migrate once.
 
@@ -51,7 +56,14 @@ from bot.storage.db import (
 from bot.storage.locks import advisory_lock
 from bot.storage.pgerrors import FAILURES as _FAILURES
 from bot.storage.pgerrors import describe as _describe
-from bot.storage.postgres_sql import CATALOG, changed, numbered_sql, redact_url
+from bot.storage.postgres_sql import (
+    CATALOG,
+    changed,
+    numbered_sql,
+    passwords,
+    redact_url,
+    servers,
+)
 from bot.storage.schema import POSTGRES_STEPS
 
 log = logging.getLogger(__name__)
@@ -81,17 +93,18 @@ class PostgresDatabase(Database):
 
     @classmethod
     def locate(cls, where: str) -> Location:
-        """postgresql://user:password@host:5432/database (or postgres://)."""
+        """postgresql://user:password@host:5432/database (or postgres://); several servers as
+        libpq writes them (`host1:5432,host2:5432`), tried in order, with
+        `?target_session_attrs=read-write` (or `primary`) for the one that takes writes."""
         try:
-            parts = urlsplit(where)
-            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+            named = servers(where)
         except ValueError as e:
             raise StorageError(f"not a usable PostgreSQL URL ({e}); expected "
                                "postgresql://user:password@host:5432/database") from None
-        if not parts.path.strip("/") and not parts.hostname:
+        if not urlsplit(where).path.strip("/") and not named:
             raise StorageError("the URL names no PostgreSQL server or database; expected "
                                "postgresql://user:password@host:5432/database")
-        return Location(cls, where, redact_url(where))
+        return Location(cls, where, redact_url(where), secrets=tuple(passwords(where)))
 
     @classmethod
     async def connect(cls, location: Location, *, migrations: Sequence[Migration] | None = None,
@@ -170,6 +183,10 @@ class PostgresDatabase(Database):
             yield
         except asyncpg.DataError:
             raise
+        except asyncpg.ReadOnlySQLTransactionError as e:  # SQLSTATE 25006
+            await self._read_only(e)
+            raise StorageError(f"database {self.path!r}: {_describe(e)}: the server takes no "
+                               "writes now; connecting again") from e
         except asyncpg.UniqueViolationError as e:
             raise UniqueViolation(f"database {self.path!r}: {_describe(e)}") from e
         except asyncpg.IntegrityConstraintViolationError as e:
@@ -267,6 +284,15 @@ class PostgresDatabase(Database):
             raise
         async with tx.handle_lock, self._guard():
             await savepoint.commit()
+
+    async def _read_only(self, e: BaseException) -> None:
+        """A write met a server that takes none (a primary demoted, or set read-only): every
+        pooled connection is dropped, the one in hand at its release, the idle ones at their
+        next acquire, and connected again through the URL's servers, where
+        `target_session_attrs=read-write` finds the one that takes writes now."""
+        log.warning("database %s: %s: dropping its connections, connecting again",
+                    self.path, _describe(e))
+        await self._pool.expire_connections()
 
     async def _rollback_quietly(self, pg_tx: Any) -> None:
         """Undo a transaction; if it never started, or its connection is gone (the server

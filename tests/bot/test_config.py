@@ -257,6 +257,12 @@ def test_sixshooter_db_takes_a_path_a_sqlite_url_or_a_postgresql_url(tmp_path: P
     # The password is a secret (masked in every log line) and out of the config's repr.
     assert pg.secrets == [TOKEN, "s3cret-pass"] and "s3cret" not in repr(pg)
     assert Config.from_env(env(tmp_path, SIXSHOOTER_DB="postgres://h/six")).db_url
+    # Several servers (libpq's form), the password also as a parameter: both secrets.
+    url = ("postgresql://bot:s3cret-pass@db1:5432,db2:5432/six?target_session_attrs=read-write"
+           "&password=0ther-pass")
+    several = Config.from_env(env(tmp_path, SIXSHOOTER_DB=url))
+    assert several.db_url == url and {"s3cret-pass", "0ther-pass"} <= set(several.secrets)
+    assert "s3cret" not in several.database.shown and "0ther" not in several.database.shown
 
 
 @pytest.mark.parametrize(("raw", "says"), [

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -210,6 +211,23 @@ async def test_the_console_script_copies_into_postgresql_without_showing_the_pas
     assert unreachable.returncode == 2 and password not in unreachable.stderr
     assert unreachable.stderr.startswith("sixshooter: cannot open the database")
     assert unreachable.stderr.count("\n") == 1
+    # Several servers, libpq's way: the first refuses, the second takes the copy; the
+    # password also as a parameter. Neither shown, whether the copy succeeds or fails.
+    async with databases.fresh_schema(postgres) as url:
+        parts = urlsplit(url)
+        servers = f"127.0.0.1:1,{parts.hostname}:{parts.port or 5432}"
+        several = parts._replace(
+            netloc=f"postgres:{password}@{servers}",
+            query=f"{parts.query}&target_session_attrs=read-write&password={password}").geturl()
+        done = run_script("db", "copy", str(source), several)
+        assert done.returncode == 0, done.stderr
+        assert password not in done.stdout + done.stderr
+        assert f"postgres:***@{servers}/" in done.stdout and "password=***" in done.stdout
+    nowhere = run_script("db", "copy", str(source),
+                         f"postgresql://postgres:{password}@127.0.0.1:1,127.0.0.1:2/none"
+                         f"?target_session_attrs=primary&password={password}")
+    assert nowhere.returncode == 2 and password not in nowhere.stderr
+    assert nowhere.stderr.startswith("sixshooter: cannot open the database")
 
 
 def test_the_bot_runs_on_uvloop_where_it_is_installed() -> None:

@@ -4,6 +4,7 @@ capabilities, and the rest of the bot asking those, never an engine's name."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from bot.storage import Storage, StorageError, locate, open_database
 from bot.storage.engines import ENGINES
 from bot.storage.postgres import PostgresDatabase
+from bot.storage.postgres_sql import servers
 from bot.storage.sqlite import SqliteDatabase
 
 BOT = Path(__file__).resolve().parents[3] / "bot"
@@ -31,16 +33,46 @@ def test_a_location_names_its_engine_what_it_opens_and_what_may_be_shown(tmp_pat
     assert locate("postgres://db/six").engine is PostgresDatabase
 
 
+def test_a_url_of_several_servers_is_read_as_libpq_writes_it() -> None:
+    url = ("postgresql://bot:hunter2@db1:5432,db2:6432,[::1]:5433,db4/six"
+           "?target_session_attrs=read-write")
+    server = locate(url)
+    assert (server.engine, server.target, server.file) == (PostgresDatabase, url, None)
+    assert servers(url) == [("db1", 5432), ("db2", 6432), ("::1", 5433), ("db4", None)]
+    assert server.shown == ("postgresql://bot:***@db1:5432,db2:6432,[::1]:5433,db4/six"
+                            "?target_session_attrs=read-write")
+    assert server.secrets == ("hunter2",) and "hunter2" not in repr(server)
+    assert locate("postgres://db1,db2/six?target_session_attrs=primary").shown == (
+        "postgres://db1,db2/six?target_session_attrs=primary")
+
+
+def test_a_password_is_masked_wherever_the_url_carries_it() -> None:
+    # After the user (an @ in it encoded), or as libpq's `password` parameter.
+    url = "postgresql://bot:p%40ss@db1,db2/six?password=s3cr%2Bt&sslmode=prefer&application_name=x"
+    server = locate(url)
+    assert server.shown == ("postgresql://bot:***@db1,db2/six?password=***&sslmode=prefer"
+                            "&application_name=x")
+    assert set(server.secrets) >= {"p%40ss", "p@ss", "s3cr%2Bt", "s3cr+t"}
+    assert locate("postgresql://bot@db/six").secrets == ()
+
+
 @pytest.mark.parametrize(("where", "says"), [
     ("mysql://h/db", "unknown database scheme 'mysql'"),
     ("sqlite:data.db", "three slashes"),
     ("sqlite:///", "three slashes"),
     ("postgresql://h:port/db", "not a usable PostgreSQL URL"),
     ("postgresql://", "names no PostgreSQL server"),
+    ("postgresql://u:pw@db1:5432,db2:x/six", "the port 'x' of 'db2'"),
+    ("postgresql://u:pw@db1:5432,,db2/six", "a server without a host"),
+    ("postgresql://u:pw@[::1/six", "IPv6"),
+    ("postgresql://u:pw@db1:99999/six", "not a port number"),
+    ("postgresql://db1,db2/six?target_session_attrs=standby", "the bot writes"),
+    ("postgresql://db1,db2/six?target_session_attrs=read-only", "read-write, primary"),
 ])
 def test_a_location_that_cannot_work_says_why(where: str, says: str) -> None:
-    with pytest.raises(StorageError, match=says):
+    with pytest.raises(StorageError, match=re.escape(says)) as e:
         locate(where)
+    assert ":pw" not in str(e.value)  # the password never in a refusal
 
 
 def test_each_engine_declares_what_it_can_do_and_its_dialect() -> None:
