@@ -130,17 +130,20 @@ async def seed(engine: str, size: int, checkout: Path, admin: str | None, tmp: P
     boot = f"import runpy; runpy.run_path({str(SEED)!r}, run_name='__main__')"
     env = dict(os.environ, PYTHONPATH=str(checkout))
     t0 = time.perf_counter()
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", boot, "--db", where, "--duels", str(size), cwd=checkout, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    proc: asyncio.subprocess.Process | None = None
     try:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", boot, "--db", where, "--duels", str(size), cwd=checkout,
+            env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         out, err = await asyncio.wait_for(proc.communicate(), timeout)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
+        if proc.returncode:
+            raise RuntimeError(f"seeding {size} on {engine} failed:\n{err.decode()[-3000:]}")
+    except BaseException:  # timed out, failed or interrupted: nothing left behind
+        if proc is not None and proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        await discard(where, admin)
         raise
-    if proc.returncode:
-        raise RuntimeError(f"seeding {size} on {engine} failed:\n{err.decode()[-3000:]}")
     figures = json.loads(out.decode().strip().splitlines()[-1])
     print(f"[seed] {size:,} duels in the group ({figures['duels']:,} in all) on {engine}, by "
           f"{checkout}: {figures['seconds']:.1f} s writing the duels "
@@ -434,6 +437,8 @@ def print_scale(tables: list[tuple[Seeded, list[Run]]], trees: list[str]) -> Non
 
 async def main(args: argparse.Namespace) -> None:
     against = Path(args.against).resolve() if args.against else None
+    if against is not None and not (against / "bot").is_dir():
+        raise SystemExit(f"--against {args.against}: no checkout of the bot there")
     trees: list[tuple[str, Path | None]] = [("this tree", None)]
     if against is not None:
         trees.insert(0, ("against", against))
