@@ -5,27 +5,30 @@
 
 For each size N, seeds a database once (bench/history_seed.py, through the bot's repositories:
 N finished duels in one group among 12 players over two years, each with its deals, result and
-ratings as the bot writes them; one of the players also has duels in 199 more groups), then
-for each run copies it (SQLite: the file; PostgreSQL: CREATE DATABASE ... TEMPLATE), starts the
+ratings as the bot writes them; one of the players also has duels in 199 more groups), then for
+each run copies it (SQLite: the file; PostgreSQL: CREATE DATABASE ... TEMPLATE), starts the
 real `sixshooter` bot on the copy against the fake Bot API in this process
 (SIXSHOOTER_RATE_LIMIT=off, as bench/bot_load.py) and times, `--repeat` times each, from the
 command sent to the bot's answer arriving at the fake: `/stats` in the group (the season's
 board), `/stats @player` (another player's card: head-to-head and rating chart), `/stats` in
 private of the player with duels in 200 groups, `/history` in the group; the bot process's CPU
-for each (/proc/PID/stat, in clock ticks: 10 ms); a press in another group's live duel sent
-just after a `/stats` (its answer's latency, beside a press alone: is it held up?); the bot's
-start-up (process start to its first getUpdates: a tree newer than the seeding code migrates
-the copy then); the bytes a finished duel takes in the database (the growth of the file, or of
-pg_database_size, over the seeded duels). A tournament table reads no results today: it is not
-measured (n/a).
+for each (/proc/PID/stat, in clock ticks of 10 ms; on PostgreSQL its backends' for the database
+after a +); a press in another group's live duel sent while a `/stats` is under way (half the
+board's median time after it: its answer's latency, beside a press alone: is it held up?); the
+bot's start-up (process start to its first getUpdates: a tree newer than the seeding code
+migrates the copy then); the bytes a finished duel takes in the database (the growth of the
+file, or of pg_database_size, over the seeded duels). A tournament table reads no results
+today: it is not measured (n/a).
 
 `--against CHECKOUT` runs the bot of another checkout too, alternating with this tree's, and
-seeds with that checkout's code (the older schema: this tree's bot migrates it at start).
-`--db URL` (a PostgreSQL admin URL, a user who may create databases) adds PostgreSQL runs
-beside SQLite; the bench creates and drops its databases. The bot's CPU on PostgreSQL leaves
-out the server's. `--startup N` only times the start-up, on N duels (a million takes a while
-to seed: the time is printed). Prints a table per size and engine, this tree beside the other,
-and each size against the smallest; asserts nothing.
+seeds with that checkout's code (taken for the older schema: this tree's bot migrates it at
+start; `--seed-with CHECKOUT` says otherwise). `--db URL` (a PostgreSQL admin URL, a user who
+may create databases) adds PostgreSQL runs beside SQLite; the bench creates and drops its
+databases. Each request is another member's (the bot drops a member's repeat within
+seconds); the private one carries an ignored word for that. `--startup N` only times the
+start-up, on N duels (a million takes a while to seed: the time is printed). Prints a table
+per size and engine, this tree beside the other, and each size against the smallest; asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -442,7 +445,8 @@ async def main(args: argparse.Namespace) -> None:
     trees: list[tuple[str, Path | None]] = [("this tree", None)]
     if against is not None:
         trees.insert(0, ("against", against))
-    seeder = against or ROOT  # the oldest tree's code seeds: every bot can open its rows
+    # the oldest tree's code seeds: every bot can open its rows (a newer one migrates them)
+    seeder = Path(args.seed_with).resolve() if args.seed_with else against or ROOT
     engines = ["sqlite"] + (["postgresql"] if args.db else [])
     sizes = [args.startup] if args.startup else [int(n) for n in args.sizes.split(",")]
     tmp = Path(tempfile.mkdtemp(prefix="history-"))
@@ -491,6 +495,9 @@ if __name__ == "__main__":
     parser.add_argument("--against", metavar="CHECKOUT",
                         help="also run another checkout's bot, alternating; it seeds (the older "
                              "schema)")
+    parser.add_argument("--seed-with", metavar="CHECKOUT",
+                        help="the checkout whose code seeds (default: --against's, else this "
+                             "tree's): the one with the oldest schema")
     parser.add_argument("--db", metavar="URL",
                         help="also run on PostgreSQL: a server's admin URL, e.g. "
                              "postgresql://postgres@127.0.0.1:5432/postgres")
