@@ -394,7 +394,7 @@ def print_table(seeded: Seeded, runs: list[Run], trees: list[str]) -> None:
     by_tree = {t: [r for r in runs if r.tree == t] for t in trees}
     head = f"{'':22}" + "".join(f"{t + ' ms med/max':>22}{'CPU ms':>11}" for t in trees)
     print(head + ("   this/against" if len(trees) == 2 else ""))
-    for kind in ROWS:
+    for kind in ROWS if any(r.times for r in runs) else ():  # none: --startup
         line = f"{kind:22}"
         medians = []
         for t in trees:
