@@ -42,7 +42,11 @@ def cli(dest: str, source: str | None = None) -> int:
         if location.file == ":memory:" or not Path(location.file).is_file():
             return _refuse(f"no database at {location.file!r}; give the bot's SQLite file "
                            "(--db, or SIXSHOOTER_DB)", EXIT_REFUSED)
-        made = Copy(Path(location.file), Path(dest)).run()
+        out = Path(dest)
+        if not (out.is_dir() or out.parent.is_dir()):
+            return _refuse(f"the directory {str(out.parent)!r} does not exist; create it or "
+                           "back up elsewhere", EXIT_REFUSED)
+        made = Copy(Path(location.file), out).run()
     except BackupError as e:
         return _refuse(str(e), EXIT_FAILED)
     except (StorageError, OSError) as e:
