@@ -84,3 +84,10 @@ def test_help_names_the_tool_and_its_exit_codes(capsys: pytest.CaptureFixture[st
     assert done.value.code == 0
     out = capsys.readouterr().out
     assert "DEST" in out and "--db SRC" in out and dbbackup.EXIT_CODES in out
+
+
+def test_the_readme_says_how_to_back_up_and_restore_where_the_refusal_points() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "\n## Back up and restore\n" in readme and "pg_restore" in readme
+    for name in ("SIXSHOOTER_BACKUP_DIR", "SIXSHOOTER_BACKUP_EVERY", "SIXSHOOTER_BACKUP_KEEP"):
+        assert f"\n| `{name}` |" in readme, name
