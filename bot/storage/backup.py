@@ -67,12 +67,18 @@ def made_at(path: Path) -> float:
 
 
 def rotate(directory: Path, stem: str, keep: int) -> list[Path]:
-    """Remove the oldest backups of `stem` beyond the newest `keep`; returns those removed."""
+    """Remove the oldest backups of `stem` beyond the newest `keep`, and the temporary files
+    of copies whose process is gone (a kill mid-copy); returns the backups removed."""
     if keep < 1:
         raise ValueError("keep at least one backup")
     old = backups(directory, stem)[:-keep]
     for path in old:
         path.unlink(missing_ok=True)
+    temp = re.compile(r"\." + re.escape(stem) + _STAMPED + r"\.(\d+)\.tmp")
+    for path in directory.iterdir():
+        found = temp.fullmatch(path.name)
+        if found is not None and not _alive(int(found.group(2))):
+            path.unlink(missing_ok=True)
     return old
 
 
@@ -163,6 +169,16 @@ class Copy:
         if self._interrupted:
             return BackupError("the backup was interrupted; nothing was kept")
         return BackupError(f"{doing} failed: {e}; nothing was kept")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
 
 
 def _flush(path: Path) -> None:

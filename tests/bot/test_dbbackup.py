@@ -91,3 +91,16 @@ def test_the_readme_says_how_to_back_up_and_restore_where_the_refusal_points() -
     assert "\n## Back up and restore\n" in readme and "pg_restore" in readme
     for name in ("SIXSHOOTER_BACKUP_DIR", "SIXSHOOTER_BACKUP_EVERY", "SIXSHOOTER_BACKUP_KEEP"):
         assert f"\n| `{name}` |" in readme, name
+
+
+def test_automatic_backups_on_postgresql_stop_the_bot_at_start_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11")
+    monkeypatch.setenv("SIXSHOOTER_DB", "postgresql://bot:s3cr3t-pw@127.0.0.1:9/bot")
+    monkeypatch.setenv("SIXSHOOTER_BACKUP_DIR", str(tmp_path))
+    assert cli.main(["run"]) == cli.EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "s3cr3t-pw" not in err
+    assert err.startswith("sixshooter: SIXSHOOTER_BACKUP_DIR backs up a SQLite file; on "
+                          "PostgreSQL use pg_dump or the server's own backups")

@@ -164,15 +164,19 @@ def test_refusals_are_one_line(tmp_path: Path) -> None:
         Copy(tmp_path / "bot.db", tmp_path / "bot.db").run()
 
 
-def test_rotation_keeps_the_newest_and_nothing_else_is_touched(tmp_path: Path) -> None:
+def test_rotation_keeps_the_newest_and_removes_only_dead_copies_temporaries(tmp_path: Path) -> None:
     names = [f"bot-202612{d:02d}T030000Z.db" for d in range(1, 11)]
-    others = ["other-20261201T030000Z.db", ".bot-20261211T030000Z.db.77.tmp", "notes.txt"]
+    live = f".bot-20261211T030000Z.db.{os.getpid()}.tmp"  # a copy being made
+    others = ["other-20261201T030000Z.db", live, "notes.txt"]
+    dead = ".bot-20261210T030000Z.db.999999999.tmp"  # a copy killed midway
+    (tmp_path / dead).write_text("half")
     for name in [*names, *others]:
         (tmp_path / name).write_text("x")
     removed = rotate(tmp_path, "bot", keep=7)
     assert [p.name for p in removed] == names[:3]  # the oldest first
     assert [p.name for p in backups(tmp_path, "bot")] == names[3:]
     assert all((tmp_path / name).exists() for name in others)
+    assert not (tmp_path / dead).exists()
     assert rotate(tmp_path, "bot", keep=7) == []
     with pytest.raises(ValueError):
         rotate(tmp_path, "bot", keep=0)
