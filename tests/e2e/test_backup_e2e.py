@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 import random
 import shutil
+import time
 from pathlib import Path
 
+from bot.backups import BACKUP
 from bot.storage import DuelStatus
+from bot.storage.backup import backups
 from tests.support import stored
 from tests.support.botprocess import LaunchBot, bot_command
 from tests.support.driver import duel_id_of, finish, move, new_table, open_duel, refused_calls
@@ -64,3 +67,33 @@ async def test_a_backup_made_mid_duel_restores_the_bot_and_the_duel_ends(
                                lambda d: d.status == DuelStatus.FINISHED, "the duel's end")
     assert ended.version > before.version
     assert not refused_calls(fake_api)
+
+
+async def test_automatic_backups_run_at_start_and_a_restart_does_not_double_them(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot, tmp_path: Path) -> None:
+    out = tmp_path / "auto"
+    out.mkdir()
+    bot = await launch_bot(env={"SIXSHOOTER_RATE_LIMIT": "off", "SIXSHOOTER_BACKUP_DIR": str(out),
+                                "SIXSHOOTER_BACKUP_EVERY": "24h", "SIXSHOOTER_BACKUP_KEEP": "2"})
+    storage = await bot.storage()
+
+    async def made() -> list[Path]:
+        return backups(out, Path(bot.db_path).stem)
+
+    async def next_backup() -> float:
+        row = await storage.jobs.get(BACKUP, "all")
+        return 0.0 if row is None or row.owner is not None else row.due_at - time.time()
+
+    [first] = await stored.until(made, lambda found: len(found) == 1, "the first backup")
+    await stored.until(next_backup, lambda wait: wait > 23 * 3600, "the next one armed")
+    table, _ = new_table(fake_api)  # the bot answers as ever
+    await open_duel(fake_api, table)
+
+    assert await bot.stop() == 0
+    since = fake_api.last_seq
+    await bot.start()
+    await fake_api.wait_for_request("getUpdates", since=since, timeout=30.0)
+    # Armed again at start for a day after the first: not made again now.
+    await stored.until(next_backup, lambda wait: wait > 23 * 3600, "the next one armed")
+    assert await made() == [first]
+    assert "backed up to" in bot.log() and "Traceback" not in bot.log()
