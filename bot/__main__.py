@@ -1,7 +1,8 @@
 """`sixshooter [run]`: run the bot (long polling, or a webhook when configured);
 `sixshooter verify COMMITMENT SALT DECK`: check a round's deck offline (no configuration);
 `sixshooter demo [DIR]`: two AI players play a duel, its pictures and transcript into DIR;
-`sixshooter db copy SRC DST [--force]`: copy a whole database, e.g. SQLite to PostgreSQL.
+`sixshooter db copy SRC DST [--force]`: copy a whole database, e.g. SQLite to PostgreSQL;
+`sixshooter db backup DEST [--db SRC]`: a checked copy of a running bot's SQLite database.
 
 `--help` and `--version` need no configuration either. `run` reads the environment (see
 `bot.config.ENVIRONMENT`), takes the database's single-instance lock, then reaches Telegram,
@@ -20,7 +21,7 @@ from importlib import metadata
 
 from telegram.error import InvalidToken, TelegramError
 
-from bot import dbcopy, instance, logs
+from bot import dbbackup, dbcopy, instance, logs
 from bot.config import ENVIRONMENT, Config, ConfigError
 from bot.i18n import LANGUAGES
 from bot.ops import memory
@@ -87,7 +88,7 @@ def parser() -> argparse.ArgumentParser:
                       "normal or hard (default: easy hard)")
     demo.add_argument("--seed", type=int, default=1, help="the deal's seed (default 1)")
     db = commands.add_parser(
-        "db", help="database tools: db copy SRC DST (no token)",
+        "db", help="database tools: db copy SRC DST, db backup DEST (no token)",
         description="Database tools; they need no token.")
     tools = db.add_subparsers(dest="tool", title="tools", metavar="TOOL", required=True)
     copy = tools.add_parser(
@@ -101,6 +102,18 @@ def parser() -> argparse.ArgumentParser:
     copy.add_argument("target", metavar="DST", help="the database to copy into (empty)")
     copy.add_argument("--force", action="store_true",
                       help="replace DST's rows if it has any (all of its tables are emptied)")
+    backup = tools.add_parser(
+        "backup", formatter_class=raw, epilog=dbbackup.EXIT_CODES,
+        help="a checked copy of the bot's SQLite database, while the bot runs",
+        description="Copy the SQLite database (SIXSHOOTER_DB, or --db) to DEST, a file or a\n"
+                    "directory (then DEST/NAME-YYYYMMDDTHHMMSSZ.db), while the bot runs: its\n"
+                    "writes go on meanwhile. The copy is checked, then renamed into place:\n"
+                    "DEST never holds half a copy. PostgreSQL: use pg_dump or the server's\n"
+                    "own backups (README: Back up and restore).")
+    backup.add_argument("dest", metavar="DEST", help="the backup file, or a directory for it")
+    backup.add_argument("--db", metavar="SRC", default=None,
+                        help="the database to back up (default: SIXSHOOTER_DB, else "
+                             "./sixshooter.db)")
     return top
 
 
@@ -113,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "demo":
         return _demo(args)
     if args.command == "db":
+        if args.tool == "backup":
+            return dbbackup.cli(args.dest, args.db)
         return dbcopy.cli(args.source, args.target, force=args.force)
     return run()
 

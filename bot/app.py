@@ -7,7 +7,7 @@ from typing import Any
 
 from telegram.ext import ApplicationBuilder
 
-from bot import common, duel, fairness, info, settings, sixcard, stats, tournament
+from bot import backups, common, duel, fairness, info, settings, sixcard, stats, tournament
 from bot.common import chats, due
 from bot.config import Config
 from bot.offload import Offload
@@ -27,12 +27,12 @@ log = logging.getLogger(__name__)
 # The feature packages, each registering its handlers, in this order: also the menu's order.
 # `common` comes last: its answer to a press no feature knows takes any press (its other
 # handlers are of their own kinds or group, so their place changes nothing).
-FEATURES = (duel, sixcard, stats, tournament, fairness, settings, info, common)
+FEATURES = (duel, sixcard, stats, tournament, fairness, settings, info, backups, common)
 MENU: tuple[Command, ...] = tuple(c for f in FEATURES for c in f.COMMANDS)
 # What runs once the bot is connected, in order: the duels (their turn timers hooked before
 # any is shown again), the six-card games, the tournaments, the season-end post's job, then
 # the one sync job for every game.
-STARTS = (duel.start, sixcard.start, tournament.start, stats.start, common.start)
+STARTS = (duel.start, sixcard.start, tournament.start, stats.start, backups.start, common.start)
 CONFIG = "sixshooter.config"
 OPS = "sixshooter.ops"  # the running /metrics and /healthz server, if any
 UPDATES = ["message", "callback_query", "my_chat_member"]

@@ -32,6 +32,10 @@ DEFAULT_WEBHOOK_LISTEN = "127.0.0.1"  # behind a reverse proxy that terminates T
 DEFAULT_CHALLENGE_TTL = 600
 DEFAULT_METRICS_LISTEN = "127.0.0.1"  # metrics are for the operator's scraper, not the world
 TIME_SCALE_MIN, TIME_SCALE_MAX = 0.0001, 100.0
+DEFAULT_BACKUP_EVERY = 86400  # seconds between automatic backups
+DEFAULT_BACKUP_KEEP = 7
+BACKUP_KEEP_MAX = 1000
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 ENVIRONMENT = """\
 environment:
@@ -58,6 +62,10 @@ environment:
                               default: off. Never the webhook's port
   SIXSHOOTER_METRICS_LISTEN   the address /metrics listens on; default 127.0.0.1; 0.0.0.0 or ::
                               for a scraper on another machine (keep the port firewalled)
+  SIXSHOOTER_BACKUP_DIR       SQLite only: back the database up into this directory while the
+                              bot runs; default: off (PostgreSQL: use the server's backups)
+  SIXSHOOTER_BACKUP_EVERY     how often: 30m, 6h, 24h (the default), 7d...
+  SIXSHOOTER_BACKUP_KEEP      how many backups to keep, the oldest removed first; default 7
 """
 
 _HOW_TO_GET_A_TOKEN = (
@@ -93,6 +101,9 @@ class Config:
     time_scale: float = 1.0  # turn timers last this many times their nominal length
     metrics_port: int | None = None  # /metrics and /healthz for operators; None: off
     metrics_listen: str = DEFAULT_METRICS_LISTEN
+    backup_dir: Path | None = None  # automatic backups of the SQLite file; None: off
+    backup_every: int = DEFAULT_BACKUP_EVERY  # seconds between them
+    backup_keep: int = DEFAULT_BACKUP_KEEP  # how many are kept
 
     @property
     def db_path(self) -> Path | None:
@@ -141,12 +152,22 @@ class Config:
             time_scale=_scale(environ, "SIXSHOOTER_TIME_SCALE"),
             metrics_port=_port(environ, "SIXSHOOTER_METRICS_PORT"),
             metrics_listen=_address(environ, "SIXSHOOTER_METRICS_LISTEN", DEFAULT_METRICS_LISTEN),
+            backup_dir=_path(environ, "SIXSHOOTER_BACKUP_DIR"),
+            backup_every=_every(environ, "SIXSHOOTER_BACKUP_EVERY", DEFAULT_BACKUP_EVERY),
+            backup_keep=_count(environ, "SIXSHOOTER_BACKUP_KEEP", DEFAULT_BACKUP_KEEP,
+                               BACKUP_KEEP_MAX),
         )
         if config.use_webhook and config.metrics_port == config.webhook_port:
             raise ConfigError(f"SIXSHOOTER_METRICS_PORT={config.metrics_port} is the webhook's "
                               "port: metrics never share the public webhook; give them another")
+        if config.backup_dir is not None and config.db_path is None:
+            raise ConfigError("SIXSHOOTER_BACKUP_DIR backs up a SQLite file; on PostgreSQL use "
+                              "pg_dump or the server's own backups (README: Back up and "
+                              "restore) and unset it")
         if check_paths and config.db_path is not None:
             check_db_path(config.db_path)
+        if check_paths and config.backup_dir is not None:
+            check_backup_dir(config.backup_dir)
         return config
 
 
@@ -183,6 +204,17 @@ def check_db_path(path: Path) -> None:
             f"{where} is a broken database path: the directory {str(parent)!r} is not writable "
             "by this user; fix its permissions or point SIXSHOOTER_DB elsewhere"
         )
+
+
+def check_backup_dir(path: Path) -> None:
+    """Raise ConfigError unless backups can be written into the directory `path`."""
+    where = f"SIXSHOOTER_BACKUP_DIR={str(path)!r}"
+    if not path.is_dir():
+        raise ConfigError(f"{where} is not a directory; create it (mkdir -p) or point "
+                          "SIXSHOOTER_BACKUP_DIR elsewhere")
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ConfigError(f"{where} is not writable by this user; fix its permissions or "
+                          "point SIXSHOOTER_BACKUP_DIR elsewhere")
 
 
 def _get(environ: Mapping[str, str], name: str) -> str | None:
@@ -305,3 +337,29 @@ def _switch(environ: Mapping[str, str], name: str, default: bool) -> bool:
     if value in ("0", "off", "false", "no"):
         return False
     raise ConfigError(f"{name}={raw!r} is not a switch: use on or off")
+
+
+def _path(environ: Mapping[str, str], name: str) -> Path | None:
+    raw = _get(environ, name)
+    return None if raw is None else Path(raw).expanduser()
+
+
+def _every(environ: Mapping[str, str], name: str, default: int) -> int:
+    raw = _get(environ, name)
+    if raw is None:
+        return default
+    found = re.fullmatch(r"(\d{1,6})\s*([smhd])", raw.lower())
+    seconds = int(found.group(1)) * _UNITS[found.group(2)] if found else 0
+    if not 60 <= seconds <= 366 * 86400:
+        raise ConfigError(f"{name}={raw!r} is not a period: use a number and a unit (s, m, h "
+                          "or d) from 1m to 366d, e.g. 30m, 6h or 24h")
+    return seconds
+
+
+def _count(environ: Mapping[str, str], name: str, default: int, most: int) -> int:
+    raw = _get(environ, name)
+    if raw is None:
+        return default
+    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= most):
+        raise ConfigError(f"{name}={raw!r} is not a count: use a whole number from 1 to {most}")
+    return int(raw)

@@ -64,8 +64,8 @@ def test_no_job_queue_every_delayed_effect_is_a_due_row() -> None:
     with pytest.warns(PTBUserWarning, match="No `JobQueue` set up"):
         assert app.job_queue is None
     assert sorted(due.handlers_of(app)) == [
-        "challenge.expire", "janitor.orphans", "practice.move", "review", "season.end", "sync",
-        "tournament.refresh", "tournament.tick", "turn"]
+        "backup", "challenge.expire", "janitor.orphans", "practice.move", "review", "season.end",
+        "sync", "tournament.refresh", "tournament.tick", "turn"]
 
 
 def test_the_menu_is_the_features_commands_in_todays_order() -> None:

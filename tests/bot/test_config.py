@@ -290,3 +290,50 @@ def test_metrics_never_share_the_webhook_s_port(tmp_path: Path) -> None:
         Config.from_env(env(tmp_path, SIXSHOOTER_METRICS_PORT="8443", **hook))
     assert "\n" not in str(info.value)
     assert Config.from_env(env(tmp_path, SIXSHOOTER_METRICS_PORT="8443")).metrics_port == 8443
+
+
+def test_backups_are_off_by_default_and_read_a_directory_a_period_and_a_count(
+        tmp_path: Path) -> None:
+    config = Config.from_env(env(tmp_path))
+    assert (config.backup_dir, config.backup_every, config.backup_keep) == (None, 86400, 7)
+    config = Config.from_env(env(tmp_path, SIXSHOOTER_BACKUP_DIR=str(tmp_path),
+                                 SIXSHOOTER_BACKUP_EVERY="6h", SIXSHOOTER_BACKUP_KEEP="30"))
+    assert (config.backup_dir, config.backup_every, config.backup_keep) == (tmp_path, 21600, 30)
+    for every, seconds in (("30m", 1800), ("24h", 86400), ("7d", 604800), ("90S", 90)):
+        assert Config.from_env(env(tmp_path, SIXSHOOTER_BACKUP_EVERY=every)).backup_every == (
+            seconds)
+
+
+@pytest.mark.parametrize(("name", "value", "says"), [
+    ("SIXSHOOTER_BACKUP_EVERY", "24", "is not a period"),
+    ("SIXSHOOTER_BACKUP_EVERY", "10s", "is not a period"),
+    ("SIXSHOOTER_BACKUP_EVERY", "1y", "is not a period"),
+    ("SIXSHOOTER_BACKUP_KEEP", "0", "is not a count"),
+    ("SIXSHOOTER_BACKUP_KEEP", "seven", "is not a count"),
+])
+def test_a_backup_setting_that_cannot_work_is_one_line(
+        tmp_path: Path, name: str, value: str, says: str) -> None:
+    with pytest.raises(ConfigError, match=f"^{name}={value!r} {says}") as e:
+        Config.from_env(env(tmp_path, **{name: value}))
+    assert "\n" not in str(e.value)
+
+
+def test_a_backup_directory_must_exist_and_be_writable(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="is not a directory; create it"):
+        Config.from_env(env(tmp_path, SIXSHOOTER_BACKUP_DIR=str(tmp_path / "missing")))
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    if os.access(locked, os.W_OK):  # root writes anywhere
+        return
+    with pytest.raises(ConfigError, match="is not writable"):
+        Config.from_env(env(tmp_path, SIXSHOOTER_BACKUP_DIR=str(locked)))
+
+
+def test_backups_on_postgresql_stop_the_bot_pointing_to_the_server_s_own(
+        tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as e:
+        Config.from_env(env(tmp_path, SIXSHOOTER_DB="postgresql://bot:pw@db/bot",
+                            SIXSHOOTER_BACKUP_DIR=str(tmp_path)))
+    assert str(e.value).startswith("SIXSHOOTER_BACKUP_DIR backs up a SQLite file; on "
+                                   "PostgreSQL use pg_dump or the server's own backups")
+    assert "\n" not in str(e.value) and "pw" not in str(e.value)

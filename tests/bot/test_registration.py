@@ -108,7 +108,7 @@ def test_each_application_registers_its_own_once() -> None:
     first, not twice as many, and adding to one does not add to the other."""
     first, second = (application.build(Config(token=TOKEN)) for _ in range(2))
     for app in (first, second):
-        assert len(due.handlers_of(app)) == 9
+        assert len(due.handlers_of(app)) == 10
         assert [g.name for g in chats.closing(app)] == ["duel", "six-card", "tournament"]
         assert len(sync.loops_of(app)) == 2
         assert len(app.handlers[0]) == len(first.handlers[0])
