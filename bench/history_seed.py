@@ -33,12 +33,13 @@ import random
 import time
 from pathlib import Path
 
+from rules.duel.moves import legal_actions
+
 from bot.duel.service import duel_result
 from bot.storage import DuelStatus, Storage, deals_of
 from rules.cards import shuffled_deck
 from rules.duel import DuelState
 from rules.duel.actions import Action, Bet, Surrender, TiebreakAnswer
-from rules.duel.moves import legal_actions
 from rules.duel.view import Phase
 from rules.fairness import new_salt
 
