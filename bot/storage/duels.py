@@ -77,11 +77,6 @@ class DuelRepo(LiveGames[DuelRecord, DuelState]):
             updated_at=created_at, players=players, ai_level=ai_level,
         )
 
-    async def practice_of(self, chat_id: int, user_id: int) -> list[DuelRecord]:
-        """The user's finished practice duels against the bot in this chat."""
-        return await self.select("chat_id = ? AND player0_id = ? AND ai_level IS NOT NULL"
-                                 " AND status = 'finished' ORDER BY id", chat_id, user_id)
-
     async def live_for_user_in_chat(self, chat_id: int, user_id: int) -> DuelRecord | None:
         found = await self.select("chat_id = ? AND status = 'live' AND (player0_id = ?"
                                   " OR player1_id = ?) ORDER BY id DESC LIMIT 1",
