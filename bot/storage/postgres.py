@@ -16,12 +16,12 @@
   stalls what needs the database and nothing else, and nothing is half-written.
 * **The schema version** is the one row of `schema_version`; migrations run in one
   transaction each, under an advisory lock, so processes starting together migrate once.
-
 * **Through a transaction pooler** (`?pooler=transaction` on the URL, PgBouncer's
   `pool_mode = transaction`: each transaction may run on another server connection, and a
   connection's start may carry only a few parameters) no statement is prepared under a name
-  (asyncpg's cache off: an unnamed statement lives within its transaction), the timeouts are
-  set per transaction (`SET LOCAL`, sent with its first statement) instead of at connect, and
+  (asyncpg's cache off: an unnamed one is parsed and run before the pooler lets the server
+  connection go, asyncpg syncing only after the run), the timeouts are set per transaction
+  (`SET LOCAL` after its BEGIN, with its lock, in one round trip) instead of at connect, and
   nothing outlives a transaction: the poller's hold (`bot.storage.locks`) is a lease row
   instead of a session's advisory lock. Statements outside a transaction get the timeouts the
   role has (README).
