@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
@@ -59,6 +58,17 @@ class PgBouncer:
         return pooled(url, self.port, user=user)
 
     def start(self) -> PgBouncer:
+        """Started and listening; a port taken meanwhile (another test process) is tried
+        again on another."""
+        for attempt in range(3):
+            try:
+                return self._start()
+            except RuntimeError:
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _start(self) -> PgBouncer:
         exe = binary()
         assert exe is not None, HOW
         self.port = _free_port()
@@ -72,13 +82,12 @@ class PgBouncer:
             f"auth_type = trust\nauth_file = {users}\nauth_user = {self.admin_user}\n"
             "pool_mode = transaction\nmax_client_conn = 500\ndefault_pool_size = 20\n"
             f"logfile = {log}\n")
-        command = [exe, str(ini)]
+        user = None
         if os.geteuid() == 0:  # pgbouncer refuses to run as root
-            shutil.chown(self._dir, "postgres")
-            for f in (ini, users):
-                shutil.chown(f, "postgres")
-            command = ["runuser", "-u", "postgres", "--", *command]
-        self._proc = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+            user = "postgres"
+            for f in (self._dir, ini, users):
+                shutil.chown(f, user)
+        self._proc = subprocess.Popen([exe, str(ini)], user=user, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -88,7 +97,7 @@ class PgBouncer:
                 if s.connect_ex(("127.0.0.1", self.port)) == 0:
                     return self
             time.sleep(0.05)
-        self.stop()
+        self._end()
         raise RuntimeError(f"pgbouncer did not listen within 10 s: {self.log()[-2000:]}")
 
     def log(self) -> str:
@@ -96,11 +105,14 @@ class PgBouncer:
         return path.read_text(errors="replace") if path.exists() else ""
 
     def stop(self) -> None:
+        self._end()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def _end(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
-            os.killpg(self._proc.pid, signal.SIGTERM)  # runuser's session: pgbouncer too
+            self._proc.terminate()
             try:
                 self._proc.wait(5)
             except subprocess.TimeoutExpired:
-                os.killpg(self._proc.pid, signal.SIGKILL)
+                self._proc.kill()
                 self._proc.wait()
-        shutil.rmtree(self._dir, ignore_errors=True)
