@@ -108,3 +108,31 @@ async def test_two_contenders_never_hold_at_once(pair: tuple[Storage, Storage]) 
     assert {w for _, _, w in spans} == {"one", "two"}, spans
     for (_, end, _), (start, _, _) in itertools.pairwise(spans):
         assert end < start, spans
+
+
+async def test_a_holder_cut_off_steps_down_before_its_lease_lapses(
+        pair: tuple[Storage, Storage], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its renewals hang (a network cut): `alive()` says False before the lease's end as the
+    database counts it, so the successor, who waits for that end, never overlaps it."""
+    one, two = pair
+    sent = time.monotonic()
+    held = await hold(one)
+    assert held is not None
+    assert await held.alive()
+    renewed = time.monotonic()
+
+    async def cut_off(*_: object) -> int:
+        await asyncio.sleep(3600)
+        return 0
+
+    monkeypatch.setattr(one.db, "execute", cut_off)
+    while await held.alive():
+        await asyncio.sleep(0.05)
+    stepped_down = time.monotonic()
+    assert stepped_down <= renewed + SHORT - locks.MARGIN + 0.1
+    assert await hold(two) is None  # the database ends it only later: a margin, no overlap
+    while (successor := await hold(two)) is None:
+        assert time.monotonic() - sent < SHORT + 5, "the lapsed lease was never taken"
+        await asyncio.sleep(0.05)
+    assert time.monotonic() - renewed >= SHORT - 0.2
+    await successor.release()
