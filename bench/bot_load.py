@@ -2,7 +2,7 @@
 
     python bench/bot_load.py [--duels 200 | --scale 10,100,400] [--think 2] [--rounds 2]
                              [--against OTHER_CHECKOUT] [--db postgresql://...] [--wait S]
-                             [--workers N --db URL]
+                             [--workers N --db URL] [--db URL --pooler]
 
 Starts the fake Telegram Bot API in this process and the `sixshooter` bot as a subprocess,
 opens one duel per group in N groups, then plays every duel to its end at once, each player
@@ -30,6 +30,11 @@ and the server's transactions and rows written per tap. SQLite runs inside the b
 so the bot's CPU on SQLite includes the engine's; on PostgreSQL the engine's is the server's.
 With `--against CHECKOUT` every run is made for both trees, alternating (a checkout without
 PostgreSQL runs on SQLite only), and a table sets them side by side with this / against.
+
+With `--pooler` (and `--db`) each round also runs the bot on PostgreSQL through a PgBouncer in
+transaction mode that the bench starts (tests/support/pgbouncer.py: Debian's `pgbouncer`, run as
+user postgres when the bench runs as root), its URL marked `?pooler=transaction`, and prints its
+taps per CPU-second of the bot against the direct connection's (the goal: within 10 %).
 
 With `--workers N` (and `--db`) the bot runs as 1, 2, ... N worker processes on one PostgreSQL
 database in webhook mode, the fake posting the updates round-robin over them as a load balancer
@@ -81,6 +86,7 @@ from tests.support.driver import (  # noqa: E402
     Table,
 )
 from tests.support.fakeapi import BOT_TOKEN  # noqa: E402
+from tests.support.pgbouncer import PgBouncer  # noqa: E402
 from tests.support.workers import Workers  # noqa: E402
 
 KEEP_LOGS: Path | None = None  # --keep-logs DIR
@@ -94,10 +100,12 @@ def _lines(e: BaseException) -> str:
 
 async def run(duels: int, seed: int, think: float, command: list[str] | None,
               label: str, admin: str | None = None, wait: float | None = None,
-              workers: int = 0, connections: int = 8, log_level: str = "WARNING") -> Figures:
-    """One load run (on SQLite, or given `admin`, on a fresh PostgreSQL database; with
-    `workers`, that many webhook workers on it); prints its figures and returns them."""
-    engine = "postgresql" if admin else "sqlite"
+              workers: int = 0, connections: int = 8, log_level: str = "WARNING",
+              pooler: PgBouncer | None = None) -> Figures:
+    """One load run (on SQLite, or given `admin`, on a fresh PostgreSQL database, through
+    `pooler` if given; with `workers`, that many webhook workers on it); prints its figures
+    and returns them."""
+    engine = "pgbouncer" if pooler and admin else "postgresql" if admin else "sqlite"
     wait = max(TIMEOUT, WAIT_PER_DUEL * duels) if wait is None else wait
     label = f"{label}, {engine}" + (f", {workers} worker{'s' * (workers > 1)}" if workers else "")
     figures = Figures(label, engine, workers, duels, think)
@@ -110,7 +118,7 @@ async def run(duels: int, seed: int, think: float, command: list[str] | None,
         url = await fresh_database(admin) if admin else None
         env = {"SIXSHOOTER_LOG_LEVEL": log_level, "SIXSHOOTER_RATE_LIMIT": "off"}
         if url:
-            env["SIXSHOOTER_DB"] = url
+            env["SIXSHOOTER_DB"] = pooler.url(url) if pooler else url
         if workers:  # behind the fake's round-robin load balancer
             assert url is not None, "--workers runs on PostgreSQL: give --db"
             group = Workers(api, url, Path(tmp), workers, webhook=True, env=env,
@@ -215,7 +223,19 @@ async def main(args: argparse.Namespace) -> None:
     if args.workers:
         await main_workers(args)
         return
-    engines: list[str | None] = [None] + ([args.db] if args.db else [])
+    if args.pooler and not args.db:
+        raise SystemExit("--pooler puts a PgBouncer in front of the --db server: give --db URL")
+    pooler = PgBouncer(args.db).start() if args.pooler else None
+    try:
+        await _main(args, pooler)
+    finally:
+        if pooler is not None:
+            pooler.stop()
+
+
+async def _main(args: argparse.Namespace, pooler: PgBouncer | None) -> None:
+    engines: list[tuple[str | None, PgBouncer | None]] = [(None, None)] + (
+        [(args.db, None)] if args.db else []) + ([(args.db, pooler)] if pooler else [])
     trees: list[tuple[str, Path | None]] = [("this tree", None)]
     if args.against is not None:
         trees.insert(0, ("against", Path(args.against).resolve()))
@@ -228,27 +248,43 @@ async def main(args: argparse.Namespace) -> None:
     failed: list[str] = []
     for _ in range(args.rounds):  # alternate, so a drift of the machine's speed hits all
         for duels in counts:
-            for admin in engines:
+            for admin, via in engines:
                 for label, checkout in trees:
                     if admin and checkout is not None and not has_postgres(checkout):
                         continue  # a checkout from before PostgreSQL: SQLite only
-                    profile = (f"{args.profile}.{'postgresql' if admin else 'sqlite'}"
+                    kind = "pgbouncer" if via else "postgresql" if admin else "sqlite"
+                    profile = (f"{args.profile}.{kind}"
                                if args.profile and checkout is None else None)
                     try:
                         runs.append(await run(duels, args.seed, args.think,
                                               bot_command(checkout, profile), label, admin,
-                                              args.wait, log_level=args.log_level))
+                                              args.wait, log_level=args.log_level,
+                                              pooler=via))
                     except TimeoutError as e:  # one run's failure, shown; the others go on
-                        failed.append(f"[{label}, {'postgresql' if admin else 'sqlite'}, "
+                        failed.append(f"[{label}, {kind}, "
                                       f"{duels} duels] failed: {_lines(e)}")
                         print(failed[-1], flush=True)
     if args.against is not None and args.db and not has_postgres(Path(args.against)):
         print(f"{args.against} has no PostgreSQL engine: it ran on SQLite only")
     table(runs)
+    if pooler is not None:
+        _pooled(runs)
     side_by_side(runs)
     scale(runs)
     for line in failed:
         print(line)
+
+
+def _pooled(runs: list[Figures]) -> None:
+    """Through the pooler against directly: the medians of taps per CPU-second of the bot."""
+    for tree in sorted({f.tree for f in runs}):
+        for duels in sorted({f.duels for f in runs}):
+            direct, pooled = (statistics.median(each) if (each := [
+                f.per_cpu for f in runs if (f.tree, f.duels, f.engine) == (tree, duels, kind)
+            ]) else None for kind in ("postgresql", "pgbouncer"))
+            if direct and pooled:
+                print(f"{tree}, {duels} duels: through PgBouncer / directly, taps per CPU-second "
+                      f"of the bot: {pooled / direct:.2f}x (goal: within 10 %)")
 
 
 if __name__ == "__main__":
@@ -270,6 +306,9 @@ if __name__ == "__main__":
                         help="also run on PostgreSQL: a server's admin URL (a user who may "
                              "create databases), e.g. postgresql://postgres@127.0.0.1:5432/"
                              "postgres; each run makes its own database and drops it")
+    parser.add_argument("--pooler", action="store_true",
+                        help="with --db: also run through a PgBouncer in transaction mode "
+                             "(Debian's pgbouncer) in front of that server")
     parser.add_argument("--wait", type=float, metavar="SECONDS",
                         help=f"how long a player waits for the bot's move to show (default: "
                              f"{TIMEOUT:g} s or {WAIT_PER_DUEL:g} s per duel, the more: flat "

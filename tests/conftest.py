@@ -4,7 +4,9 @@ warnings as errors (pyproject.toml).
 
 `store` (and `database`, its URL) is a fresh, migrated database per test on each engine: the
 SQLite file, and PostgreSQL when `SIXSHOOTER_TEST_POSTGRES` names a server
-(tests/support/databases.py); a test taking it runs once per engine.
+(tests/support/databases.py); a test taking it runs once per engine. `pgbouncer` is a
+PgBouncer in transaction mode in front of that server, for the whole session
+(tests/support/pgbouncer.py; tests/bot/storage runs its tests through it too).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import pytest
 
 from bot.storage import Storage
 from tests.support import databases
+from tests.support.pgbouncer import HOW as NO_PGBOUNCER
+from tests.support.pgbouncer import PgBouncer, binary
 
 
 @pytest.fixture(scope="session")
@@ -31,6 +35,22 @@ def postgres() -> Iterator[str | None]:
         return
     with databases.session_database(admin) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def pgbouncer() -> Iterator[PgBouncer]:
+    """A PgBouncer (transaction mode) in front of the tests' server; skipped, with one line
+    saying how to run it, without pgbouncer or a server."""
+    admin = databases.admin_url()
+    if admin is None:
+        pytest.skip(databases.HOW)
+    if binary() is None:
+        pytest.skip(NO_PGBOUNCER)
+    bouncer = PgBouncer(admin).start()
+    try:
+        yield bouncer
+    finally:
+        bouncer.stop()
 
 
 @pytest.fixture(params=databases.ENGINES)

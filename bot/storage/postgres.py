@@ -9,7 +9,8 @@
   held to the outermost transaction's end). A nested transaction is a savepoint.
 * **Reads** outside a transaction take any pooled connection and see the last committed state.
 * **Nothing waits forever.** A connection is waited for at most the busy timeout, a statement's
-  lock too (`lock_timeout`), and a statement runs at most a minute (`statement_timeout`);
+  lock too (`lock_timeout`), and a statement runs at most a minute (`statement_timeout`, and
+  asyncpg's `command_timeout` a few seconds later, whatever the server was told);
   past that, or while the server cannot be reached (a restart, a network cut), a statement
   fails with `StorageError`, and the pool connects again for the next one: a short outage
   stalls what needs the database and nothing else, and nothing is half-written.
@@ -20,6 +21,15 @@
   the next statement finds the primary of the moment instead of the pool keeping the old one.
 * **The schema version** is the one row of `schema_version`; migrations run in one
   transaction each, under an advisory lock, so processes starting together migrate once.
+* **Through a transaction pooler** (`?pooler=transaction` on the URL, PgBouncer's
+  `pool_mode = transaction`: each transaction may run on another server connection, and a
+  connection's start may carry only a few parameters) no statement is prepared under a name
+  (asyncpg's cache off: an unnamed one is parsed and run before the pooler lets the server
+  connection go, asyncpg syncing only after the run), the timeouts are set per transaction
+  (`SET LOCAL` after its BEGIN, with its lock, in one round trip) instead of at connect, and
+  nothing outlives a transaction: the poller's hold (`bot.storage.locks`) is a lease row
+  instead of a session's advisory lock. Statements outside a transaction get the timeouts the
+  role has (README).
 
 A new row's id comes back by `RETURNING id`. Telegram ids are BIGINT, times BIGINT unix
 seconds (DOUBLE PRECISION where fractional), flags 0/1 INTEGERs, as on SQLite.
@@ -29,10 +39,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import secrets
+import socket
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, ClassVar, cast
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import asyncpg
 
@@ -53,7 +66,7 @@ from bot.storage.db import (
     lock_id,
     pending,
 )
-from bot.storage.locks import advisory_lock
+from bot.storage.locks import advisory_lock, take_lease
 from bot.storage.pgerrors import FAILURES as _FAILURES
 from bot.storage.pgerrors import describe as _describe
 from bot.storage.postgres_sql import (
@@ -71,6 +84,8 @@ log = logging.getLogger(__name__)
 STATEMENT_TIMEOUT_MS = 60_000
 MIGRATION_LOCK = 0x5158_0001  # pg_advisory_xact_lock key: one process migrates at a time
 _LOCK = "SELECT pg_advisory_xact_lock($1)"  # a transaction's `lock` (db.lock_id of its key)
+POOLER = "pooler"  # the URL's query parameter saying a pooler is in front, and its kind:
+POOLERS = ("transaction",)  # (a session pooler is a direct connection, as far as the bot sees)
 
 class PostgresDatabase(Database):
     """A PostgreSQL database; opened through `bot.storage.engines.open_database` with a
@@ -83,11 +98,14 @@ class PostgresDatabase(Database):
     SKIP_LOCKED: ClassVar[str] = " FOR UPDATE SKIP LOCKED"
     CATALOG: ClassVar[Mapping[str, str]] = CATALOG
 
-    def __init__(self, pool: Any, location: Location, *, busy_timeout: float) -> None:
+    def __init__(self, pool: Any, location: Location, *, busy_timeout: float,
+                 per_transaction: str = "") -> None:
         self._pool = pool
         self._url = location.target  # for a lock's own connection (try_hold); never shown
         self.path = location.shown
         self.busy_timeout = busy_timeout
+        self._per_transaction = per_transaction  # a pooler's: the session's settings, each time
+        self._holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"  # leases
         self._lock = asyncio.Lock()  # one transaction at a time in this process
         self._closed = False
 
@@ -95,12 +113,18 @@ class PostgresDatabase(Database):
     def locate(cls, where: str) -> Location:
         """postgresql://user:password@host:5432/database (or postgres://); several servers as
         libpq writes them (`host1:5432,host2:5432`), tried in order, with
-        `?target_session_attrs=read-write` (or `primary`) for the one that takes writes."""
+        `?target_session_attrs=read-write` (or `primary`) for the one that takes writes; and
+        `?pooler=transaction` when a transaction pooler is in front."""
         try:
             named = servers(where)
         except ValueError as e:
             raise StorageError(f"not a usable PostgreSQL URL ({e}); expected "
                                "postgresql://user:password@host:5432/database") from None
+        query = urlsplit(where).query
+        pooler = dict(parse_qsl(query, keep_blank_values=True)).get(POOLER)
+        if pooler is not None and pooler not in POOLERS:
+            raise StorageError(f"unknown {POOLER}={pooler!r} in the PostgreSQL URL; expected "
+                               f"{POOLER}=transaction (a transaction pooler such as PgBouncer)")
         if not urlsplit(where).path.strip("/") and not named:
             raise StorageError("the URL names no PostgreSQL server or database; expected "
                                "postgresql://user:password@host:5432/database")
@@ -110,18 +134,23 @@ class PostgresDatabase(Database):
     async def connect(cls, location: Location, *, migrations: Sequence[Migration] | None = None,
                       busy_timeout: float = BUSY_TIMEOUT, readers: int = READERS
                       ) -> PostgresDatabase:
-        url, shown = location.target, location.shown
-        settings = {"lock_timeout": str(max(1, round(busy_timeout * 1000))),
-                    "statement_timeout": str(STATEMENT_TIMEOUT_MS),
-                    "application_name": "sixshooter"}
+        url, pooled = without_pooler(location.target)
+        shown = location.shown
+        timeouts = {"lock_timeout": str(max(1, round(busy_timeout * 1000))),
+                    "statement_timeout": str(STATEMENT_TIMEOUT_MS)}
+        # A pooler passes on few startup parameters (PgBouncer refuses the others) and keeps
+        # no named statement from one transaction to the next.
+        settings = {"application_name": "sixshooter", **({} if pooled else timeouts)}
+        per_transaction = "".join(f"SET LOCAL {k} = {v}; " for k, v in timeouts.items())
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=0, max_size=max(2, readers + 2), timeout=busy_timeout,
                 command_timeout=STATEMENT_TIMEOUT_MS / 1000 + 5, server_settings=settings,
-                statement_cache_size=1024, reset=_keep_session)
+                statement_cache_size=0 if pooled else 1024, reset=_keep_session)
         except _FAILURES as e:
             raise StorageError(f"cannot open the database {shown!r}: {_describe(e)}") from e
-        db = cls(pool, location, busy_timeout=busy_timeout)
+        db = cls(pool, location, busy_timeout=busy_timeout,
+                 per_transaction=per_transaction if pooled else "")
         try:
             await db._migrate(POSTGRES_STEPS if migrations is None else migrations)
         except BaseException as e:
@@ -150,6 +179,8 @@ class PostgresDatabase(Database):
         return int(row[0]) if row and row[0] is not None else 0
 
     async def try_hold(self, name: str) -> HeldLock | None:
+        if self._per_transaction:  # through a pooler: no session holds anything
+            return await take_lease(self, self._holder, name)
         return await advisory_lock(self._url, self.path, name, timeout=self.busy_timeout)
 
     async def tables(self) -> list[str]:
@@ -252,7 +283,10 @@ class PostgresDatabase(Database):
             try:
                 async with self._guard():
                     await pg_tx.start()
-                    if lock is not None:
+                    if self._per_transaction:  # one round trip: the settings and the lock
+                        held = "" if lock is None else _LOCK.replace("$1", str(lock_id(lock)))
+                        await conn.execute(self._per_transaction + held)
+                    elif lock is not None:
                         await conn.execute(_LOCK, lock_id(lock))
                 try:
                     yield
@@ -307,6 +341,17 @@ class PostgresDatabase(Database):
             await self._pool.release(conn)
         except _FAILURES as e:
             log.debug("database %s: release: %s", self.path, _describe(e))
+
+
+def without_pooler(url: str) -> tuple[str, bool]:
+    """The URL asyncpg is given (which would send an unknown query parameter to the server as
+    a setting), and whether a transaction pooler is in front."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    kept = [(k, v) for k, v in query if k != POOLER]
+    if len(kept) == len(query):
+        return url, False
+    return parts._replace(query=urlencode(kept)).geturl(), True
 
 
 async def _keep_session(conn: Any) -> None:

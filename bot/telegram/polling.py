@@ -12,8 +12,11 @@ it every `TRY_EVERY` seconds. The lock lives on its own connection, so it ends w
 leader's process (kill -9: at once) or machine (network loss: the server's keepalives, about 11
 s); the leader checks its hold every `CHECK_EVERY` seconds and stops polling as soon as it
 cannot confirm it, so a cut-off leader and its successor overlap a few seconds at most, and the
-inbox drops whatever both fetched. On SQLite the hold always succeeds: one process by its file
-lock.
+inbox drops whatever both fetched. Through a transaction pooler, where no session holds a lock,
+it is a lease the leader renews at each check, taken by a standby once it has lapsed by the
+database's clock, and given up by a leader that cannot renew before then: two never poll at
+once, and a killed leader is followed within the lease's length and a try (about 10 s;
+bot.storage.locks). On SQLite the hold always succeeds: one process by its file lock.
 
 Each batch is asked for as JSON (`fetch`, through `bot.telegram.send.raw`), not as
 python-telegram-bot's `Update` objects: the inbox keeps each update as Telegram sent it, and an

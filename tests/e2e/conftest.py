@@ -14,7 +14,10 @@
 A module marked ``pytestmark = pytest.mark.usefixtures("on_both_engines")`` runs each of its
 tests twice: on a SQLite file and on a PostgreSQL database of its own (skipped, with one line
 saying how to run it, when ``SIXSHOOTER_TEST_POSTGRES`` names no server); ``launch_bot`` then
-gives every bot that database unless told another.
+gives every bot that database unless told another. ``on_every_engine`` runs them a third time,
+on a PostgreSQL database reached through PgBouncer in transaction mode (``pgbouncer``, from
+tests/conftest.py; skipped, saying how to run it, without pgbouncer); so does
+``postgres_database``, on PostgreSQL directly and through PgBouncer.
 
 The duel tests (``test_duel_*.py``) each start one bot process (a restart keeps its database)
 and play people's parts through the fake Bot API; each also checks that Telegram (the fake
@@ -25,6 +28,7 @@ accepted.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +37,7 @@ import pytest
 from tests.support import databases
 from tests.support.botprocess import REPO_ROOT, BotProcess, LaunchBot
 from tests.support.fakeapi import BOT_TOKEN, FakeTelegramAPI
+from tests.support.pgbouncer import PgBouncer
 from tests.support.workers import LaunchWorkers, Workers
 
 BOT_MAIN = REPO_ROOT / "bot" / "__main__.py"
@@ -85,11 +90,31 @@ async def on_both_engines(request: pytest.FixtureRequest) -> AsyncIterator[str |
         yield url
 
 
-@pytest.fixture
-async def postgres_database() -> AsyncIterator[str]:
+@pytest.fixture(params=(*databases.ENGINES, "pgbouncer"))
+async def on_every_engine(request: pytest.FixtureRequest) -> AsyncIterator[str | None]:
+    """As `on_both_engines`, and a new PostgreSQL database through PgBouncer too."""
+    if request.param == "sqlite":
+        yield None
+        return
+    async with _postgres(request, through=request.param) as url:
+        yield url
+
+
+@pytest.fixture(params=("postgresql", "pgbouncer"))
+async def postgres_database(request: pytest.FixtureRequest) -> AsyncIterator[str]:
     """A new PostgreSQL database of its own (several bot processes share it), dropped after
-    the test; the test is skipped, with one line saying how to run it, without a server."""
+    the test, reached directly or through PgBouncer; the test is skipped, with one line saying
+    how to run it, without a server (or pgbouncer)."""
+    async with _postgres(request, through=request.param) as url:
+        yield url
+
+
+@asynccontextmanager
+async def _postgres(request: pytest.FixtureRequest, *, through: str) -> AsyncIterator[str]:
     async with databases.own_database() as url:
+        if through == "pgbouncer":
+            bouncer: PgBouncer = request.getfixturevalue("pgbouncer")
+            url = bouncer.url(url)
         yield url
 
 
@@ -145,8 +170,9 @@ async def launch_bot(
         if command is None and not BOT_MAIN.exists():
             pytest.skip("bot/__main__.py does not exist yet")
         n = len(processes) + 1
-        if db_path is None and "on_both_engines" in request.fixturenames:
-            db_path = request.getfixturevalue("on_both_engines")
+        for engines in ("on_both_engines", "on_every_engine"):
+            if db_path is None and engines in request.fixturenames:
+                db_path = request.getfixturevalue(engines)
         proc = BotProcess(
             fake_api,
             db_path or tmp_path / f"sixshooter-{n}.db",

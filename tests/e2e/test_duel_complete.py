@@ -39,7 +39,7 @@ from tests.support.fakeapi import FakeTelegramAPI
 from tests.support.fakeapi.model import FakeMessage
 
 # The state that matters survives on both engines: SQLite and PostgreSQL (tests/e2e/conftest.py).
-pytestmark = pytest.mark.usefixtures("on_both_engines")
+pytestmark = pytest.mark.usefixtures("on_every_engine")
 
 CARD_DISPLAY = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
 

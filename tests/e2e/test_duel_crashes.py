@@ -35,7 +35,7 @@ from tests.support.driver import (
 from tests.support.fakeapi import FakeTelegramAPI
 
 # The state that matters survives on both engines: SQLite and PostgreSQL (tests/e2e/conftest.py).
-pytestmark = pytest.mark.usefixtures("on_both_engines")
+pytestmark = pytest.mark.usefixtures("on_every_engine")
 
 
 async def test_kill_9_between_taps_and_mid_tap_then_restart_and_finish(

@@ -3,7 +3,9 @@
 PostgreSQL runs when `SIXSHOOTER_TEST_POSTGRES` names a server where its user may create
 databases (`.ci/run` sets it for the CI machine's server): the test session creates one
 database there, gives every test a fresh schema in it (a URL whose `search_path` is that
-schema), and drops the database at the end. Unset, the PostgreSQL tests skip with one line
+schema), and drops the database at the end. Through PgBouncer (tests/support/pgbouncer.py),
+which passes on no `search_path` at connect, a test's schema is reached as a role of its own
+whose search path it is (`pooled_schema`). Unset, the PostgreSQL tests skip with one line
 saying how to run them; set, a server that does not answer fails the run.
 """
 
@@ -18,6 +20,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
+
+from tests.support.pgbouncer import pooled
 
 ENV = "SIXSHOOTER_TEST_POSTGRES"
 EXAMPLE = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -65,6 +69,21 @@ async def fresh_schema(session_url: str) -> AsyncIterator[str]:
         yield with_database(session_url, urlsplit(session_url).path.lstrip("/"), schema)
     finally:
         await _admin(session_url, f"DROP SCHEMA {schema} CASCADE")
+
+
+@asynccontextmanager
+async def pooled_schema(session_url: str, port: int) -> AsyncIterator[str]:
+    """An empty schema of its own in the session's database, through the pooler on `port`;
+    the URL that uses it (its role's own, whose search path is the schema)."""
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    await _admin(session_url, f"CREATE ROLE {name} LOGIN; CREATE SCHEMA {name} AUTHORIZATION "
+                              f"{name}; ALTER ROLE {name} SET search_path = {name}")
+    try:
+        yield pooled(session_url, port, user=name)
+    finally:
+        await _admin(session_url, f"DROP SCHEMA {name} CASCADE; SELECT pg_terminate_backend(pid)"
+                                  f" FROM pg_stat_activity WHERE usename = '{name}'; "
+                                  f"DROP ROLE {name}")
 
 
 async def fresh_database(admin: str) -> str:

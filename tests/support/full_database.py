@@ -162,13 +162,15 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"kind": "sync", "key": "all", "due_at": NOW + 0.5, "data": "null",
          "generation": 17, "attempts": 2, "owner": "host/123/ab", "lease_until": NOW + 30.5},
     ],
+    "leases": [{"name": "sixshooter:poller:123456", "holder": "host:42:0a1b2c3d",
+                "until": NOW + 8.25}],
 }
 
 ORDER = ("chats", "chat_settings", "users", "duels", "deals", "duel_messages", "turn_timers",
          "reviews", "results", "ratings", "standings", "rivalries", "rating_points",
          "practice_tally", "challenges", "balances", "sixcard_games",
          "tournaments", "tournament_players", "tournament_matches", "pending_deletes",
-         "bot_meta", "due_jobs", "flood_windows", "inbox")  # the tables referred to first
+         "bot_meta", "due_jobs", "flood_windows", "inbox", "leases")  # the tables referred to first
 
 
 async def fill(db: Database) -> None:

@@ -150,6 +150,19 @@ CREATE TABLE practice_tally (
 INSERT INTO bot_meta (key, value) VALUES ('standings_backfill', '');
 """
 
+# Who holds a role among the processes sharing the database (bot.storage.locks: the poller),
+# until when (unix seconds by the database's clock): a lease its holder renews, which another
+# takes once it lapses. A row, not a session's advisory lock, so that it holds through a
+# transaction pooler (issue 37). SQLite has it too, unused (one process: the file lock).
+V20_LEASES = """
+CREATE TABLE leases (
+    name    TEXT PRIMARY KEY,                      -- the role: 'sixshooter:poller:<bot id>'
+    holder  TEXT NOT NULL,                         -- host:pid:random of the holding process
+    until   $FLOAT NOT NULL                        -- it lapses then, unless renewed
+);
+"""
+
 # (version, script): the baseline is V13.
 STEPS: tuple[tuple[int, str], ...] = ((14, V14_HINTS), (15, V15_DUE_JOBS), (16, V16_FLOOD),
-                                      (17, V17_INBOX), (18, V18_BOUNDED), (19, V19_STANDINGS))
+                                      (17, V17_INBOX), (18, V18_BOUNDED), (19, V19_STANDINGS),
+                                      (20, V20_LEASES))

@@ -28,6 +28,7 @@ import pytest
 from bot.storage import MIGRATIONS, Database, DuelStatus, Storage, TournamentStatus, deals_of
 from bot.storage.db import numbered
 from bot.storage.engines import open_database
+from bot.storage.postgres import without_pooler
 from bot.storage.schema import DIALECTS, LATEST, POSTGRES_STEPS, SQLITE_NEW, render
 from bot.storage.schema.steps import STEPS
 from rules.cards import shuffled_deck
@@ -46,8 +47,8 @@ T1 = 1_800_100_000  # after everything in them
 
 
 def test_the_versions_are_those_the_databases_in_the_field_have() -> None:
-    assert LATEST == len(MIGRATIONS) == 19
-    assert [v for v, _ in SQLITE_NEW] == [v for v, _ in POSTGRES_STEPS] == list(range(13, 20))
+    assert LATEST == len(MIGRATIONS) == 20
+    assert [v for v, _ in SQLITE_NEW] == [v for v, _ in POSTGRES_STEPS] == list(range(13, 21))
     assert [v for v, _ in STEPS] == list(range(14, LATEST + 1))
     assert "$" not in "".join(s for _, s in (*SQLITE_NEW, *POSTGRES_STEPS))
 
@@ -223,7 +224,7 @@ async def test_a_postgresql_database_made_before_has_the_schema_of_a_new_one(
 async def load_made_at_v17(where: str) -> None:
     """The engine's database made at V17 into the empty database at `where`."""
     if where.startswith("postgresql"):
-        conn = await asyncpg.connect(where)
+        conn = await asyncpg.connect(without_pooler(where)[0])
         try:
             await conn.execute((MADE_AT_V17 / "postgresql.sql").read_text(encoding="utf-8"))
         finally:
