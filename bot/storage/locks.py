@@ -14,7 +14,8 @@ lapsed by the database's clock; and the holder gives up its role as soon as it c
 at the latest `MARGIN` before the lease would lapse as counted from its last renewal's sending
 (its own clock, so the database's always ends it later): two never hold it at once. A holder
 that stops renewing (kill -9, a network cut, the machine gone) is taken over within `LEASE`
-seconds and a standby's try; one that stops cleanly (`release`) at once.
+seconds and a standby's try; one that stops cleanly (`release`) at once, and so does a dead
+process of this machine's (`bot.instance.dead_here`: a kill -9 and the same worker restarted).
 
 SQLite: the file lock beside the database (`bot.instance`) already makes this process the only
 one.
@@ -28,6 +29,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.instance import dead_here
 from bot.storage.db import Database, HeldLock, StorageError
 from bot.storage.pgerrors import FAILURES as _FAILURES
 from bot.storage.pgerrors import describe as _describe
@@ -43,6 +45,11 @@ _TAKE = ("INSERT INTO leases (name, holder, until) VALUES (?, ?, " + _NOW + " + 
          " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until"
          " WHERE leases.until < " + _NOW + " OR leases.holder = excluded.holder"
          " RETURNING until")
+_HOLDER = "SELECT holder FROM leases WHERE name = ?"
+# A dead process's of this machine (a kill -9, then the same worker started again): taken at
+# once, as the intake takes its updates (bot.instance.dead_here), rather than after its lapse.
+_TAKE_FROM = ("UPDATE leases SET holder = ?, until = " + _NOW + " + ?"
+              " WHERE name = ? AND holder = ? RETURNING until")
 _RENEW = ("UPDATE leases SET until = " + _NOW + " + ?"
           " WHERE name = ? AND holder = ? AND until > " + _NOW)
 _GIVE_UP = "DELETE FROM leases WHERE name = ? AND holder = ?"
@@ -108,6 +115,10 @@ async def take_lease(db: Database, holder: str, name: str) -> HeldLock | None:
     async with asyncio.timeout(db.busy_timeout):
         try:
             row = await db.fetchone(_TAKE, (name, holder, LEASE))
+            if row is None:
+                found = await db.fetchone(_HOLDER, (name,))
+                if found is not None and dead_here(str(found["holder"])):
+                    row = await db.fetchone(_TAKE_FROM, (holder, LEASE, name, found["holder"]))
         except TimeoutError:
             raise StorageError(f"database {db.path!r}: no answer within "
                                f"{db.busy_timeout:g} s") from None

@@ -39,9 +39,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import secrets
-import socket
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, ClassVar, cast
@@ -49,6 +46,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import asyncpg
 
+from bot.instance import worker_name
 from bot.storage.db import (
     BUSY_TIMEOUT,
     READERS,
@@ -105,7 +103,7 @@ class PostgresDatabase(Database):
         self.path = location.shown
         self.busy_timeout = busy_timeout
         self._per_transaction = per_transaction  # a pooler's: the session's settings, each time
-        self._holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"  # leases
+        self._holder = worker_name()  # a lease's holder: host/pid/token (bot.instance)
         self._lock = asyncio.Lock()  # one transaction at a time in this process
         self._closed = False
 

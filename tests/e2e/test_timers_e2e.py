@@ -19,7 +19,7 @@ from tests.support.fakeapi import FakeTelegramAPI
 from tests.support.fakeapi.model import FakeMessage, FakeUser
 
 # The state that matters survives on both engines: SQLite and PostgreSQL (tests/e2e/conftest.py).
-pytestmark = pytest.mark.usefixtures("on_both_engines")
+pytestmark = pytest.mark.usefixtures("on_every_engine")
 
 FAST = {"SIXSHOOTER_TIME_SCALE": "0.01"}
 WAIT = 20.0

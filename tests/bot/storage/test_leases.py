@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
+import socket
+import subprocess
 import time
 from collections.abc import AsyncIterator
 
@@ -136,3 +139,27 @@ async def test_a_holder_cut_off_steps_down_before_its_lease_lapses(
         await asyncio.sleep(0.05)
     assert time.monotonic() - renewed >= SHORT - 0.2
     await successor.release()
+
+
+async def test_a_dead_process_of_this_machine_is_taken_over_at_once(
+        pair: tuple[Storage, Storage]) -> None:
+    """A kill -9 and the same worker started again on this machine: the lease of the dead one
+    is taken at once, as its inbox updates are (bot.instance.dead_here), not after its lapse;
+    a live process's of this machine, or another machine's, waits for its lapse."""
+    one, two = pair
+    gone = f"{socket.gethostname()}/{_ended_pid()}/abc123"
+    other = f"elsewhere.example/{os.getpid()}/aaa111"
+    assert await locks.take_lease(one.db, other, "role") is not None
+    assert await locks.take_lease(two.db, "me/1/x", "role") is None  # another machine's: waits
+    await one.db.execute("UPDATE leases SET holder = ? WHERE name = 'role'", (gone,))
+    taken = await locks.take_lease(two.db, f"{socket.gethostname()}/{os.getpid()}/me", "role")
+    assert taken is not None  # the dead one's, at once
+    await one.db.execute("UPDATE leases SET holder = ? WHERE name = 'role'",
+                         (f"{socket.gethostname()}/{os.getppid()}/live01",))
+    assert await locks.take_lease(one.db, "me/2/y", "role") is None  # a live process's: waits
+
+
+def _ended_pid() -> int:
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
