@@ -5,6 +5,8 @@ free 127.0.0.1 port with a config of its own, every database of the server behin
 user let in without a password (auth_type trust, other users found through `auth_user`, as the
 tests' server trusts them too); as user postgres when run as root (pgbouncer refuses root).
 `pooled(url)` is `url` through it, with `?pooler=transaction` so that the bot knows.
+`retarget(port)` moves it to another server (a failover's new primary), through its admin
+console as an operator would.
 Without `pgbouncer` on the PATH (or in /usr/sbin) the tests using it skip with `HOW`.
 """
 
@@ -18,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import asyncpg
 
 HOW = ("PgBouncer tests skipped: install pgbouncer (Debian: apt-get install pgbouncer; "
        ".ci/run does) to run them")
@@ -72,16 +76,9 @@ class PgBouncer:
         exe = binary()
         assert exe is not None, HOW
         self.port = _free_port()
-        ini, users, log = self._dir / "pgbouncer.ini", self._dir / "users.txt", self._dir / "log"
+        ini, users = self._dir / "pgbouncer.ini", self._dir / "users.txt"
         users.write_text(f'"{self.admin_user}" ""\n')
-        ini.write_text(
-            "[databases]\n"
-            f"* = host={self.server_host} port={self.server_port}\n"
-            "[pgbouncer]\n"
-            f"listen_addr = 127.0.0.1\nlisten_port = {self.port}\nunix_socket_dir =\n"
-            f"auth_type = trust\nauth_file = {users}\nauth_user = {self.admin_user}\n"
-            "pool_mode = transaction\nmax_client_conn = 500\ndefault_pool_size = 20\n"
-            f"logfile = {log}\n")
+        self._write_config()
         user = None
         if os.geteuid() == 0:  # pgbouncer refuses to run as root
             user = "postgres"
@@ -99,6 +96,35 @@ class PgBouncer:
             time.sleep(0.05)
         self._end()
         raise RuntimeError(f"pgbouncer did not listen within 10 s: {self.log()[-2000:]}")
+
+    def _write_config(self) -> None:
+        ini, users, log = self._dir / "pgbouncer.ini", self._dir / "users.txt", self._dir / "log"
+        ini.write_text(
+            "[databases]\n"
+            f"* = host={self.server_host} port={self.server_port}\n"
+            "[pgbouncer]\n"
+            f"listen_addr = 127.0.0.1\nlisten_port = {self.port}\nunix_socket_dir =\n"
+            f"auth_type = trust\nauth_file = {users}\nauth_user = {self.admin_user}\n"
+            f"admin_users = {self.admin_user}\n"
+            # A server that refused a login is tried again after 1 s, not the default 15 s:
+            # the tests' servers come back (or are moved to) within seconds.
+            "server_login_retry = 1\n"
+            "pool_mode = transaction\nmax_client_conn = 500\ndefault_pool_size = 20\n"
+            f"logfile = {log}\n")
+
+    async def retarget(self, port: int) -> None:
+        """Point every database at the server on `port` (a failover's new primary): the
+        config rewritten, then RELOAD and RECONNECT on the admin console, so that no server
+        connection to the old one is used again."""
+        self.server_port = port
+        self._write_config()
+        console = await asyncpg.connect(host="127.0.0.1", port=self.port, user=self.admin_user,
+                                        database="pgbouncer", statement_cache_size=0)
+        try:
+            await console.execute("RELOAD")
+            await console.execute("RECONNECT")
+        finally:
+            await console.close()
 
     def log(self) -> str:
         path = self._dir / "log"
