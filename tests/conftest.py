@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Storage
+from bot.ops import metrics
+from bot.storage import Storage, watch
 from tests.support import databases
 from tests.support.pgbouncer import HOW as NO_PGBOUNCER
 from tests.support.pgbouncer import PgBouncer, binary
@@ -79,3 +80,11 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if any(databases.ENV in str(getattr(r, "longrepr", "")) for r in skipped):
         n = sum(databases.ENV in str(getattr(r, "longrepr", "")) for r in skipped)
         terminalreporter.write_line(f"{n} {databases.HOW}")
+
+
+@pytest.fixture
+def watched() -> Iterator[None]:
+    """The database watched for the metrics, as the bot's start does (bot.app.build)."""
+    before = watch(metrics.DATABASE)
+    yield
+    watch(before)

@@ -4,7 +4,6 @@ chat, a user or the token."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from telegram import Update
 from telegram.error import NetworkError, TimedOut
 
 from bot.ops import metrics
-from bot.storage import Rollback, open_database, watch
+from bot.storage import Rollback, open_database
 from bot.storage.db import numbered
 from bot.telegram.drawing import Drawer
 from bot.telegram.http import MeteredRequest, outcome_of
@@ -26,14 +25,6 @@ CHAT, USER = -1001234567891, 987654321
 
 def value(name: str, **labels: str) -> float:
     return metrics.REGISTRY.get_sample_value(name, labels) or 0.0
-
-
-@pytest.fixture
-def watched() -> Iterator[None]:
-    """The database watched for the metrics, as the bot's start does (bot.app.build)."""
-    before = watch(metrics.DATABASE)
-    yield
-    watch(before)
 
 
 def update(**fields: Any) -> Update:

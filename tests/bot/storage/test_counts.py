@@ -3,8 +3,6 @@ live in the whole database, and each statement timed with its failures counted."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from bot.ops import metrics
@@ -17,7 +15,6 @@ from bot.storage import (
     SixCardRepo,
     Storage,
     StorageError,
-    watch,
 )
 from bot.storage.sixcard import STATES
 from rules.sixcard import SixCardGame
@@ -25,14 +22,6 @@ from rules.sixcard import SixCardGame
 
 def value(name: str, **labels: str) -> float:
     return metrics.REGISTRY.get_sample_value(name, labels) or 0.0
-
-
-@pytest.fixture
-def watched() -> Iterator[None]:
-    """The database watched for the metrics, as the bot's start does (bot.app.build)."""
-    before = watch(metrics.DATABASE)
-    yield
-    watch(before)
 
 
 async def test_ping_answers_and_fails_once_closed(database: str) -> None:
