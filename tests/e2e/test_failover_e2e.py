@@ -26,6 +26,7 @@ from tests.support import pgbouncer, stored
 from tests.support.botprocess import BotProcess, LaunchBot
 from tests.support.clusters import USER, Pair, replicated_pair
 from tests.support.driver import (
+    APOLOGY,
     Table,
     actor_user,
     duel_id_of,
@@ -36,7 +37,7 @@ from tests.support.driver import (
     new_table,
     open_duel,
     refused_calls,
-    tap,
+    tap_refusable,
 )
 from tests.support.fakeapi import FakeTelegramAPI
 from tests.support.pgbouncer import PgBouncer
@@ -44,7 +45,6 @@ from tests.support.pgbouncer import PgBouncer
 FIRST_MOVE = 15.0  # seconds from the crash to the first move the new primary takes
 PROMOTE_AFTER = 1.0  # seconds the primary is gone before the standby is promoted
 BEFORE = 3  # moves played (and acknowledged) before the crash
-APOLOGY = "⚠️"  # the answer to a press the database could not take
 LEADS = "polling Telegram: this process leads"  # the poller's log line when it takes the lead
 PASSWORD = "pw-failover-never-logged-7a2b"  # the servers trust local users: any password works
 
@@ -150,8 +150,8 @@ async def fail_over(api: FakeTelegramAPI, bot: BotProcess, pair: Pair, route: Ro
         refused = 0
         while True:
             live = live_duel(api, table.chat)
-            answer = await tap(api, actor_user(table, live), live,
-                               rng.choice(duel_keyboard(live)))
+            answer = await tap_refusable(api, actor_user(table, live), live,
+                                         rng.choice(duel_keyboard(live)), bot.log)
             if answer is None:
                 return loop.time() - crash, refused
             assert answer == APOLOGY, f"a press after the crash was answered {answer!r}"

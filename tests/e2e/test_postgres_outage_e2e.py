@@ -20,6 +20,7 @@ from bot.storage import DuelStatus
 from tests.support import databases, stored
 from tests.support.botprocess import LaunchBot
 from tests.support.driver import (
+    APOLOGY,
     actor_user,
     duel_id_of,
     duel_keyboard,
@@ -31,6 +32,7 @@ from tests.support.driver import (
     open_duel,
     refused_calls,
     tap,
+    tap_refusable,
     text_of,
     version_of,
 )
@@ -94,8 +96,8 @@ async def test_the_duel_goes_on_after_the_database_comes_back(
     async with outage(admin, url):
         live = live_duel(fake_api, table.chat)
         data = rng.choice(duel_keyboard(live))
-        answer = await tap(fake_api, actor_user(table, live), live, data)
-        assert answer == "⚠️"  # the apology: it could not be saved, so nothing moved
+        answer = await tap_refusable(fake_api, actor_user(table, live), live, data, bot.log)
+        assert answer == APOLOGY  # it could not be saved, so nothing moved
         await asyncio.sleep(OUTAGE)
         assert version_of(live_duel(fake_api, table.chat)) == taps
         assert bot.running, "the bot died with its database"

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from .fakeapi import ApiError, FakeTelegramAPI
 from .fakeapi.model import FakeChat, FakeMessage, FakeUser
+from .ops import until
 
 TIMEOUT = 20.0
 SOON = 1.0  # seconds within which a quiet chat's old message is deleted
@@ -107,6 +108,32 @@ async def tap(api: FakeTelegramAPI, user: FakeUser, m: FakeMessage, data: str,
     elif data.startswith("d:"):
         await api.wait_for(lambda: m.content_key() != version, TIMEOUT, "an edit")
     return None
+
+
+REFUSED = "storage error while handling an update"  # the bot's log line for a failed update
+APOLOGY = "⚠️"  # the toast of a press the database could not take
+
+
+async def tap_refusable(api: FakeTelegramAPI, user: FakeUser, m: FakeMessage, data: str,
+                        log: Callable[[], str]) -> str | None:
+    """`tap`, for a press the database may fail to take: the apology, or None when the press
+    was taken (a fresh message shows it). A press whose wait for the database outlasts the
+    bot's ACK_WITHIN (a pooler holding the statement while it retries the server, a loaded
+    machine) is acknowledged quietly first and its toast is lost: then the outcome is the
+    message that shows it, or the failure in the bot's `log` (read anew each time)."""
+    refused, last = log().count(REFUSED), newest_id(api, m.chat)
+    query = api.press_button(user, m, data)
+    answer = (await api.wait_for_answer(query, timeout=TIMEOUT)).text
+    if answer is not None:
+        return answer
+
+    async def outcome() -> str | None:  # polled: a line in the log wakes nobody
+        if newest_id(api, m.chat) > last:
+            return ""
+        return APOLOGY if log().count(REFUSED) > refused else None
+
+    return await until(outcome, "the quietly acknowledged press taken or refused",
+                       TIMEOUT) or None
 
 
 async def gone(api: FakeTelegramAPI, *messages: FakeMessage, timeout: float = 75.0) -> None:
