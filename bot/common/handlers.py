@@ -45,7 +45,8 @@ def display_name(user: UserRecord | None) -> str:
 
 async def names_of(svc: Services, ids: Iterable[int]) -> dict[int, str]:
     """Each user's display name, by id ("?" for one never seen)."""
-    return {uid: display_name(await svc.storage.users.get(uid)) for uid in set(ids)}
+    known = await svc.storage.users.get_many(ids)
+    return {uid: display_name(user) for uid, user in known.items()}
 
 
 async def reply(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str,

@@ -70,7 +70,8 @@ class Table:
 
 
 async def table_for(svc: Services, record: DuelRecord) -> Table:
-    users = [await svc.storage.users.get(uid) for uid in record.players]
+    known = await svc.storage.users.get_many(record.players)
+    users = [known[uid] for uid in record.players]
     settings = await svc.storage.chats.get_settings(record.chat_id)
     # The challenger's language, unless the chat fixed one.
     lang = pick_language(settings.language, users[0].language_code if users[0] else None)

@@ -120,7 +120,8 @@ class Reviewer:
 
     async def post(self, bot: Bot, tr: Translator, record: DuelRecord, done: Review,
                    asked: Asked) -> None:
-        users = [await self.svc.storage.users.get(uid) for uid in record.players]
+        known = await self.svc.storage.users.get_many(record.players)
+        users = [known[uid] for uid in record.players]
         names = (display_name(users[0]), display_name(users[1]))
         text = review_text(tr, names, done, record.hints if record.practice else None)
         await send.send_text(bot, asked.chat_id, asked.thread_id, text, reply_to=asked.reply_to)

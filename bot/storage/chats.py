@@ -128,7 +128,8 @@ class ChatRepo:
                        *, now: int) -> bool:
         """`upsert` only if the chat's row says otherwise (or it is not active); True if
         written. Every update calls it, and most change nothing."""
-        known = self._chats.get(chat_id) if self._chats.whole else await self.get(chat_id)
+        known = self._chats.get(chat_id) if self._chats.whole else await self._with_settings(
+            chat_id)
         if (known is not None and known.active
                 and (known.type, known.title, known.is_forum) == (chat_type, title, is_forum)):
             return False
@@ -141,6 +142,23 @@ class ChatRepo:
             return _chat(row) if row else None
 
         return await self._chats.read(chat_id, load)
+
+    async def _with_settings(self, chat_id: int) -> ChatRecord | None:
+        """The chat's row, and its settings kept beside it: the update that remembers its
+        chat reads its settings next, so both come in one statement, not one each."""
+        known = self._chats.get(chat_id)
+        if known is not None:
+            return known
+        row = await self.db.fetchone(
+            "SELECT c.*, s.settings FROM chats c LEFT JOIN chat_settings s ON s.chat_id = c.id"
+            " WHERE c.id = ?", (chat_id,))
+        if row is None:
+            return None
+        record = _chat(row)
+        self._chats.put(chat_id, record)
+        self._settings.put(chat_id, ChatSettings.from_json(row["settings"])
+                           if row["settings"] is not None else ChatSettings())
+        return record
 
     async def mark_left(self, chat_id: int, *, now: int) -> bool:
         """The bot was removed from the chat. False if the chat was unknown."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.storage.db import Database, Row
@@ -110,6 +111,22 @@ class UserRepo:
             return _user(row) if row else None
 
         return await self._by_id.read(user_id, load)
+
+    async def get_many(self, user_ids: Iterable[int]) -> dict[int, UserRecord | None]:
+        """Each user's record by id (None: never seen): those not kept in memory read in one
+        statement, not one each (a duel's table names both its players)."""
+        found: dict[int, UserRecord | None] = {}
+        for user_id in dict.fromkeys(user_ids):
+            found[user_id] = self._by_id.get(user_id)
+        missing = [uid for uid, known in found.items() if known is None]
+        if missing:
+            marks = ", ".join("?" * len(missing))
+            for row in await self.db.fetchall(f"SELECT * FROM users WHERE id IN ({marks})",
+                                              tuple(missing)):
+                record = _user(row)
+                found[record.id] = record
+                self._by_id.put(record.id, record)
+        return found
 
     async def find_by_username(self, username: str) -> UserRecord | None:
         """A known user by @username, case-insensitively ('@' optional)."""
