@@ -83,3 +83,28 @@ async def test_a_dead_workers_deletes_are_adopted_by_a_live_one(store: Storage) 
     assert len(fake.calls) == 1
 
 
+
+
+async def test_a_busy_chats_row_is_pushed_back_once_in_a_while_not_at_every_write(
+        store: Storage) -> None:
+    if store.can.one_process:
+        pytest.skip("SQLite arms no fallback row (one process)")
+    app, svc = worker(store, FakeBot())
+    scheduler = due.of(app)
+    now = [1_000_000.0]
+    scheduler.clock = lambda: now[0]
+    assert svc.janitor.written is not None
+    await svc.janitor.written(-5)
+    first = await store.jobs.get(cleanup.ORPHANS, "-5")
+    assert first is not None and first.due_at == now[0] + cleanup.AFTER
+    now[0] += cleanup.REARM - 1  # a write soon after: the row stays where it is, and still
+    await svc.janitor.written(-5)  # comes due past MAX_WAIT after this write
+    kept = await store.jobs.get(cleanup.ORPHANS, "-5")
+    assert kept is not None and kept.due_at == first.due_at
+    assert kept.due_at - now[0] >= janitor.MAX_WAIT
+    await svc.janitor.written(-6)  # another chat's is its own
+    assert await store.jobs.get(cleanup.ORPHANS, "-6") is not None
+    now[0] += 1  # REARM after the arming: pushed back again
+    await svc.janitor.written(-5)
+    later = await store.jobs.get(cleanup.ORPHANS, "-5")
+    assert later is not None and later.due_at == now[0] + cleanup.AFTER
