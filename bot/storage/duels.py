@@ -11,7 +11,15 @@ from dataclasses import dataclass
 
 from bot.storage.db import Database, Row, chat_lock
 from bot.storage.deals import Deal, record_deals
-from bot.storage.games import Also, GameStatus, LiveGames, LiveRecord
+from bot.storage.games import (
+    Also,
+    ChatMessage,
+    GameStatus,
+    InlineMessage,
+    LiveGames,
+    LiveRecord,
+    Where,
+)
 from bot.storage.practice import count_practice
 from bot.storage.results import DuelResult, insert_result
 from bot.storage.rows import record_of
@@ -28,6 +36,19 @@ class DuelRecord(LiveRecord):
     header_rounds: int = 0  # deals whose commitment the duel's header shows
     ai_level: str | None = None  # a practice duel: the bot plays seat 1 at this level
     hints: int = 0  # the hints its player took (a practice duel)
+    # Shown on this inline message (a duel between friends anywhere: its chat is their pair's,
+    # bot.storage.inline), else on its chat's messages.
+    inline_message_id: str | None = None
+
+    @property
+    def inline(self) -> bool:
+        return self.inline_message_id is not None
+
+    @property
+    def shown_on(self) -> Where | None:
+        if self.inline_message_id is not None:
+            return InlineMessage(self.inline_message_id)
+        return None if self.message_id is None else ChatMessage(self.chat_id, self.message_id)
 
     @property
     def practice(self) -> bool:
@@ -45,6 +66,7 @@ def _duel(row: Row) -> DuelRecord:
 
 class DuelRepo(LiveGames[DuelRecord, DuelState]):
     MOVED_RESET = ", header_rounds = 0"  # the header stays behind with the old messages
+    INLINE = True
 
     def __init__(self, db: Database) -> None:
         super().__init__(db, "duel", "duels", _duel, STATES)
@@ -58,24 +80,33 @@ class DuelRepo(LiveGames[DuelRecord, DuelState]):
         created_at: int,
         deals: Iterable[Deal] = (),
         ai_level: str | None = None,
+        inline_message_id: str | None = None,
     ) -> DuelRecord:
         """A new live duel; `deals`: those its state shows (`deals_of`), written with it;
-        `ai_level`: a practice duel, the bot in seat 1."""
+        `ai_level`: a practice duel, the bot in seat 1; `inline_message_id`: shown on that
+        inline message (UniqueViolation if a duel is shown there already)."""
         if players[0] == players[1]:
             raise ValueError("a duel needs two different players")
         async with self.db.transaction():
             duel_id = await self.db.insert(
                 "INSERT INTO duels (chat_id, thread_id, player0_id, player1_id, state,"
-                " created_at, updated_at, ai_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, updated_at, ai_level, inline_message_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (chat_id, thread_id, players[0], players[1], state_json, created_at,
-                 created_at, ai_level),
+                 created_at, ai_level, inline_message_id),
             )
             await record_deals(self.db, duel_id, deals)
         return DuelRecord(
             id=duel_id, chat_id=chat_id, thread_id=thread_id, state_json=state_json, version=0,
             status=GameStatus.LIVE, message_id=None, shown_version=None, created_at=created_at,
             updated_at=created_at, players=players, ai_level=ai_level,
+            inline_message_id=inline_message_id,
         )
+
+    async def on_inline(self, inline_message_id: str) -> DuelRecord | None:
+        """The duel shown on that inline message, if any."""
+        found = await self.select("inline_message_id = ?", inline_message_id)
+        return found[0] if found else None
 
     async def live_for_user_in_chat(self, chat_id: int, user_id: int) -> DuelRecord | None:
         found = await self.select("chat_id = ? AND status = 'live' AND (player0_id = ?"
@@ -156,6 +187,18 @@ class DuelRepo(LiveGames[DuelRecord, DuelState]):
             "INSERT INTO duel_messages (chat_id, message_id, duel_id, kind) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (chat_id, message_id) DO UPDATE SET kind = excluded.kind",
             (chat_id, message_id, duel_id, kind))
+
+    async def messages_of(self, duel_id: int, kind: str) -> list[tuple[int, int]]:
+        """The duel's messages of that kind, as (chat id, message id), oldest first."""
+        rows = await self.db.fetchall(
+            "SELECT chat_id, message_id FROM duel_messages WHERE duel_id = ? AND kind = ?"
+            " ORDER BY message_id", (duel_id, kind))
+        return [(int(r["chat_id"]), int(r["message_id"])) for r in rows]
+
+    async def forget_message(self, chat_id: int, message_id: int) -> None:
+        """That message is no longer one of a duel's (deleted)."""
+        await self.db.execute("DELETE FROM duel_messages WHERE chat_id = ? AND message_id = ?",
+                              (chat_id, message_id))
 
     async def by_message(self, chat_id: int, message_id: int) -> DuelRecord | None:
         """The duel that message of the chat belongs to, if it is one of a duel's."""

@@ -20,9 +20,9 @@ in its own module here (bot/storage/<game>.py); nothing else in storage names it
 `Storage` builds it when asked (`Storage.of`), and moves and counts the live games of every
 repository it built (`Storage.games`).
 
-Where a game is shown is a value (`ChatMessage`), not two loose numbers, so that a game shown
-on an inline message (known by its `inline_message_id` alone, no chat) is one more kind of
-place and one more column, not a new bookkeeping.
+Where a game is shown is a value: a `ChatMessage` (a chat's message), or an `InlineMessage`
+(a message sent through the bot in any chat, known by its `inline_message_id` alone: a table
+whose rows may be shown there says so with `INLINE` and has that column).
 """
 
 from __future__ import annotations
@@ -51,7 +51,15 @@ class ChatMessage:
     message_id: int
 
 
-Where = ChatMessage  # where a game may be shown (an inline message will be the other kind)
+@dataclass(frozen=True, slots=True)
+class InlineMessage:
+    """A message sent through the bot in a chat the bot may not be in (inline mode): known
+    by its id alone, edited in place, never deleted by the bot."""
+
+    inline_message_id: str
+
+
+Where = ChatMessage | InlineMessage  # where a game may be shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +106,8 @@ class LiveGames(Generic[R, S]):
 
     # What else a game's row forgets when its chat moves (`move_chat`): ", column = value".
     MOVED_RESET = ""
+    # Its rows may be shown on an inline message (the table has `inline_message_id`).
+    INLINE = False
 
     def __init__(self, db: Database, kind: str, table: str, record: Callable[[Row], R],
                  states: States[S]) -> None:
@@ -213,6 +223,14 @@ class LiveGames(Generic[R, S]):
         """Record that `where` shows the game at `shown_version`. Not a compare-and-swap on
         the game, but it never goes back: a slow edit of an older version that finishes after
         a newer one is ignored (False), and so is a message of a chat the game is not in."""
+        if isinstance(where, InlineMessage):
+            if not self.INLINE:
+                raise ValueError(f"a {self.kind} is never shown on an inline message")
+            changed = await self.db.execute(
+                f"UPDATE {self.table} SET shown_version = ?"
+                f" WHERE id = ? AND inline_message_id = ?{self._shown}",
+                (shown_version, game_id, where.inline_message_id, shown_version))
+            return changed == 1
         changed = await self.db.execute(
             f"UPDATE {self.table} SET message_id = ?, shown_version = ?"
             f" WHERE id = ? AND chat_id = ?{self._shown}",

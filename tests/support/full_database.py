@@ -43,7 +43,18 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"id": 7, "chat_id": CHAT, "thread_id": 3, "player0_id": BOB, "player1_id": ALICE,
          "state": "{}", "version": 30, "status": "finished", "message_id": None,
          "shown_version": None, "created_at": NOW - 9000, "updated_at": NOW - 8000,
-         "header_rounds": 3, "ai_level": "hard"},
+         "header_rounds": 3, "ai_level": "hard", "inline_message_id": None},
+        {"id": 8, "chat_id": -(2**53) - 1, "thread_id": None, "player0_id": ALICE,
+         "player1_id": BOB, "state": STATE, "version": 2, "status": "live", "message_id": None,
+         "shown_version": 2, "created_at": NOW - 60, "updated_at": NOW - 50, "header_rounds": 0,
+         "ai_level": None, "inline_message_id": "AgAAAFcXAgCkqLcVb3HtBQ-_x"},
+    ],
+    "duel_pairs": [{"id": 1, "low_id": ALICE, "high_id": BOB}],
+    "inline_challenges": [
+        {"inline_message_id": "AgAAAFcXAgCkqLcVb3HtBQ-_x", "challenger_id": ALICE, "stack": 50,
+         "status": "accepted", "duel_id": 8, "created_at": NOW - 70},
+        {"inline_message_id": "BQAAAB-open", "challenger_id": BOB, "stack": 30,
+         "status": "pending", "duel_id": None, "created_at": NOW - 5},
     ],
     "deals": [
         {"duel_id": 41, "round": 1, "commitment": "ab" * 32, "salt": "cd" * 16},
@@ -166,7 +177,7 @@ ROWS: dict[str, list[dict[str, Any]]] = {
                 "until": NOW + 8.25}],
 }
 
-ORDER = ("chats", "chat_settings", "users", "duels", "deals", "duel_messages", "turn_timers",
+ORDER = ("chats", "chat_settings", "users", "duels", "duel_pairs", "inline_challenges", "deals", "duel_messages", "turn_timers",
          "reviews", "results", "ratings", "standings", "rivalries", "rating_points",
          "practice_tally", "challenges", "balances", "sixcard_games",
          "tournaments", "tournament_players", "tournament_matches", "pending_deletes",

@@ -162,7 +162,33 @@ CREATE TABLE leases (
 );
 """
 
+# Duels between two friends anywhere, through inline mode (issue 38). A duel shown on an
+# inline message (known by its id alone, no chat) is played in the "chat" of its two players,
+# one per pair wherever they play (`duel_pairs`: bot.storage.inline.pair_chat), so their
+# standings, head-to-head and ratings are theirs and no group's; the challenge posted in any
+# chat waits in `inline_challenges` until a press settles it, once.
+V21_INLINE = """
+ALTER TABLE duels ADD COLUMN inline_message_id TEXT;
+CREATE UNIQUE INDEX duels_by_inline_message ON duels (inline_message_id)
+    WHERE inline_message_id IS NOT NULL;
+CREATE TABLE duel_pairs (
+    id       $ROW_ID,
+    low_id   $INT64 NOT NULL,                      -- the two players' user ids, ordered
+    high_id  $INT64 NOT NULL,
+    UNIQUE (low_id, high_id)
+);
+CREATE TABLE inline_challenges (
+    inline_message_id  TEXT PRIMARY KEY,
+    challenger_id      $INT64  NOT NULL,
+    stack              INTEGER NOT NULL CHECK (stack > 0),
+    status             TEXT    NOT NULL DEFAULT 'pending' CHECK (status IN
+                       ('pending', 'accepted', 'declined', 'cancelled', 'expired')),
+    duel_id            $INT64  REFERENCES duels (id),
+    created_at         $INT64  NOT NULL
+);
+"""
+
 # (version, script): the baseline is V13.
 STEPS: tuple[tuple[int, str], ...] = ((14, V14_HINTS), (15, V15_DUE_JOBS), (16, V16_FLOOD),
                                       (17, V17_INBOX), (18, V18_BOUNDED), (19, V19_STANDINGS),
-                                      (20, V20_LEASES))
+                                      (20, V20_LEASES), (21, V21_INLINE))
