@@ -280,13 +280,18 @@ async def test_a_chosen_result_is_posted_via_the_bot(
                       "query": "duel"}
     fake_api.choose_inline_result(alice, query, "bare", private)
     assert "inline_message_id" not in last_update(fake_api, "chosen_inline_result")
+    assert not any("message" in u for u in fake_api.all_updates)
     # in a group the bot is in, privacy mode lets "messages sent via this bot" through
     in_group = fake_api.choose_inline_result(alice, query, "a1", group)
     assert last_update(fake_api, "message")["via_bot"]["id"] == BOT_ID
     assert in_group.update_id is not None and fake_api.inline_messages(group) == [in_group]
+    in_own_chat = fake_api.choose_inline_result(alice, query, "a1", fake_api.private_chat(alice))
+    assert in_own_chat.update_id == fake_api.all_updates[-2]["update_id"]  # then chosen result
     parsed = [Update.de_json(u, bot) for u in fake_api.all_updates]
+    via = [u.message.via_bot for u in parsed if u.message]
+    assert [v.username for v in via if v] == [BOT_USERNAME, BOT_USERNAME]
     chosen = [u.chosen_inline_result for u in parsed if u.chosen_inline_result]
-    assert [c.result_id for c in chosen] == ["a1", "bare", "a1"]
+    assert [c.result_id for c in chosen] == ["a1", "bare", "a1", "a1"]
 
 
 async def test_buttons_of_inline_messages_send_no_message(
@@ -346,6 +351,8 @@ async def test_inline_messages_are_edited_by_id_and_edits_answer_true(
     assert [e.get("caption") for e in photo.edits] == ["Table", "Round 2", "Round 3"]
     assert len(text.edits) == 2 and text.edit_date is not None
     assert fake_api.notifications_for(text) == fake_api.notifications_for(photo) == 1
+    quiet = await bot.send_message(group.id, "shh", disable_notification=True)
+    assert fake_api.notifications_for(fake_api.message(group, quiet.message_id)) == 0
     # refusals
     with pytest.raises(telegram.error.BadRequest, match="Invalid message content specified"):
         await bot.edit_message_media(InputMediaPhoto(png("green")), inline_message_id=pid)
@@ -408,3 +415,32 @@ async def test_inline_edits_count_against_the_bots_budget_not_the_chats(
     with pytest.raises(telegram.error.RetryAfter):
         await bot.edit_message_text("edit 2", inline_message_id=msg.inline_message_id)
     assert msg.text == "edit 1" and fake_api.calls("editMessageText")[-1].status == 429
+
+
+async def test_inline_mode_over_the_http_control_endpoint(fake_api: FakeTelegramAPI) -> None:
+    async with httpx.AsyncClient(base_url=fake_api.test_url) as client:
+        async def control(action: str, **body: Any) -> Any:
+            answer = (await client.post(f"/{action}", json=body)).json()
+            assert answer["ok"], answer
+            return answer["result"]
+
+        alice = (await control("add_user", first_name="Alice"))["id"]
+        bob = (await control("add_user", first_name="Bob"))["id"]
+        await control("set_inline_mode", feedback=True)
+        chat = (await control("user_chat", user_id=alice, other_id=bob))["id"]
+        query_id = await control("inline_query", user_id=alice, query="duel")
+        assert await control("inline_answer", query_id=query_id) is None
+        status, _ = await call(fake_api, "answerInlineQuery", inline_query_id=query_id,
+                               results=[ARTICLE], cache_time=5)
+        assert status == 200
+        assert await control("inline_answer", query_id=query_id) == {
+            "cache_time": 5, "results": [ARTICLE]}
+        sent = await control("choose_inline_result", user_id=alice, query_id=query_id,
+                             result_id="a1", chat_id=chat)
+        assert sent["via_bot"]["id"] == BOT_ID and sent["text"] == "Duel?"
+        press = await control("press_inline_button", user_id=bob,
+                              inline_message_id=sent["inline_message_id"], data="accept")
+        assert last_update(fake_api, "callback_query")["id"] == press
+        await control("delete_inline_message", inline_message_id=sent["inline_message_id"])
+        gone = await control("inline_message", inline_message_id=sent["inline_message_id"])
+        assert gone["deleted"] is True
