@@ -12,6 +12,15 @@ Typical e2e test (fixtures from ``tests/e2e/conftest.py``)::
         await fake_api.wait_for_answer(query)
         table = await fake_api.wait_for_message(group, lambda m: m.photo is not None)
 
+Inline mode (off by default, as for a new bot)::
+
+    fake_api.set_inline_mode(feedback=True)             # BotFather /setinline, /setinlinefeedback
+    query = fake_api.inline_query(alice, "duel", chat=fake_api.user_chat(alice, bob))
+    await fake_api.wait_for_inline_answer(query)        # the bot's answerInlineQuery
+    sent = fake_api.choose_inline_result(alice, query, "a1", fake_api.user_chat(alice, bob))
+    fake_api.press_button(bob, sent, "accept")          # callback_query with inline_message_id
+    await fake_api.wait_for_edit(sent)                  # editMessage* by inline_message_id
+
 Modules: ``server`` (HTTP, failure injection), ``methods`` (the Bot API methods the bot
 calls, and their checks), ``core`` (state, control and query API, waiting), ``delivery``
 (webhook POSTs through a round-robin load balancer: ``deliver_to``), ``formatting`` (HTML
@@ -34,6 +43,8 @@ from .model import (
     FakeMessage,
     FakePhoto,
     FakeUser,
+    InlineQueryRecord,
+    InlineResult,
     RecordedRequest,
 )
 from .server import FakeTelegramAPI
@@ -55,6 +66,8 @@ __all__ = [
     "FakeTelegramAPI",
     "FakeUser",
     "Injection",
+    "InlineQueryRecord",
+    "InlineResult",
     "ParseError",
     "RecordedRequest",
     "detect_entities",

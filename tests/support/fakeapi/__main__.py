@@ -3,7 +3,9 @@
 Prints the base_url for the bot and serves until interrupted. Control it with
 ``curl -X POST http://127.0.0.1:N/_test/<action> -d '{...}'``; actions: state, add_user,
 create_group, create_topic, messages, send_message, send_command, press_button,
-callback_answer, kick_bot, delete_message, inject_rate_limit, inject_network_failure.
+callback_answer, kick_bot, delete_message, inject_rate_limit, inject_network_failure; inline
+mode: set_inline_mode, user_chat, inline_query, inline_answer, choose_inline_result,
+inline_message, press_inline_button, delete_inline_message.
 """
 
 from __future__ import annotations

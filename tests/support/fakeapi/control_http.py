@@ -2,7 +2,8 @@
 
 Tests use the Python methods directly; these exist so that a fake started with
 ``python -m tests.support.fakeapi`` can be driven with curl. Users and chats are named by id,
-messages by chat_id + message_id.
+messages by chat_id + message_id (inline messages by inline_message_id), inline queries by
+query_id.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ if TYPE_CHECKING:
 
 
 def _message_dict(m: FakeMessage) -> JSON:
-    return m.to_dict() | {"deleted": m.deleted, "edits": len(m.history)}
+    out = m.to_dict() | {"deleted": m.deleted, "edits": len(m.history)}
+    if m.inline_message_id is not None:
+        out["inline_message_id"] = m.inline_message_id
+    return out
 
 
 def dispatch(api: FakeTelegramAPI, action: str, body: dict[str, Any]) -> Any:
@@ -45,6 +49,28 @@ def dispatch(api: FakeTelegramAPI, action: str, body: dict[str, Any]) -> Any:
         return api.press_button(body.pop("user_id"), msg, **body).id
     if action == "callback_answer":
         return api.callback_answer(body["query_id"])
+    if action == "set_inline_mode":
+        api.set_inline_mode(**body)
+        return True
+    if action == "user_chat":
+        return {"id": api.user_chat(body["user_id"], body["other_id"]).id}
+    if action == "inline_query":
+        return api.inline_query(body.pop("user_id"), **body).id
+    if action == "inline_answer":
+        query = api.inline_queries[body["query_id"]]
+        return None if query.answer is None else query.answer | {
+            "results": [r.raw for r in query.results]}
+    if action == "choose_inline_result":
+        return _message_dict(api.choose_inline_result(
+            body["user_id"], body["query_id"], body["result_id"], body["chat_id"]))
+    if action == "inline_message":
+        return _message_dict(api.inline_message(body["inline_message_id"]))
+    if action == "press_inline_button":
+        msg = api.inline_message(body.pop("inline_message_id"))
+        return api.press_button(body.pop("user_id"), msg, **body).id
+    if action == "delete_inline_message":
+        api.delete_inline_message(body["inline_message_id"])
+        return True
     if action == "kick_bot":
         api.kick_bot(body["chat_id"], body.get("by"))
         return True

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import itertools
 import math
 import time
@@ -22,6 +24,7 @@ from .model import (
     FakeMessage,
     FakePhoto,
     FakeUser,
+    InlineQueryRecord,
     RecordedRequest,
     bot_user_dict,
 )
@@ -47,6 +50,10 @@ async def until(predicate: Callable[[], T | None], timeout: float,
 current_request: ContextVar[int | None] = ContextVar("current_request", default=None)
 ChatRef = FakeChat | int
 UserRef = FakeUser | int
+InlineRef = FakeMessage | str
+# InlineQuery.chat_type: where the user typed the query ("sender": their chat with the bot)
+INLINE_CHAT_TYPES = ("sender", "private", "group", "supergroup", "channel")
+MAX_INLINE_QUERY = 256  # InlineQuery.query: "up to 256 characters"
 
 # Update types delivered when allowed_updates was never given (or given as []).
 DEFAULT_ALLOWED_UPDATES = frozenset(
@@ -158,6 +165,17 @@ class FakeState:
         self._query_ids = itertools.count(1)
         self._poll_generation = 0
         self._closing = False
+        # inline mode, off as for a new bot: BotFather's /setinline and /setinlinefeedback
+        self.inline_mode = False
+        self.inline_feedback = False
+        self.inline_placeholder: str | None = None
+        self.inline_answer_timeout = 10.0  # answerInlineQuery later: "query is too old"
+        self.inline_queries: dict[str, InlineQueryRecord] = {}
+        self.chosen_inline_results: list[JSON] = []  # every choice, delivered or not
+        self._inline_messages: dict[str, FakeMessage] = {}
+        self._inline_ids = itertools.count(1)
+        self._user_chat_ids = itertools.count(7_000_000_001)
+        self.notifications: list[tuple[int, int]] = []  # (chat id, message id) that notified
 
     # ------------------------------------------------------------------ notification/waiting
 
@@ -268,6 +286,17 @@ class FakeState:
 
         return await self.wait_for(answered, timeout, f"an answer to callback query {record.id}")
 
+    async def wait_for_inline_answer(
+        self, query: InlineQueryRecord | str, timeout: float = 5.0
+    ) -> InlineQueryRecord:
+        """The inline query once the bot answered it (answerInlineQuery accepted)."""
+        record = self.inline_queries[query if isinstance(query, str) else query.id]
+
+        def answered() -> InlineQueryRecord | None:
+            return record if record.answered else None
+
+        return await self.wait_for(answered, timeout, f"an answer to inline query {record.id}")
+
     async def wait_updates_fetched(self, timeout: float = 5.0) -> None:
         """Wait until getUpdates has handed out every queued update at least once."""
         await self.wait_for(
@@ -319,6 +348,24 @@ class FakeState:
     def last_bot_message(self, chat: ChatRef) -> FakeMessage | None:
         found = self.bot_messages(chat)
         return found[-1] if found else None
+
+    def inline_message(self, inline_message_id: str) -> FakeMessage:
+        """The message sent from an inline query result, by its ``inline_message_id``
+        (deleted ones too). Its text or caption, ``photo`` (``photo.file_id``, ``photo.url``),
+        ``buttons()``, ``via_bot`` and ``edits`` are the current state."""
+        return self._inline_messages[inline_message_id]
+
+    def inline_messages(self, chat: ChatRef | None = None, *,
+                        include_deleted: bool = False) -> list[FakeMessage]:
+        """Messages sent via the bot (inline mode), oldest first; in ``chat`` only if given."""
+        chat_id = None if chat is None else self._chat(chat).id
+        return [m for m in self._inline_messages.values()
+                if (chat_id is None or m.chat.id == chat_id) and (include_deleted or not m.deleted)]
+
+    def notifications_for(self, message: FakeMessage) -> int:
+        """How many notifications ``message`` caused: 1 when posted (0 if sent with
+        disable_notification), and edits never add any."""
+        return self.notifications.count((message.chat.id, message.message_id))
 
     def callback_answer(self, query: CallbackQueryRecord | str) -> JSON | None:
         """What the bot answered to a callback query (None: not answered yet)."""
@@ -519,8 +566,10 @@ class FakeState:
 
     # ------------------------------------------------------------------ control: user actions
 
-    def _store(self, msg: FakeMessage) -> FakeMessage:
+    def _store(self, msg: FakeMessage, *, notify_members: bool = True) -> FakeMessage:
         self._messages[(msg.chat.id, msg.message_id)] = msg
+        if notify_members and not msg.service:
+            self.notifications.append((msg.chat.id, msg.message_id))
         self._notify()
         return msg
 
@@ -588,12 +637,16 @@ class FakeState:
 
     def _bot_sees(self, msg: FakeMessage) -> bool:
         chat = msg.chat
+        if chat.without_bot:
+            return False
         if chat.type == "private":
             return not (chat.private_user is not None and chat.private_user.blocked_bot)
         if chat.bot_status not in ("member", "administrator"):
             return False
         if not self.privacy_mode or chat.bot_status == "administrator":
             return True
+        if msg.via_bot is not None and msg.via_bot.get("id") == BOT_ID:
+            return True  # privacy mode lets through "messages sent via this bot"
         text = msg.text or ""
         for e in msg.entities:
             if e["type"] == "bot_command" and e["offset"] == 0:
@@ -636,7 +689,8 @@ class FakeState:
             raise ValueError("the message was deleted; nothing to press")
         chat = message.chat
         present = ("creator", "administrator", "member", "restricted")
-        if chat.type != "private" and chat.members.get(u.id) not in present and not force:
+        if ((chat.type != "private" or chat.without_bot)
+                and chat.members.get(u.id) not in present and not force):
             raise ValueError(f"user {u.id} is not in chat {chat.id} and cannot see the button")
         if text is not None:
             matches = [b for b in message.buttons() if b["text"] == text]
@@ -653,16 +707,14 @@ class FakeState:
         qid = str(4_300_000_000_000_000_000 + next(self._query_ids) * 7919)
         record = CallbackQueryRecord(qid, u, message, data, time.monotonic())
         self.callback_queries[qid] = record
-        self._queue(
-            "callback_query",
-            {
-                "id": qid,
-                "from": u.to_dict(),
-                "message": message.to_dict(),
-                "chat_instance": str(abs(message.chat.id) * 31 + 5_000_000_000_000_000),
-                "data": data,
-            },
-        )
+        payload: JSON = {"id": qid, "from": u.to_dict()}
+        if message.inline_message_id is not None:  # sent via the bot: no message, its id
+            payload["inline_message_id"] = message.inline_message_id
+        else:
+            payload["message"] = message.to_dict()
+        payload["chat_instance"] = str(abs(message.chat.id) * 31 + 5_000_000_000_000_000)
+        payload["data"] = data
+        self._queue("callback_query", payload)
         return record
 
     def _bot_status_change(self, chat: FakeChat, actor: JSON, new_status: str) -> None:
@@ -704,6 +756,149 @@ class FakeState:
     def delete_message(self, chat: ChatRef | FakeMessage, message_id: int | None = None) -> None:
         """Someone deletes a message: the bot's later edits of it fail."""
         msg = chat if isinstance(chat, FakeMessage) else self.message(chat, message_id or 0)
+        msg.deleted = True
+        self._notify()
+
+    # ------------------------------------------------------------------ control: inline mode
+
+    def set_inline_mode(self, enabled: bool = True, *, feedback: bool | None = None,
+                        placeholder: str | None = None) -> None:
+        """BotFather's /setinline (``placeholder``: the hint shown in the input field) and,
+        when given, /setinlinefeedback (``feedback``: chosen_inline_result updates, all of
+        them). getMe's supports_inline_queries follows ``enabled``."""
+        self.inline_mode = enabled
+        self.inline_placeholder = placeholder if enabled else None
+        if feedback is not None:
+            self.inline_feedback = feedback
+        self._notify()
+
+    def set_inline_feedback(self, enabled: bool = True) -> None:
+        """BotFather's /setinlinefeedback: chosen_inline_result updates on (or off)."""
+        self.inline_feedback = enabled
+        self._notify()
+
+    def user_chat(self, user: UserRef, other: UserRef) -> FakeChat:
+        """A private chat between two users, without the bot: Telegram tells the bot nothing
+        of it, except inline queries typed there (chat_type "private") and what they send."""
+        u, o = self._user(user), self._user(other)
+        for chat in self.chats.values():
+            if chat.without_bot and chat.type == "private" and set(chat.members) == {u.id, o.id}:
+                return chat
+        chat = FakeChat(id=next(self._user_chat_ids), type="private",
+                        title=f"{u.full_name} & {o.full_name}", without_bot=True,
+                        members={u.id: "member", o.id: "member"}, bot_status="left")
+        self.chats[chat.id] = chat
+        self._notify()
+        return chat
+
+    def _inline_chat_type(self, user: FakeUser, chat: FakeChat) -> str:
+        if chat.type == "private" and not chat.without_bot:
+            if chat.private_user is None or chat.private_user.id != user.id:
+                raise ValueError("only the chat's user can type in a private chat")
+            return "sender"
+        if chat.members.get(user.id) not in ("creator", "administrator", "member", "restricted"):
+            raise ValueError(f"user {user.id} is not a member of chat {chat.id}")
+        return chat.type
+
+    def inline_query(
+        self,
+        user: UserRef,
+        query: str = "",
+        chat_type: str | None = None,
+        *,
+        chat: ChatRef | None = None,
+        offset: str = "",
+    ) -> InlineQueryRecord:
+        """The user types ``@SixShooterTestBot query``: queues an ``inline_query`` update (id,
+        from, query, offset, chat_type). ``chat`` (where it is typed) gives the chat_type
+        unless ``chat_type`` is given ("sender", "private", "group", "supergroup"; default
+        "sender"). A bot without inline mode (``set_inline_mode``) gets nothing: ValueError,
+        as a client offers no inline mode for it."""
+        u = self._user(user)
+        if not self.inline_mode:
+            raise ValueError("the bot has no inline mode (set_inline_mode(); BotFather /setinline)")
+        if len(query) > MAX_INLINE_QUERY:
+            raise ValueError(f"an inline query holds at most {MAX_INLINE_QUERY} characters")
+        where = None if chat is None else self._chat(chat)
+        if chat_type is None:
+            chat_type = "sender" if where is None else self._inline_chat_type(u, where)
+        elif where is not None and self._inline_chat_type(u, where) != chat_type:
+            raise ValueError(f"chat {where.id} is no {chat_type!r} chat")
+        if chat_type not in INLINE_CHAT_TYPES:
+            raise ValueError(f"chat_type must be one of {INLINE_CHAT_TYPES}")
+        qid = str(5_100_000_000_000_000_000 + next(self._query_ids) * 7919)
+        record = InlineQueryRecord(qid, u, query, offset, chat_type, time.monotonic(), where)
+        self.inline_queries[qid] = record
+        self._queue("inline_query", {"id": qid, "from": u.to_dict(), "chat_type": chat_type,
+                                     "query": query, "offset": offset})
+        return record
+
+    def _new_inline_message_id(self, chat: FakeChat) -> str:
+        n = next(self._inline_ids)
+        raw = n.to_bytes(4, "little") + hashlib.sha256(f"{chat.id}:{n}".encode()).digest()[:16]
+        return base64.urlsafe_b64encode(b"\x02\x00\x00\x00" + raw).decode().rstrip("=")
+
+    def choose_inline_result(
+        self,
+        user: UserRef,
+        query: InlineQueryRecord | str,
+        result_id: str,
+        chat: ChatRef,
+    ) -> FakeMessage:
+        """The user picks a result of the bot's answer: the message is posted in ``chat``
+        from the user "via @SixShooterTestBot" (``via_bot``), with a new opaque
+        ``inline_message_id``. The bot gets it as a ``message`` update only where it is a
+        member (a group, or the user's own chat with it), never in a chat of users
+        (``user_chat``). With inline feedback on, a ``chosen_inline_result`` update follows
+        (result_id, from, query; inline_message_id only if the result has a keyboard)."""
+        u = self._user(user)
+        record = self.inline_queries[query if isinstance(query, str) else query.id]
+        if record.user.id != u.id:
+            raise ValueError("only the user who typed the query sees its results")
+        if not record.answered:
+            raise ValueError(f"inline query {record.id} has no answer to choose from")
+        result = record.result(result_id)
+        c = self._chat(chat)
+        self._inline_chat_type(u, c)
+        photo = result.photo
+        if result.photo_url is not None:  # Telegram fetches it now and keeps the file
+            width, height = result.photo_size or (800, 600)
+            photo = FakePhoto(b"", width, height, "JPEG", url=result.photo_url)
+            for file_id in photo.file_ids():
+                self._files[file_id] = photo
+        msg = FakeMessage(
+            chat=c,
+            message_id=c.take_message_id(),
+            sender=u.to_dict(),
+            text=result.text,
+            entities=list(result.entities),
+            photo=photo if result.text is None else None,
+            caption=result.caption if result.text is None else None,
+            caption_entities=list(result.caption_entities) if result.text is None else [],
+            reply_markup=result.reply_markup,
+            via_bot=bot_user_dict(),
+            inline_message_id=self._new_inline_message_id(c),
+        )
+        assert msg.inline_message_id is not None
+        self._inline_messages[msg.inline_message_id] = msg
+        self._store(msg)
+        if self._bot_sees(msg):
+            msg.update_id = self._queue("message", msg.to_dict())["update_id"]
+        chosen: JSON = {"result_id": result.id, "from": u.to_dict()}
+        if result.reply_markup is not None:
+            chosen["inline_message_id"] = msg.inline_message_id
+        chosen["query"] = record.query
+        self.chosen_inline_results.append(chosen)
+        if self.inline_feedback:
+            self._queue("chosen_inline_result", chosen)
+        return msg
+
+    def delete_inline_message(self, message: InlineRef) -> None:
+        """A member of its chat deletes a message sent via the bot: the bot's later edits of it
+        fail (MESSAGE_ID_INVALID); the bot is not told."""
+        msg = self.inline_message(message) if isinstance(message, str) else message
+        if msg.inline_message_id is None:
+            raise ValueError("not an inline message; use delete_message")
         msg.deleted = True
         self._notify()
 
@@ -750,17 +945,18 @@ class FakeState:
             limits.count_edits and method.startswith("editMessage")
         )
 
-    def flood_retry_after(self, method: str, chat: FakeChat) -> int | None:
-        """Seconds to wait if this call would exceed the flood limits, else None."""
+    def flood_retry_after(self, method: str, chat: FakeChat | None) -> int | None:
+        """Seconds to wait if this call would exceed the flood limits, else None. ``chat``
+        None: an edit of an inline message, counted against the bot's limit only."""
         limits = self.flood_limits
         if limits is None or not self._flood_counted(method):
             return None
         now = time.monotonic()
-        sent = self._chat_sends.get(chat.id, deque())
+        sent = self._chat_sends.get(chat.id, deque()) if chat is not None else deque()
         windows: list[tuple[int, float]] = []
-        if limits.per_chat_per_second:
+        if limits.per_chat_per_second and chat is not None:
             windows.append((limits.per_chat_per_second, 1.0))
-        if limits.per_group_per_minute and chat.type != "private":
+        if limits.per_group_per_minute and chat is not None and chat.type != "private":
             windows.append((limits.per_group_per_minute, 60.0))
         wait = 0.0
         checks = [(sent, limit, span) for limit, span in windows]
@@ -772,12 +968,13 @@ class FakeState:
                 wait = max(wait, recent[-limit] + span - now)
         return max(1, math.ceil(wait)) if wait > 0 else None
 
-    def flood_record(self, method: str, chat: FakeChat) -> None:
+    def flood_record(self, method: str, chat: FakeChat | None) -> None:
         if self._flood_counted(method):
-            sent = self._chat_sends.setdefault(chat.id, deque())
-            sent.append(time.monotonic())
-            while sent and time.monotonic() - sent[0] > 60:
-                sent.popleft()
+            if chat is not None:
+                sent = self._chat_sends.setdefault(chat.id, deque())
+                sent.append(time.monotonic())
+                while sent and time.monotonic() - sent[0] > 60:
+                    sent.popleft()
             self._bot_sends.append(time.monotonic())
             while self._bot_sends and time.monotonic() - self._bot_sends[0] > 1:
                 self._bot_sends.popleft()

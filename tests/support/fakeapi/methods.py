@@ -35,6 +35,7 @@ from .model import (
     FakeChat,
     FakeMessage,
     FakePhoto,
+    InlineResult,
     bot_user_dict,
 )
 from .spec import Upload
@@ -47,6 +48,10 @@ NOT_MODIFIED = (
     "message is not modified: specified new message content and reply markup are exactly the "
     "same as a current content and reply markup of the message"
 )
+# TDLib's text (lower-cased by the Bot API server) for an inline message's new media uploaded
+# with the edit: "When an inline message is edited, a new file can't be uploaded; use a
+# previously uploaded file via its file_id or specify a URL" (editMessageMedia).
+INLINE_UPLOAD = "invalid message content specified"
 CONFLICT = (
     "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
     "is running"
@@ -107,6 +112,7 @@ class FakeBotMethods(FakeState):
             "deleteMessages": self.delete_messages_api,
             "answerCallbackQuery": self.answer_callback_query,
             "getChatMember": self.get_chat_member,
+            "answerInlineQuery": self.answer_inline_query,
         }
 
     # ------------------------------------------------------------------ shared checks
@@ -121,7 +127,7 @@ class FakeBotMethods(FakeState):
                     return chat
             raise ApiError.bad_request("chat not found")
         found = self.chats.get(chat_id)
-        if found is None:
+        if found is None or found.without_bot:
             if chat_id in self.users:
                 raise ApiError.forbidden("bot can't initiate conversation with a user")
             raise ApiError.bad_request("chat not found")
@@ -311,15 +317,24 @@ class FakeBotMethods(FakeState):
             return self._messages.get((chat.id, thread))  # Telegram's implicit topic reply
         return None
 
-    async def load_photo(self, value: Any, uploads: Uploads) -> FakePhoto:
+    async def load_photo(self, value: Any, uploads: Uploads, *, inline: bool = False) -> FakePhoto:
+        """The photo a request names: an upload, a known file_id, or (``inline``: the new
+        media of an inline message, which can't be an upload) a URL, taken as is."""
         if isinstance(value, str) and value.startswith("attach://"):
             part = uploads.get(value[len("attach://") :])
             if part is None:
                 raise ApiError.bad_request("wrong file identifier/HTTP URL specified")
             value = part
+        if inline and isinstance(value, Upload):
+            raise ApiError.bad_request(INLINE_UPLOAD)
         if isinstance(value, str):
             if value.startswith(("http://", "https://")):
-                raise ApiError.bad_request("failed to get HTTP URL content")
+                if not inline:
+                    raise ApiError.bad_request("failed to get HTTP URL content")
+                photo = FakePhoto(b"", 800, 600, "JPEG", url=value)
+                for file_id in photo.file_ids():
+                    self._files[file_id] = photo
+                return photo
             known = self._files.get(value)
             if known is None:
                 raise ApiError.bad_request("wrong file identifier/HTTP URL specified")
@@ -356,11 +371,18 @@ class FakeBotMethods(FakeState):
             sent_by_request=current_request.get(),
             **content,
         )
-        return self._store(msg)
+        return self._store(msg, notify_members=not params.get("disable_notification"))
 
     def target_message(self, params: Params) -> FakeMessage:
+        """The message an edit names: by inline_message_id (a message sent via the bot; its
+        chat is not checked, the bot need not be there) or by chat_id and message_id."""
         if params.get("inline_message_id"):
-            raise ApiError.bad_request("inline messages are not supported by the fake API")
+            msg = self._inline_messages.get(str(params["inline_message_id"]))
+            if msg is None:
+                raise ApiError.bad_request("invalid inline message identifier specified")
+            if msg.deleted:
+                raise ApiError.bad_request("MESSAGE_ID_INVALID")
+            return msg
         if "chat_id" not in params:
             raise ApiError.bad_request("chat_id is empty")
         if "message_id" not in params:
@@ -373,7 +395,8 @@ class FakeBotMethods(FakeState):
             raise ApiError.bad_request("message can't be edited")
         return msg
 
-    def apply_edit(self, msg: FakeMessage, **changes: Any) -> JSON:
+    def apply_edit(self, msg: FakeMessage, **changes: Any) -> JSON | bool:
+        """Edit ``msg``; the edited Message, or True for an inline message (as Telegram)."""
         before = msg.content_key()
         snapshot = msg.to_dict()
         old = {k: getattr(msg, k) for k in changes}
@@ -386,12 +409,12 @@ class FakeBotMethods(FakeState):
         msg.history.append(snapshot)
         msg.edit_date = int(time.time())
         self._notify()
-        return msg.to_dict()
+        return True if msg.is_inline else msg.to_dict()
 
     # ------------------------------------------------------------------ methods
 
     async def get_me(self, params: Params, uploads: Uploads) -> JSON:
-        return bot_user_dict(full=True)
+        return bot_user_dict(full=True) | {"supports_inline_queries": self.inline_mode}
 
     async def get_updates(self, params: Params, uploads: Uploads) -> list[JSON]:
         if self.webhook is not None:
@@ -567,7 +590,7 @@ class FakeBotMethods(FakeState):
         )
         return msg.to_dict()
 
-    async def edit_message_text(self, params: Params, uploads: Uploads) -> JSON:
+    async def edit_message_text(self, params: Params, uploads: Uploads) -> JSON | bool:
         if "text" not in params:
             raise ApiError.bad_request("text is empty")
         msg = self.target_message(params)
@@ -583,7 +606,7 @@ class FakeBotMethods(FakeState):
         markup = self.reply_markup(params.get("reply_markup"), inline_only=True)
         return self.apply_edit(msg, text=text, entities=entities, reply_markup=markup)
 
-    async def edit_message_caption(self, params: Params, uploads: Uploads) -> JSON:
+    async def edit_message_caption(self, params: Params, uploads: Uploads) -> JSON | bool:
         msg = self.target_message(params)
         if not msg.has_media:
             raise ApiError.bad_request("there is no caption in the message to edit")
@@ -599,7 +622,7 @@ class FakeBotMethods(FakeState):
             msg, caption=caption or None, caption_entities=entities, reply_markup=markup
         )
 
-    async def edit_message_media(self, params: Params, uploads: Uploads) -> JSON:
+    async def edit_message_media(self, params: Params, uploads: Uploads) -> JSON | bool:
         media = params["media"]
         if not isinstance(media, dict) or not media.get("type"):
             raise ApiError.bad_request("can't parse InputMedia JSON object")
@@ -619,7 +642,7 @@ class FakeBotMethods(FakeState):
             field_spec=spec.type_field("InputMediaPhoto", "caption"),
         )
         markup = self.reply_markup(params.get("reply_markup"), inline_only=True)
-        photo = await self.load_photo(media["media"], uploads)
+        photo = await self.load_photo(media["media"], uploads, inline=msg.is_inline)
         return self.apply_edit(
             msg,
             photo=photo,
@@ -628,7 +651,7 @@ class FakeBotMethods(FakeState):
             reply_markup=markup,
         )
 
-    async def edit_message_reply_markup(self, params: Params, uploads: Uploads) -> JSON:
+    async def edit_message_reply_markup(self, params: Params, uploads: Uploads) -> JSON | bool:
         msg = self.target_message(params)
         markup = self.reply_markup(params.get("reply_markup"), inline_only=True)
         return self.apply_edit(msg, reply_markup=markup)
@@ -691,6 +714,150 @@ class FakeBotMethods(FakeState):
         }
         self._notify()
         return True
+
+    async def answer_inline_query(self, params: Params, uploads: Uploads) -> bool:
+        """answerInlineQuery: the results are checked against their InlineQueryResult* type
+        (required fields, id 1-64 bytes and unique, at most 50, texts and keyboards as for
+        sent messages) and kept for ``choose_inline_result``. Fields the type does not have
+        are ignored, as Telegram does; each is noted in ``warnings``."""
+        query = self.inline_queries.get(params["inline_query_id"])
+        if (query is None or query.answered
+                or time.monotonic() - query.created > self.inline_answer_timeout):
+            raise ApiError.bad_request(
+                "query is too old and response timeout expired or query ID is invalid"
+            )
+        results = params["results"]
+        if not isinstance(results, list):
+            raise ApiError.bad_request("can't parse inline query results JSON object")
+        if len(results) > spec.limits()["inline_max_results"]:
+            raise ApiError.bad_request("RESULTS_TOO_MUCH")
+        parsed: list[InlineResult] = []
+        for n, raw in enumerate(results):
+            result = self._inline_result(raw, n)
+            if any(r.id == result.id for r in parsed):
+                raise ApiError.bad_request("RESULT_ID_DUPLICATE")
+            parsed.append(result)
+        next_offset = params.get("next_offset", "")
+        if not spec.fits(spec.method_fields("answerInlineQuery")["next_offset"], next_offset):
+            raise ApiError.bad_request("NEXT_OFFSET_INVALID")
+        button = params.get("button")
+        if button is not None:
+            self._inline_results_button(button)
+        query.answered = True
+        query.answered_at = time.monotonic()
+        query.results = parsed
+        query.answer = {k: params[k] for k in ("cache_time", "is_personal", "next_offset", "button")
+                        if k in params}
+        self._notify()
+        return True
+
+    def _inline_result(self, raw: Any, n: int) -> InlineResult:
+        if not isinstance(raw, dict):
+            raise ApiError.bad_request("can't parse inline query result: expected an Object")
+        tag = raw["type"].lower() if isinstance(raw.get("type"), str) else ""
+        known = spec.inline_result_types()
+        if tag not in known.values():
+            raise ApiError.bad_request(
+                f'can\'t parse inline query result: type "{tag}" is unsupported for the inline '
+                "query result"
+            )
+        if tag == "article":
+            type_name = "InlineQueryResultArticle"
+        elif tag == "photo":  # by URL or by file_id: two types, one tag
+            type_name = ("InlineQueryResultCachedPhoto" if "photo_file_id" in raw
+                         and "photo_url" not in raw else "InlineQueryResultPhoto")
+        else:
+            raise ApiError.bad_request(
+                f"fake API supports only article and photo inline query results, got {tag}"
+            )
+        fields = spec.type_fields(type_name)
+        for name, field in fields.items():
+            if field["required"] and raw.get(name) is None:
+                raise ApiError.bad_request(
+                    f'can\'t parse inline query result: Can\'t find field "{name}"'
+                )
+        for name in raw:
+            if name not in fields:
+                self.warnings.append(
+                    f'answerInlineQuery: result {n} ({type_name}) has no field "{name}"; '
+                    "Telegram ignores it"
+                )
+        result_id = raw["id"]
+        if not isinstance(result_id, str):
+            raise ApiError.bad_request(
+                'can\'t parse inline query result: Field "id" must be of type String'
+            )
+        if not spec.fits(fields["id"], result_id):
+            raise ApiError.bad_request("RESULT_ID_INVALID")
+        markup = self.reply_markup(raw.get("reply_markup"), inline_only=True)
+        out = InlineResult(id=result_id, type=type_name, raw=dict(raw), reply_markup=markup)
+        content = raw.get("input_message_content")
+        if content is not None:
+            out.text, out.entities = self._inline_text(content)
+        if type_name == "InlineQueryResultPhoto":
+            url = raw["photo_url"]
+            if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+                raise ApiError.bad_request("WEBDOCUMENT_URL_INVALID")
+            out.photo_url = url
+            width, height = raw.get("photo_width"), raw.get("photo_height")
+            if isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0:
+                out.photo_size = (width, height)
+        elif type_name == "InlineQueryResultCachedPhoto":
+            photo = self._files.get(str(raw["photo_file_id"]))
+            if photo is None:
+                raise ApiError.bad_request("wrong file identifier/HTTP URL specified")
+            out.photo = photo
+        if type_name != "InlineQueryResultArticle":
+            caption, entities = self.formatted(
+                "answerInlineQuery", "caption", str(raw.get("caption", "")),
+                raw.get("parse_mode"), raw.get("caption_entities"),
+                field_spec=fields["caption"],
+            )
+            out.caption, out.caption_entities = caption or None, entities
+        return out
+
+    def _inline_text(self, content: Any) -> tuple[str, list[JSON]]:
+        """An InputTextMessageContent's text and entities (the only content the fake sends)."""
+        if not isinstance(content, dict):
+            raise ApiError.bad_request("can't parse input message content: expected an Object")
+        fields = spec.type_fields("InputTextMessageContent")
+        if "message_text" not in content:
+            if any(k in content for k in ("latitude", "phone_number", "payload", "currency")):
+                raise ApiError.bad_request("fake API supports only InputTextMessageContent")
+            raise ApiError.bad_request(
+                'can\'t parse inline query result: Can\'t find field "message_text"'
+            )
+        for name in content:
+            if name not in fields:
+                self.warnings.append(
+                    f'answerInlineQuery: InputTextMessageContent has no field "{name}"; '
+                    "Telegram ignores it"
+                )
+        return self.formatted(
+            "answerInlineQuery", "text", str(content["message_text"]),
+            content.get("parse_mode"), content.get("entities"),
+            field_spec=fields["message_text"],
+        )
+
+    def _inline_results_button(self, button: Any) -> None:
+        fields = spec.type_fields("InlineQueryResultsButton")
+        if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+            raise ApiError.bad_request(
+                'can\'t parse inline query results button: Can\'t find field "text"'
+            )
+        actions = [k for k in ("web_app", "start_parameter") if button.get(k) is not None]
+        if len(actions) != 1:
+            raise ApiError.bad_request(
+                "can't parse inline query results button: exactly one of web_app and "
+                "start_parameter must be specified"
+            )
+        start = button.get("start_parameter")
+        if start is not None and (
+            not isinstance(start, str)
+            or not spec.fits(fields["start_parameter"], start)
+            or not re.fullmatch(r"[A-Za-z0-9_-]+", start)
+        ):
+            raise ApiError.bad_request("START_PARAM_INVALID")
 
     def _member_status(self, chat: FakeChat, user_id: int) -> JSON:
         if user_id == BOT_ID:

@@ -96,7 +96,8 @@ class FakeChat:
     title: str | None = None
     username: str | None = None
     is_forum: bool = False
-    private_user: FakeUser | None = None
+    private_user: FakeUser | None = None  # the user of a private chat with the bot
+    without_bot: bool = False  # a chat of users only (the bot sees it only via inline mode)
     members: dict[int, str] = field(default_factory=dict)  # user id -> status
     bot_status: str = "member"  # member | administrator | left | kicked
     topics: dict[int, str] = field(default_factory=dict)  # message_thread_id -> name
@@ -136,6 +137,7 @@ class FakePhoto:
     format: str
     file_unique_id: str = ""
     file_id: str = ""
+    url: str | None = None  # named by URL (inline results and inline edits): no bytes here
 
     def __post_init__(self) -> None:
         n = next(_ids)
@@ -201,6 +203,17 @@ class FakeMessage:
     history: list[JSON] = field(default_factory=list)  # earlier versions (to_dict snapshots)
     sent_by_request: int | None = None  # sequence number of the creating request
     update_id: int | None = None  # of the message update the bot got (user messages)
+    via_bot: JSON | None = None  # User dict of the bot, for a message sent "via @bot" (inline)
+    inline_message_id: str | None = None  # set for a message sent from an inline query result
+
+    @property
+    def is_inline(self) -> bool:
+        return self.inline_message_id is not None
+
+    @property
+    def edits(self) -> list[JSON]:
+        """The earlier versions, one per edit (oldest first): ``to_dict`` snapshots."""
+        return list(self.history)
 
     @property
     def chat_id(self) -> int:
@@ -268,6 +281,8 @@ class FakeMessage:
                     out["caption_entities"] = copy.deepcopy(self.caption_entities)
         if self.reply_markup is not None:
             out["reply_markup"] = copy.deepcopy(self.reply_markup)
+        if self.via_bot is not None:
+            out["via_bot"] = copy.deepcopy(self.via_bot)
         out |= copy.deepcopy(self.service)
         return out
 
@@ -331,4 +346,53 @@ class CallbackQueryRecord:
 
     def get(self, key: str, default: Any = None) -> Any:
         """Dict-style access to the answer's fields (text, show_alert, url, cache_time)."""
+        return default if self.answer is None else self.answer.get(key, default)
+
+
+@dataclass
+class InlineResult:
+    """One result of an answered inline query, as the fake parsed it: what choosing it posts."""
+
+    id: str
+    type: str  # the InlineQueryResult* type name, e.g. "InlineQueryResultArticle"
+    raw: JSON  # as the bot sent it
+    text: str | None = None
+    entities: list[JSON] = field(default_factory=list)
+    photo_url: str | None = None
+    photo: FakePhoto | None = None  # a cached photo (photo_file_id)
+    photo_size: tuple[int, int] | None = None  # photo_width, photo_height when given
+    caption: str | None = None
+    caption_entities: list[JSON] = field(default_factory=list)
+    reply_markup: JSON | None = None
+
+    @property
+    def title(self) -> str | None:
+        title = self.raw.get("title")
+        return title if isinstance(title, str) else None
+
+
+@dataclass
+class InlineQueryRecord:
+    """An inline query a user typed ("@bot query"), and the bot's answer to it."""
+
+    id: str
+    user: FakeUser
+    query: str
+    offset: str
+    chat_type: str | None
+    created: float
+    chat: FakeChat | None = None  # where the user typed it, when the test said so
+    answered: bool = False
+    answer: JSON | None = None  # cache_time, is_personal, next_offset, button as sent
+    results: list[InlineResult] = field(default_factory=list)
+    answered_at: float | None = None
+
+    def result(self, result_id: str) -> InlineResult:
+        for r in self.results:
+            if r.id == result_id:
+                return r
+        raise KeyError(f"no result {result_id!r}; results: {[r.id for r in self.results]}")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Dict-style access to the answer's fields (cache_time, is_personal, button...)."""
         return default if self.answer is None else self.answer.get(key, default)

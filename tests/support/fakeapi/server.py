@@ -188,8 +188,8 @@ class FakeTelegramAPI(FakeBotMethods):
             handler = self._handlers.get(canonical)
             if handler is None:
                 raise ApiError.bad_request(f"method {canonical} is not implemented by the fake API")
-            flood_chat = self._flood_chat(canonical, params)
-            if flood_chat is not None:
+            counted, flood_chat = self._flood_target(canonical, params)
+            if counted:
                 retry_after = self.flood_retry_after(canonical, flood_chat)
                 if retry_after is not None:
                     err = ApiError(
@@ -201,7 +201,7 @@ class FakeTelegramAPI(FakeBotMethods):
             result = await handler(params, uploads)
             if canonical in self.delays:  # done already; only the answer is late
                 await asyncio.sleep(self.delays[canonical])
-            if flood_chat is not None:
+            if counted:
                 self.flood_record(canonical, flood_chat)
             if injected is not None:  # network failure after the call took effect
                 record.response = {"ok": True, "result": result}
@@ -219,13 +219,19 @@ class FakeTelegramAPI(FakeBotMethods):
                 record.response = {"description": "request cancelled: client disconnected"}
                 self._notify()
 
-    def _flood_chat(self, method: str, params: dict[str, Any]) -> FakeChat | None:
-        if self.flood_limits is None or "chat_id" not in params:
-            return None
+    def _flood_target(self, method: str, params: dict[str, Any]) -> tuple[bool, FakeChat | None]:
+        """(counted by flood control, the chat whose limits apply). An inline message's edit
+        names no chat: it counts against the bot's own limit only."""
+        if self.flood_limits is None:
+            return False, None
+        if params.get("inline_message_id") and method.startswith("editMessage"):
+            return True, None
+        if "chat_id" not in params:
+            return False, None
         try:
-            return self.resolve_chat(params["chat_id"])
+            return True, self.resolve_chat(params["chat_id"])
         except ApiError:
-            return None  # the handler reports it
+            return False, None  # the handler reports it
 
     def _drop_connection(self, request: web.Request, record: RecordedRequest) -> web.Response:
         """Close the TCP connection without an HTTP answer (client sees a network error)."""

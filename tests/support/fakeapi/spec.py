@@ -35,6 +35,17 @@ def type_field(type_name: str, field_name: str) -> dict[str, Any]:
     return fields[field_name]
 
 
+def type_fields(type_name: str) -> dict[str, dict[str, Any]]:
+    fields: dict[str, dict[str, Any]] = limits()["types"][type_name]
+    return fields
+
+
+def inline_result_types() -> dict[str, str]:
+    """Every InlineQueryResult* type name -> its "type" tag (e.g. "article")."""
+    types: dict[str, str] = limits()["inline_result_types"]
+    return types
+
+
 def known_methods() -> dict[str, str]:
     """Lower-cased name -> canonical name of every Bot API method (names are case-insensitive)."""
     return {name.lower(): name for name in limits()["all_methods"]}
