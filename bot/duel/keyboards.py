@@ -10,7 +10,7 @@ from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup
 from bot.duel import payloads
 from bot.i18n import Translator
 from bot.storage import ChallengeRecord
-from bot.telegram import callbacks
+from bot.telegram import styles
 from rules.duel import Action, Bet, DealProof, PublicView, TiebreakAnswer
 from rules.fairness import deck_text
 
@@ -18,8 +18,7 @@ COPY_TEXT_MAX = 256  # Telegram's limit for a copy_text button's text
 
 
 def _duel_button(text: str, duel_id: int, version: int, action: Action) -> InlineKeyboardButton:
-    data = callbacks.encode(payloads.DuelPress(duel_id, version, action))
-    return InlineKeyboardButton(text, callback_data=data)
+    return styles.button(text, payloads.DuelPress(duel_id, version, action))
 
 
 def bet_word(tr: Translator, bet: Bet, bonus_duel: bool) -> str:
@@ -51,10 +50,8 @@ def duel_bets(tr: Translator, duel_id: int, version: int, view: PublicView,
         rows.append(row)
     if odds:
         rows.append([
-            InlineKeyboardButton(tr.t("button.odds"),
-                                 callback_data=callbacks.encode(payloads.OddsPress(duel_id))),
-            InlineKeyboardButton(tr.t("button.hint"),
-                                 callback_data=callbacks.encode(payloads.HintPress(duel_id)))])
+            styles.button(tr.t("button.odds"), payloads.OddsPress(duel_id)),
+            styles.button(tr.t("button.hint"), payloads.HintPress(duel_id))])
     return InlineKeyboardMarkup(rows)
 
 
@@ -75,8 +72,7 @@ def result(tr: Translator, duel_id: int, view: PublicView) -> InlineKeyboardMark
     """Rematch, Standings and Review; then one button per finished deal that copies its proof
     (long hex does not belong in prose: tap, paste, send)."""
     def press(key: str, op: payloads.ResultOp) -> InlineKeyboardButton:
-        data = callbacks.encode(payloads.ResultPress(duel_id, op))
-        return InlineKeyboardButton(tr.t(key), callback_data=data)
+        return styles.button(tr.t(key), payloads.ResultPress(duel_id, op))
 
     rows = [[press("button.rematch", payloads.ResultOp.REMATCH),
              press("button.standings", payloads.ResultOp.STANDINGS),
@@ -98,8 +94,7 @@ def result(tr: Translator, duel_id: int, view: PublicView) -> InlineKeyboardMark
 def challenge(tr: Translator, c: ChallengeRecord) -> InlineKeyboardMarkup:
     """Accept (and Decline, for a challenge to someone) and the challenger's Withdraw."""
     def button(key: str, op: payloads.ChallengeOp) -> InlineKeyboardButton:
-        data = callbacks.encode(payloads.ChallengePress(c.id, c.version, op))
-        return InlineKeyboardButton(tr.t(key), callback_data=data)
+        return styles.button(tr.t(key), payloads.ChallengePress(c.id, c.version, op))
 
     row = [button("button.accept", payloads.ChallengeOp.ACCEPT)]
     if c.target_id is not None or c.target_username:

@@ -12,6 +12,7 @@
     h:<duel id>                           a practice duel's hint (the best moves now)
 
 Each payload is checked when it is built, so an encoded payload is one the bot itself makes.
+Each says what its button means (`meaning`), whose colour `bot.telegram.styles` gives.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from bot.telegram.callbacks import CallbackDataError, Payload, check_number, number
+from bot.telegram.styles import Meaning
 from rules.duel import HANDS, Bet, Surrender, TiebreakAnswer
 from rules.duel import actions as duel_actions
 
@@ -49,6 +51,13 @@ class ResultOp(StrEnum):
     REMATCH = "m"
     STANDINGS = "s"
     REVIEW = "v"
+
+
+# What each button means, for its colour (bot.telegram.styles); a bet has none: every hand
+# offered is an equal choice, and colouring one would be advice.
+_CHALLENGE_MEANINGS = {ChallengeOp.ACCEPT: Meaning.ACCEPT, ChallengeOp.DECLINE: Meaning.DECLINE,
+                      ChallengeOp.WITHDRAW: Meaning.WITHDRAW}
+_RESULT_MEANINGS = {ResultOp.REMATCH: Meaning.AGAIN}
 
 
 def _check_action(action: DuelAction) -> None:
@@ -95,6 +104,13 @@ class DuelPress:
     def record_id(self) -> int:  # as bot.common.live.Live.handler reads a press
         return self.duel_id
 
+    @property
+    def meaning(self) -> Meaning | None:
+        action = self.action
+        if isinstance(action, TiebreakAnswer):
+            return Meaning.ACCEPT if action.accept else Meaning.DECLINE
+        return Meaning.SURRENDER if isinstance(action, Surrender) else None
+
 
 @dataclass(frozen=True, slots=True)
 class ChallengePress:
@@ -119,6 +135,10 @@ class ChallengePress:
             raise CallbackDataError("a challenge press has an id, a version and an operation")
         return cls(number(fields[0]), number(fields[1]), ChallengeOp(fields[2]))
 
+    @property
+    def meaning(self) -> Meaning | None:
+        return _CHALLENGE_MEANINGS.get(self.op)
+
 
 @dataclass(frozen=True, slots=True)
 class ResultPress:
@@ -142,6 +162,10 @@ class ResultPress:
         if len(fields) != 2 or fields[1] not in {o.value for o in ResultOp}:
             raise CallbackDataError("a result press has a duel id and an operation")
         return cls(number(fields[0]), ResultOp(fields[1]))
+
+    @property
+    def meaning(self) -> Meaning | None:
+        return _RESULT_MEANINGS.get(self.op)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +193,10 @@ class PracticePress:
             raise CallbackDataError("a practice press has a user id, a level and a stack")
         return cls(number(fields[0]), AiLevel(fields[1]), number(fields[2]))
 
+    @property
+    def meaning(self) -> Meaning | None:  # three levels, equal choices
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class OddsPress:
@@ -190,6 +218,10 @@ class OddsPress:
             raise CallbackDataError("an odds press has a duel id")
         return cls(number(fields[0]))
 
+    @property
+    def meaning(self) -> Meaning | None:
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class HintPress:
@@ -210,6 +242,10 @@ class HintPress:
         if len(fields) != 1:
             raise CallbackDataError("a hint press has a duel id")
         return cls(number(fields[0]))
+
+    @property
+    def meaning(self) -> Meaning | None:
+        return None
 
 
 # The duel's kinds of payload, each under a prefix of its own.

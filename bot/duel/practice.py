@@ -22,7 +22,7 @@ from bot.duel.present import LIVE, present
 from bot.i18n import Html, Translator
 from bot.services import Services
 from bot.storage import DuelRecord, chat_lock, deals_of
-from bot.telegram import callbacks, send
+from bot.telegram import send, styles
 from rules.cards import shuffled_deck
 from rules.duel import DuelState, choose_first_dealer
 from rules.duel.searches import hand_odds
@@ -49,8 +49,8 @@ def aimed_at_the_bot(message: Message, args: list[str], bot: User) -> bool:
 
 def level_keyboard(tr: Translator, user_id: int, stack: int) -> InlineKeyboardMarkup:
     def button(level: payloads.AiLevel) -> InlineKeyboardButton:
-        data = callbacks.encode(payloads.PracticePress(user_id, level, stack))
-        return InlineKeyboardButton(tr.t(f"practice.level_{level.level}"), callback_data=data)
+        return styles.button(tr.t(f"practice.level_{level.level}"),
+                             payloads.PracticePress(user_id, level, stack))
 
     return InlineKeyboardMarkup([[button(lv) for lv in payloads.AiLevel]])
 

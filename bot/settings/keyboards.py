@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import LANGUAGES, Html, Translator, duration, language_name
 from bot.settings.payloads import Setting, SettingsPress
 from bot.storage import ChatSettings
-from bot.telegram import callbacks
+from bot.telegram import styles
 
 TIMER_CHOICES = (0, 60, 120, 300, 600, 1800)  # seconds; 0 = off
 STACK_CHOICES = (20, 30, 50, 100, 200)
@@ -55,8 +55,7 @@ def settings_text(tr: Translator, s: ChatSettings, *, private: bool) -> str:
 
 
 def _button(label: str, chosen: bool, press: SettingsPress) -> InlineKeyboardButton:
-    return InlineKeyboardButton(TICK + label if chosen else label,
-                                callback_data=callbacks.encode(press))
+    return styles.button(TICK + label if chosen else label, press)
 
 
 def _row(setting: Setting, current: object,
@@ -92,6 +91,5 @@ def settings_keyboard(tr: Translator, s: ChatSettings, *, private: bool) -> Inli
                 (tr.t("settings.button_season_continue"), False),
                 (tr.t("settings.button_season_reset"), True)]))
     done = SettingsPress(Setting.CLOSE)
-    rows.append([InlineKeyboardButton(tr.t("settings.button_done"),
-                                      callback_data=callbacks.encode(done))])
+    rows.append([styles.button(tr.t("settings.button_done"), done)])
     return InlineKeyboardMarkup(rows)

@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from bot.i18n import LANGUAGES
 from bot.telegram.callbacks import MAX_ID, CallbackDataError, Payload, number
+from bot.telegram.styles import Meaning
 
 
 class Setting(StrEnum):
@@ -96,6 +97,10 @@ class SettingsPress:
                 raise CallbackDataError("an on/off setting is 1 or 0")
             return cls(setting, text == "1")
         return cls(setting, number(text))
+
+    @property
+    def meaning(self) -> Meaning | None:  # choices among equals, and Done: no colour
+        return None
 
 
 def _language_code(choice: str) -> str:

@@ -16,7 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
 from bot.sixcard import payloads
-from bot.telegram import callbacks
+from bot.telegram import styles
 from render.text import signed
 from rules.sixcard import (
     BET,
@@ -34,8 +34,7 @@ CARDS_PER_ROW = 3
 
 
 def _button(text: str, game_id: int, version: int, action: SixAction) -> InlineKeyboardButton:
-    data = callbacks.encode(payloads.SixCardPress(game_id, version, action))
-    return InlineKeyboardButton(text, callback_data=data)
+    return styles.button(text, payloads.SixCardPress(game_id, version, action))
 
 
 def game_keyboard(tr: Translator, game_id: int, version: int,

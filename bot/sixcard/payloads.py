@@ -4,6 +4,8 @@ by `bot.telegram.callbacks` (the kinds: `PAYLOADS`):
     x:<game id>:<version>:<action>        an action by its rules code, on the version the
         button was drawn for: f fold, p play, b buy a sixth card, r0..r5 replace that card,
         g / n buy the dealer a game or not
+
+Its `meaning` gives Play and Fold their colours (bot.telegram.styles); the rest are plain.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from bot.telegram.callbacks import CallbackDataError, Payload, check_number, number
-from rules.sixcard import Replace, SixAction, SixCardError, parse_action
+from bot.telegram.styles import Meaning
+from rules.sixcard import Fold, Play, Replace, SixAction, SixCardError, parse_action
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,12 @@ class SixCardPress:
     @property
     def record_id(self) -> int:  # as bot.common.live.Live.handler reads a press
         return self.game_id
+
+    @property
+    def meaning(self) -> Meaning | None:
+        if isinstance(self.action, Play):
+            return Meaning.PROCEED
+        return Meaning.FOLD if isinstance(self.action, Fold) else None
 
 
 PAYLOADS: tuple[type[Payload], ...] = (SixCardPress,)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
+from telegram import InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
@@ -25,7 +25,7 @@ from bot.stats import seasons, standings
 from bot.stats.payloads import BoardPress, BoardScope
 from bot.stats.text import board_text, card_text, history_text, split_caption
 from bot.storage import Placed
-from bot.telegram import callbacks, send
+from bot.telegram import send, styles
 from render import standings as pictures
 from rules import rating
 from rules.standing import ALL
@@ -124,7 +124,7 @@ def _scope_keyboard(tr: Translator, shown: BoardScope) -> InlineKeyboardMarkup:
     keys = {BoardScope.SEASON: "stats.button_season", BoardScope.LAST: "stats.button_last",
             BoardScope.ALL: "stats.button_all"}
     return InlineKeyboardMarkup([[
-        InlineKeyboardButton(tr.t(key), callback_data=callbacks.encode(BoardPress(scope)))
+        styles.button(tr.t(key), BoardPress(scope))
         for scope, key in keys.items() if scope is not shown]])
 
 

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from bot.telegram.callbacks import CallbackDataError, Payload
+from bot.telegram.styles import Meaning
 
 
 class BoardScope(StrEnum):
@@ -41,6 +42,10 @@ class BoardPress:
         if len(fields) != 1 or fields[0] not in {s.value for s in BoardScope}:
             raise CallbackDataError("a standings press has a scope")
         return cls(BoardScope(fields[0]))
+
+    @property
+    def meaning(self) -> Meaning | None:  # a choice among equals: no colour
+        return None
 
 
 PAYLOADS: tuple[type[Payload], ...] = (BoardPress,)

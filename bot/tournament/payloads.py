@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from bot.telegram.callbacks import CallbackDataError, Payload, check_number, number
+from bot.telegram.styles import Meaning
 
 
 class TournamentOp(StrEnum):
@@ -20,6 +21,12 @@ class TournamentOp(StrEnum):
     START = "s"
     CANCEL = "x"
     MATCH = "m"  # play the pairing `match` of the schedule
+
+
+# What each button means, for its colour (bot.telegram.styles); a pairing has none: the
+# table lists them all, each as much a choice as the next.
+_MEANINGS = {TournamentOp.JOIN: Meaning.ACCEPT, TournamentOp.LEAVE: Meaning.WITHDRAW,
+             TournamentOp.START: Meaning.PROCEED, TournamentOp.CANCEL: Meaning.CANCEL}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +64,10 @@ class TournamentPress:
         if op not in {o.value for o in TournamentOp}:
             raise CallbackDataError("unknown tournament operation")
         return cls(tournament_id, TournamentOp(op))
+
+    @property
+    def meaning(self) -> Meaning | None:
+        return _MEANINGS.get(self.op)
 
 
 PAYLOADS: tuple[type[Payload], ...] = (TournamentPress,)

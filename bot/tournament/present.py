@@ -15,7 +15,7 @@ from bot.i18n import Html, Translator, html_escape, mention_html
 from bot.services import Services
 from bot.stats.text import split_caption
 from bot.storage.tournaments import MatchRecord, TournamentRecord, TournamentStatus
-from bot.telegram import callbacks, send
+from bot.telegram import send, styles
 from bot.tournament import payloads
 from bot.tournament.service import DAY, Field, Walkover
 from render import tournament as pictures
@@ -71,9 +71,8 @@ def signup_text(tr: Translator, field: Field, names: dict[int, str]) -> Html:
 
 def signup_keyboard(tr: Translator, tournament_id: int) -> InlineKeyboardMarkup:
     def button(op: payloads.TournamentOp) -> InlineKeyboardButton:
-        data = callbacks.encode(payloads.TournamentPress(tournament_id, op))
-        return InlineKeyboardButton(tr.t(f"tournament.button_{op.name.lower()}"),
-                                    callback_data=data)
+        return styles.button(tr.t(f"tournament.button_{op.name.lower()}"),
+                             payloads.TournamentPress(tournament_id, op))
 
     ops = payloads.TournamentOp
     return InlineKeyboardMarkup([[button(ops.JOIN), button(ops.LEAVE)],
@@ -169,10 +168,8 @@ def table_keyboard(field: Field, names: dict[int, str]) -> InlineKeyboardMarkup 
     for m in field.upcoming():
         if m.duel_live:
             continue
-        data = callbacks.encode(payloads.TournamentPress(
-            field.record.id, payloads.TournamentOp.MATCH, m.idx))
-        rows.append([InlineKeyboardButton(f"⚔️ {names[m.player_a]} — {names[m.player_b]}",
-                                          callback_data=data)])
+        press = payloads.TournamentPress(field.record.id, payloads.TournamentOp.MATCH, m.idx)
+        rows.append([styles.button(f"⚔️ {names[m.player_a]} — {names[m.player_b]}", press)])
     return InlineKeyboardMarkup(rows) if rows else None
 
 

@@ -141,6 +141,31 @@ async def test_callback_data_is_limited_to_64_bytes(bot: telegram.Bot, group: Fa
             await bot.send_message(group.id, "no", reply_markup=keyboard(data))
 
 
+async def test_a_button_style_is_one_the_api_names(
+    bot: telegram.Bot, fake_api: FakeTelegramAPI, group: FakeChat
+) -> None:
+    """Bot API 9.4's `style`: "danger", "success" or "primary", kept on the message as sent;
+    any other word is refused (as Telegram refuses one it does not know)."""
+    styled = InlineKeyboardMarkup(
+        [[InlineKeyboardButton(s, callback_data=s, style=s) for s in ("danger", "success")],
+         [InlineKeyboardButton("primary", callback_data="p", style="primary"),
+          InlineKeyboardButton("plain", callback_data="n")]]
+    )  # fmt: skip
+    sent = await bot.send_message(group.id, "colours", reply_markup=styled)
+    stored = fake_api.message(group, sent.message_id).reply_markup
+    assert stored is not None
+    assert [[b.get("style") for b in row] for row in stored["inline_keyboard"]] == [
+        ["danger", "success"], ["primary", None]]  # fmt: skip
+    assert sent.reply_markup is not None
+    assert sent.reply_markup.inline_keyboard[0][0].style == "danger"  # echoed as sent
+    for style in ("secondary", "red", "PRIMARY", "default", ""):
+        wrong = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="x", style=style)]])
+        with fails(telegram.error.BadRequest, "invalid button style specified"):
+            await bot.send_message(group.id, "no", reply_markup=wrong)
+        with fails(telegram.error.BadRequest, "invalid button style specified"):
+            await bot.edit_message_reply_markup(group.id, sent.message_id, reply_markup=wrong)
+
+
 @pytest.mark.parametrize(
     ("text", "detail"),
     [

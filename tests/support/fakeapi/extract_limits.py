@@ -8,8 +8,9 @@ API update::
 
 Everything the fake enforces about sizes and field types comes from the file written here:
 field types (to decode form-encoded values), required flags, "N-M characters/bytes" ranges,
-"At most N" list sizes, the photo size/dimension rules, the MessageEntity type names and the
-"type" tag of every InlineQueryResult kind (inline mode).
+"At most N" list sizes, "Must be one of" values (a button's style), the photo size/dimension
+rules, the MessageEntity type names and the "type" tag of every InlineQueryResult kind (inline
+mode).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ _RANGE = re.compile(r"\b(\d+)-(\d+) (characters|bytes)( after entit(?:y|ies) par
 _CANT_EXCEED = re.compile(r"can't exceed (\d+) (characters|bytes)")
 _AT_MOST = re.compile(r"At most (\d+) \w+ can be specified")
 _BETWEEN = re.compile(r"Values between (\d+)-(\d+) are accepted")
+_ONE_OF = re.compile(r"[Mm]ust be one of ([^.]*)")  # "danger" (red), "success" (green) or ...
 
 
 def _field(desc: dict[str, Any]) -> dict[str, Any]:
@@ -73,6 +75,8 @@ def _field(desc: dict[str, Any]) -> dict[str, Any]:
         out["min"], out["max"], out["unit"] = int(m.group(1)), int(m.group(2)), "value"
     if m := _AT_MOST.search(text):
         out["max_items"] = int(m.group(1))
+    if (m := _ONE_OF.search(text)) and (values := re.findall(r'"([^"]+)"', m.group(1))):
+        out["one_of"] = values
     if "only lowercase English letters, digits and underscores" in text:
         out["pattern"] = "^[a-z0-9_]+$"
     if "Required if" in text or "required if" in text:

@@ -255,6 +255,7 @@ class FakeBotMethods(FakeState):
                     )
                 if not button["text"].strip():
                     raise ApiError.bad_request("BUTTON_TEXT_INVALID")
+                self._check_style(button.get("style"))
                 actions = [a for a in _BUTTON_ACTIONS if button.get(a) is not None]
                 if not actions:
                     raise ApiError.bad_request(
@@ -271,6 +272,23 @@ class FakeBotMethods(FakeState):
             if out_row:
                 out_rows.append(out_row)
         return {"inline_keyboard": out_rows}
+
+    @staticmethod
+    def _check_style(style: Any) -> None:
+        """A button's style is one of the values the Bot API description names ("danger",
+        "success", "primary"), with the server's message for any other. The real server also
+        takes them in any case, and "default" or "" for none, which the description does not
+        say: the fake refuses those, so the bot keeps to the documented words."""
+        if style is None:
+            return
+        if not isinstance(style, str):
+            raise ApiError.bad_request(
+                'can\'t parse inline keyboard button: Field "style" must be of type String'
+            )
+        if style not in spec.type_field("InlineKeyboardButton", "style")["one_of"]:
+            raise ApiError.bad_request(
+                "can't parse inline keyboard button: invalid button style specified"
+            )
 
     @staticmethod
     def _check_reply_keyboard(value: JSON) -> None:
