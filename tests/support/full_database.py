@@ -177,7 +177,8 @@ ROWS: dict[str, list[dict[str, Any]]] = {
                 "until": NOW + 8.25}],
 }
 
-ORDER = ("chats", "chat_settings", "users", "duels", "duel_pairs", "inline_challenges", "deals", "duel_messages", "turn_timers",
+ORDER = ("chats", "chat_settings", "users", "duels", "duel_pairs", "inline_challenges", "deals",
+         "duel_messages", "turn_timers",
          "reviews", "results", "ratings", "standings", "rivalries", "rating_points",
          "practice_tally", "challenges", "balances", "sixcard_games",
          "tournaments", "tournament_players", "tournament_matches", "pending_deletes",
