@@ -19,6 +19,8 @@ worker shares (`DatabaseWindow`, given at start-up with `share`), asked once per
   penalty Telegram gives the bot as a whole) for its `retry_after`, so nothing goes to that
   chat before it ends, and the request is tried again up to `max_retries` times, then the
   RetryAfter reaches the caller;
+* an edit of an inline message (no chat the bot knows) waits in that message's own line and
+  counts against the bot's 30 a second, as a private chat's would;
 * requests without a chat (answering a button press, getUpdates) are never paced nor
   counted, and wait only for a bot-wide hold.
 """
@@ -73,17 +75,23 @@ def priority(within: Handling | None = None) -> Priority:
     return Priority.CHATTER if found is not None and found.chatter else Priority.GAME
 
 
+INLINE = "inline:"  # the key of an inline message's line (Telegram says of no chat it is in)
+
+
 def chat_key(data: dict[str, Any]) -> Key | None:
     chat_id = data.get("chat_id")
     if chat_id is None:
-        return None
+        inline = data.get("inline_message_id")  # paced as a chat of its own, not a group's
+        return None if inline is None else f"{INLINE}{inline}"
     with contextlib.suppress(TypeError, ValueError):
         return int(chat_id)
     return str(chat_id)  # @channelusername
 
 
 def is_group(key: Key | None) -> bool:
-    return isinstance(key, str) or (isinstance(key, int) and key < 0)
+    if isinstance(key, str):
+        return not key.startswith(INLINE)  # @channelusername
+    return isinstance(key, int) and key < 0
 
 
 def window_key(key: Key) -> str:

@@ -41,6 +41,7 @@ import datetime as dtm
 import logging
 import warnings
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -303,4 +304,77 @@ async def delete_many(bot: Bot, chat_id: int, message_ids: list[int]) -> Edit:
     except BadRequest as e:
         log.info("could not delete %d message(s) in chat %s: %s", len(message_ids), chat_id,
                  e.message)
+        return Edit.FAILED
+
+
+# --- inline messages (sent through the bot in any chat: known by their id alone) ------------
+#
+# Telegram lets the bot edit them, never delete them, and an edit may not upload a file: a
+# picture goes there by the `file_id` of one sent elsewhere first (`upload`). Their edits are
+# paced as a chat of their own (bot.telegram.ratelimit.chat_key) and count against the bot's.
+
+_NO_TEXT = ("there is no text in the message", "there is no caption in the message",
+            "message text is empty")
+
+
+@dataclass(frozen=True, slots=True)
+class Uploaded:
+    message_id: int
+    file_id: str  # the photo's largest size, for an inline message's edit
+
+
+async def upload(bot: Bot, chat_id: int, photo: bytes, caption: str,
+                 markup: InlineKeyboardMarkup | None, *, silent: bool = False) -> Uploaded | None:
+    """Send a photo (`silent`: without a notification) and keep what an inline message's
+    edit needs of it; None (see `_call`)."""
+    kwargs: dict[str, Any] = {"chat_id": chat_id, "photo": InputFile(photo),
+                              "caption": caption, "parse_mode": ParseMode.HTML.value,
+                              "disable_notification": silent}
+    if markup is not None:
+        kwargs["reply_markup"] = markup
+    sent = await _call("sendPhoto", chat_id, lambda: raw(bot, "sendPhoto", kwargs),
+                       resend_safe=False)
+    if sent is None or not sent.get("photo"):
+        return None
+    largest = max(sent["photo"], key=lambda size: size.get("width", 0) * size.get("height", 0))
+    return Uploaded(int(sent["message_id"]), str(largest["file_id"]))
+
+
+async def _edit_inline(what: str, factory: Callable[[], Awaitable[object]]) -> Edit:
+    try:
+        return await _edit(what, 0, factory)
+    except ChatGone:
+        return Edit.GONE
+
+
+async def edit_inline_photo(bot: Bot, inline_message_id: str, file_id: str, caption: str,
+                            markup: InlineKeyboardMarkup | None) -> Edit:
+    """The inline message shows the photo of `file_id` with the caption; a file_id Telegram
+    refuses is FAILED (logged): the next try uploads anew."""
+    media = InputMediaPhoto(file_id, caption=caption, parse_mode=ParseMode.HTML)
+    try:
+        return await _edit_inline("editMessageMedia", lambda: bot.edit_message_media(
+            media, inline_message_id=inline_message_id, reply_markup=markup))
+    except BadRequest as e:
+        log.warning("an inline message's picture was refused: %s", e.message)
+        return Edit.FAILED
+
+
+async def edit_inline_words(bot: Bot, inline_message_id: str, text: str,
+                            markup: InlineKeyboardMarkup | None) -> Edit:
+    """The inline message's caption (a photo's) or text (as posted) and buttons."""
+    try:
+        return await _edit_inline("editMessageCaption", lambda: bot.edit_message_caption(
+            inline_message_id=inline_message_id, caption=text, parse_mode=ParseMode.HTML,
+            reply_markup=markup))
+    except BadRequest as e:
+        if not any(s in e.message.lower() for s in _NO_TEXT):
+            log.warning("an inline message's caption was refused: %s", e.message)
+            return Edit.FAILED
+    try:
+        return await _edit_inline("editMessageText", lambda: bot.edit_message_text(
+            text, inline_message_id=inline_message_id, parse_mode=ParseMode.HTML,
+            reply_markup=markup, link_preview_options=NO_PREVIEW))
+    except BadRequest as e:
+        log.warning("an inline message's text was refused: %s", e.message)
         return Edit.FAILED

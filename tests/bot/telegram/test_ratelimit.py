@@ -25,6 +25,10 @@ def test_chat_keys() -> None:
     assert chat_key({"chat_id": -100}) == -100 and chat_key({"chat_id": "7"}) == 7
     assert chat_key({"chat_id": "@channel"}) == "@channel" and chat_key({}) is None
     assert is_group(-5) and is_group("@channel") and not is_group(5) and not is_group(None)
+    # An inline message's edit: a line of its own, paced as a private chat's (the bot's 30 a
+    # second), not a group's 20 a minute.
+    inline = chat_key({"inline_message_id": "AgAAAFcX-_x"})
+    assert inline == "inline:AgAAAFcX-_x" and not is_group(inline)
 
 
 class Calls:
