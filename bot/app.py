@@ -35,7 +35,8 @@ MENU: tuple[Command, ...] = tuple(c for f in FEATURES for c in f.COMMANDS)
 STARTS = (duel.start, sixcard.start, tournament.start, stats.start, backups.start, common.start)
 CONFIG = "sixshooter.config"
 OPS = "sixshooter.ops"  # the running /metrics and /healthz server, if any
-UPDATES = ["message", "callback_query", "my_chat_member"]
+UPDATES = ["message", "callback_query", "my_chat_member", "inline_query",
+           "chosen_inline_result"]
 SEND_READ_TIMEOUT = 25.0  # seconds to wait for Telegram's answer to a request (PTB: 5)
 MEDIA_WRITE_TIMEOUT = 30.0  # seconds to upload a picture (PTB: 20)
 POOL_SIZE = 8  # connections to the Bot API (getUpdates has its own)

@@ -1,4 +1,5 @@
-"""The duel in Telegram: /duel makes a challenge (`challenges`), accepting it starts the duel
+"""The duel in Telegram: /duel makes a challenge (`challenges`), or in any chat through inline
+mode (`inline`, its table on that message: `inline_table`); accepting it starts the duel
 (`service`: its life in storage), whose messages are drawn and edited (`present`, `captions`,
 `keyboards`), timed (`timers`) and kept up to date after a restart (`jobs`); `rounds` finds a
 round for /verify; `handlers` answers the commands and presses, `rematch` the result's
@@ -9,7 +10,7 @@ a hand."""
 
 from __future__ import annotations
 
-from telegram.ext import CommandHandler
+from telegram.ext import ChosenInlineResultHandler, CommandHandler, InlineQueryHandler
 
 from bot.common import chats, due, sync
 from bot.config import Config
@@ -17,6 +18,7 @@ from bot.duel import (
     ai_turns,
     handlers,
     hints,
+    inline,
     jobs,
     payloads,
     practice,
@@ -32,7 +34,7 @@ from bot.telegram import App, callbacks
 from bot.telegram.menu import Command
 
 COMMANDS = (
-    Command("duel", groups=True, private=False),
+    Command("duel", groups=True, private=True),
     Command("cancel", groups=True, private=False),
     Command("surrender", groups=True, private=True),
     Command("practice", groups=True, private=True),
@@ -51,6 +53,9 @@ def register(app: App) -> None:
     app.add_handler(CommandHandler("surrender", handlers.surrender))
     app.add_handler(present.LIVE.handler(payloads.DuelPress))
     app.add_handler(callbacks.handler(payloads.ChallengePress, handlers.on_challenge))
+    app.add_handler(InlineQueryHandler(inline.on_inline_query))
+    app.add_handler(ChosenInlineResultHandler(inline.on_chosen))
+    app.add_handler(callbacks.handler(payloads.InlineChallengePress, inline.on_press))
     app.add_handler(callbacks.handler(payloads.ResultPress, rematch.on_result))
     app.add_handler(CommandHandler("practice", practice.practice))
     app.add_handler(callbacks.handler(payloads.PracticePress, practice.on_level))

@@ -17,7 +17,7 @@ from telegram.ext import ContextTypes
 from bot.common.errors import answer_quietly
 from bot.common.handlers import asked, chat_language, pressed, reply, toast
 from bot.common.refusal import Refusal
-from bot.duel import keyboards, payloads, practice
+from bot.duel import inline, keyboards, payloads, practice
 from bot.duel.challenges import (
     BadDuelCommand,
     accept,
@@ -47,6 +47,10 @@ async def duel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if a is None:
         return
     message, chat, user, svc, tr = a.message, a.chat, a.user, a.svc, a.tr
+    if chat.type == "private":  # a duel with a friend anywhere, through inline mode
+        await send.send_text(context.bot, chat.id, None, tr.t("inline.private_duel"),
+                             inline.challenge_friend_markup(tr))
+        return
     if chat.type not in GROUPS:
         await reply(context, update, tr.t("error.group_only"))
         return

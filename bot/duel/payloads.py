@@ -6,6 +6,8 @@
                 ty / tn                   tiebreak: yes / no
                 sr                        surrender
     c:<challenge id>:<version>:a|d|w      accept, decline, withdraw a challenge
+    i:<challenger>:<stack>:<minute>:a|d|w a challenge posted through inline mode in any chat
+                                          (made at that unix minute): accept, decline, withdraw
     r:<duel id>:m|s|v                     a finished duel's result: rematch, standings, review
     p:<user id>:e|n|h:<stack>             a practice duel against the bot: its level
     o:<duel id>                           a practice duel's odds
@@ -169,6 +171,40 @@ class ResultPress:
 
 
 @dataclass(frozen=True, slots=True)
+class InlineChallengePress:
+    """A button of a challenge posted through inline mode: the message is all there is of it
+    until a press writes it down (bot.storage.inline), so the button carries what it is."""
+
+    PREFIX: ClassVar[str] = "i"
+
+    challenger_id: int
+    stack: int
+    minute: int  # unix minutes when it was offered
+    op: ChallengeOp
+
+    def __post_init__(self) -> None:
+        for name in ("challenger_id", "stack", "minute"):
+            check_number(name, getattr(self, name))
+        if not isinstance(self.op, ChallengeOp):
+            raise CallbackDataError("op must be a ChallengeOp")
+
+    def fields(self) -> tuple[str, ...]:
+        return str(self.challenger_id), str(self.stack), str(self.minute), self.op.value
+
+    @classmethod
+    def parse(cls, fields: list[str]) -> InlineChallengePress:
+        if len(fields) != 4 or fields[3] not in {o.value for o in ChallengeOp}:
+            raise CallbackDataError("an inline challenge's press has its challenger, stack,"
+                                    " minute and an operation")
+        return cls(number(fields[0]), number(fields[1]), number(fields[2]),
+                   ChallengeOp(fields[3]))
+
+    @property
+    def meaning(self) -> Meaning | None:
+        return _CHALLENGE_MEANINGS.get(self.op)
+
+
+@dataclass(frozen=True, slots=True)
 class PracticePress:
     """A level for a practice duel against the bot, pressed by the user who asked for it."""
 
@@ -250,4 +286,5 @@ class HintPress:
 
 # The duel's kinds of payload, each under a prefix of its own.
 PAYLOADS: tuple[type[Payload], ...] = (
-    DuelPress, ChallengePress, ResultPress, PracticePress, OddsPress, HintPress)
+    DuelPress, ChallengePress, InlineChallengePress, ResultPress, PracticePress, OddsPress,
+    HintPress)

@@ -20,110 +20,25 @@ message shows (`shown`) with what is saved (`state`).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 
-from telegram import Bot, InlineKeyboardMarkup, MaybeInaccessibleMessage
+from telegram import Bot, MaybeInaccessibleMessage
 
 import render
 from bot.common import live
 from bot.common.chats import forget_chat
-from bot.common.handlers import display_name
 from bot.common.live import Screen
-from bot.duel import copies, keyboards
-from bot.duel.captions import (
-    Seat,
-    bullet_caption,
-    deals_of,
-    header_caption,
-    offer_caption,
-    result_caption,
-    reveal_caption,
-)
+from bot.duel import copies, inline_table
+from bot.duel.captions import deals_of, header_caption, reveal_caption
 from bot.duel.service import GAME
-from bot.i18n import Translator, pick_language, translator
+from bot.duel.table import Table, live_content, live_words, table_for
 from bot.services import Services
 from bot.storage import DuelRecord
 from bot.telegram import send
-from bot.telegram.drawing import Drawer
 from rules.duel import DuelState, Phase
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """Who sits at a duel's table and how it is shown there."""
-
-    record: DuelRecord
-    seats: tuple[Seat, Seat]
-    tr: Translator
-    lang: str
-    show_cards_out: bool
-    drawer: Drawer  # the one drawing thread (svc.drawer)
-    keep_reveals: bool = False  # each finished bullet stays as its own reveal message
-    headed: bool = True  # the duel's header is in its chat (it carries the commitments)
-
-    @property
-    def names(self) -> tuple[str, str]:
-        return (self.seats[0].name, self.seats[1].name)
-
-
-async def table_for(svc: Services, record: DuelRecord) -> Table:
-    known = await svc.storage.users.get_many(record.players)
-    users = [known[uid] for uid in record.players]
-    settings = await svc.storage.chats.get_settings(record.chat_id)
-    # The challenger's language, unless the chat fixed one.
-    lang = pick_language(settings.language, users[0].language_code if users[0] else None)
-    seats = (Seat(record.players[0], display_name(users[0])),
-             Seat(record.players[1], display_name(users[1]), record.practice))
-    return Table(record, seats, translator(lang), lang, settings.show_cards_out, svc.drawer,
-                 settings.keep_reveals)
-
-
-@dataclass(frozen=True, slots=True)
-class Content:
-    photo: bytes
-    caption: str
-    markup: InlineKeyboardMarkup | None
-
-
-@dataclass(frozen=True, slots=True)
-class Words:
-    """A message's caption and buttons, without its picture."""
-
-    caption: str
-    markup: InlineKeyboardMarkup | None
-
-
-def live_words(t: Table, state: DuelState, note: str | None = None) -> Words:
-    view = state.public_view()
-    if view.phase is Phase.BULLET:
-        markup = keyboards.duel_bets(t.tr, t.record.id, t.record.version, view,
-                                     state.legal_actions(view.to_act[0]),
-                                     odds=t.record.practice)
-        caption = bullet_caption(t.tr, view, t.seats, commitment=not t.headed)
-    elif view.phase is Phase.TIEBREAK_OFFER:
-        markup = keyboards.tiebreak_offer(t.tr, t.record.id, t.record.version)
-        caption = offer_caption(t.tr, view, t.seats)
-    else:
-        markup = keyboards.result(t.tr, t.record.id, view)
-        caption = result_caption(t.tr, view, t.seats, state.end_reason)
-    return Words(f"{note}\n{caption}" if note else caption, markup)
-
-
-async def live_content(t: Table, state: DuelState, note: str | None = None) -> Content:
-    """The message for the duel's current moment: the table during a bullet and at a
-    tiebreak offer, the result (with its scorecard) at the end."""
-    view = state.public_view()
-    words = live_words(t, state, note)
-    if view.phase is Phase.OVER:
-        photo = await t.drawer.draw(partial(render.result, view, names=t.names, labels=t.tr,
-                                             reason=state.end_reason))
-    else:
-        photo = await t.drawer.draw(partial(render.table, view, names=t.names, labels=t.tr,
-                                             show_cards_out=t.show_cards_out))
-    return Content(photo, words.caption, words.markup)
 
 
 def _edited_in_place(shown: DuelState, state: DuelState) -> bool:
@@ -194,6 +109,8 @@ class DuelScreen(Screen[DuelRecord]):
     async def pressed_on(self, svc: Services, bot: Bot, record: DuelRecord,
                          message: MaybeInaccessibleMessage | None,
                          version: int) -> tuple[DuelRecord, bool]:
+        if record.inline:  # its one message, or its nudge: the version tells an old press
+            return record, False
         return await copies.pressed_on(svc, bot, record, message, version)
 
     async def retire(self, svc: Services, bot: Bot, record: DuelRecord,
@@ -219,6 +136,9 @@ async def repost(svc: Services, bot: Bot, record: DuelRecord, note: str = "") ->
 
 
 async def _present(svc: Services, bot: Bot, record: DuelRecord, note: str | None) -> None:
+    if record.inline:
+        await inline_table.present(svc, bot, record, note)
+        return
     state = svc.storage.duels.state(record)  # read only
     t = await table_for(svc, record)
     t = replace(t, headed=await _show_header(svc, bot, t, state))

@@ -29,7 +29,9 @@ from bot.storage import (
     chat_lock,
     deals_of,
 )
+from bot.storage.db import UniqueViolation
 from bot.storage.duels import STATES
+from bot.storage.inline import InlineChallenge, InlineRepo
 from rules.cards import shuffled_deck
 from rules.duel import (
     Action,
@@ -199,6 +201,36 @@ async def start_duel(
         return None
     log.info("duel %d started in chat %d: %d vs %d, stack %d, player %d deals",
              record.id, record.chat_id, *record.players, challenge.stack, state.dealer)
+    return record
+
+
+async def start_inline_duel(
+    svc: Services, challenge: InlineChallenge, acceptor_id: int
+) -> DuelRecord | None:
+    """Accept a challenge posted through inline mode and create its duel, shown on the
+    challenge's message and kept in the pair's chat (bot.storage.inline), in one transaction;
+    None if it was settled meanwhile or the two have a live duel already (one per pair)."""
+    state = DuelState.new(challenge.stack, choose_first_dealer(svc.rng))
+    _deal_if_due(svc, state)
+    now = svc.clock()
+    storage = svc.storage
+    inline = storage.of(InlineRepo)
+    players = (challenge.challenger_id, acceptor_id)
+    chat = await inline.pair_chat(*players)
+    try:
+        async with storage.transaction(lock=chat_lock(chat)):
+            if await storage.duels.live_for_user_in_chat(chat, challenge.challenger_id):
+                raise Rollback
+            record = await storage.duels.create(
+                chat, None, players, state.to_json(), now, deals=deals_of(state.public_view()),
+                inline_message_id=challenge.inline_message_id)
+            if not await inline.settle(challenge.inline_message_id, ChallengeStatus.ACCEPTED,
+                                       record.id):
+                raise Rollback
+    except (Rollback, UniqueViolation):
+        return None
+    log.info("inline duel %d started: %d vs %d, stack %d, player %d deals", record.id,
+             *players, challenge.stack, state.dealer)
     return record
 
 

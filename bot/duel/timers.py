@@ -33,8 +33,9 @@ from telegram import Bot
 from bot.common import due
 from bot.common.chats import forget_chat, migrate_chat
 from bot.common.refusal import Refusal
-from bot.duel.present import LIVE, Table, present, repost, table_for
+from bot.duel.present import LIVE, present, repost
 from bot.duel.service import act
+from bot.duel.table import Table, table_for
 from bot.i18n import Html, duration
 from bot.services import Services
 from bot.storage import DuelRecord

@@ -44,6 +44,8 @@ def changed(settings: ChatSettings, press: SettingsPress) -> ChatSettings:
         return replace(settings, keep_reveals=value)
     if setting is Setting.SEASON_RESET and isinstance(value, bool):
         return replace(settings, season_reset=value)
+    if setting is Setting.NUDGES and isinstance(value, bool):
+        return replace(settings, nudges=value)
     if isinstance(value, int) and not isinstance(value, bool):
         if setting is Setting.TIMER:
             return replace(settings, turn_timer=value)

@@ -36,6 +36,8 @@ def settings_text(tr: Translator, s: ChatSettings, *, private: bool) -> str:
     lines: list[str] = [tr.t("settings.title_private" if private else "settings.title"),
                         tr.t("settings.language", value=_language(tr, s.language, private=private))]
     if private:
+        lines.append(tr.t("settings.nudges", state=tr.t(
+            "settings.nudges_on" if s.nudges else "settings.nudges_off")))
         lines.append(tr.t("settings.note_private"))
         return "\n".join(lines)
     lines += [
@@ -70,7 +72,10 @@ def settings_keyboard(tr: Translator, s: ChatSettings, *, private: bool) -> Inli
         *((language_name(lang), lang) for lang in LANGUAGES)]
     rows = [_row(Setting.LANGUAGE, s.language or "auto", languages[i:i + LANGUAGES_PER_ROW])
             for i in range(0, len(languages), LANGUAGES_PER_ROW)]
-    if not private:
+    if private:
+        rows.append(_row(Setting.NUDGES, s.nudges, [
+            (tr.t("settings.nudges_on"), True), (tr.t("settings.nudges_off"), False)]))
+    else:
         timers: list[tuple[str, str | int | bool]] = [
             (tr.t("settings.button_off") if t == 0 else duration(tr, t), t)
             for t in TIMER_CHOICES]

@@ -28,13 +28,14 @@ class Setting(StrEnum):
     REVEALS = "v"  # keep every bullet's reveal as its own message
     SEASON = "n"  # the standings' season: none, month, quarter
     SEASON_RESET = "r"  # a season's ratings start afresh (True) or carry on (False)
+    NUDGES = "u"  # a private chat's: told of one's turn in a duel anywhere (inline mode)
     CLOSE = "x"
 
 
 LANGUAGE_CHOICES = ("auto", *LANGUAGES)  # auto: each user's own language
 SEASON_CHOICES = ("none", "month", "quarter")  # bot.stats.seasons.KINDS
 _SEASON_CODES = {"none": "0", "month": "m", "quarter": "q"}
-_ON_OFF = (Setting.CARDS_OUT, Setting.REVEALS, Setting.SEASON_RESET)
+_ON_OFF = (Setting.CARDS_OUT, Setting.REVEALS, Setting.SEASON_RESET, Setting.NUDGES)
 
 
 @dataclass(frozen=True, slots=True)

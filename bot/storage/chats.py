@@ -42,6 +42,8 @@ class ChatSettings:
     keep_reveals: bool = False  # every bullet's reveal stays as its own message
     season: str = SEASON_DEFAULT  # the standings' season: "none", "month" or "quarter" (UTC)
     season_reset: bool = False  # a season's ratings start from a newcomer's, not carry on
+    # A private chat's: tell its user when it is their turn in a duel through inline mode.
+    nudges: bool = True
 
     def __post_init__(self) -> None:
         if self.language is not None and self.language not in LANGUAGES:
@@ -60,6 +62,8 @@ class ChatSettings:
             raise ValueError(f"season must be one of {SEASON_KINDS}")
         if not isinstance(self.season_reset, bool):
             raise ValueError("season_reset must be a bool")
+        if not isinstance(self.nudges, bool):
+            raise ValueError("nudges must be a bool")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)

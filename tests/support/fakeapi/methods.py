@@ -649,8 +649,9 @@ class FakeBotMethods(FakeState):
         if "media" not in media:
             raise ApiError.bad_request("there is no media in the request")
         msg = self.target_message(params)
-        if not msg.has_media:
-            raise ApiError.bad_request("there is no media in the message to edit")
+        # "... or to replace a text or a rich message with a media" (the API's description):
+        # a text message becomes a photo, its text and entities gone.
+        extra: dict[str, Any] = {} if msg.has_media else {"text": None, "entities": []}
         caption, entities = self.formatted(
             "editMessageMedia",
             "caption",
@@ -667,6 +668,7 @@ class FakeBotMethods(FakeState):
             caption=caption or None,
             caption_entities=entities,
             reply_markup=markup,
+            **extra,
         )
 
     async def edit_message_reply_markup(self, params: Params, uploads: Uploads) -> JSON | bool:
