@@ -51,6 +51,7 @@ LANGUAGES: tuple[Language, ...] = (
     "de",
     "es",
     "pt_BR",
+    "id",
 )
 FALLBACK: Language = "en"
 DOMAIN = "messages"
