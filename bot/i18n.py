@@ -52,6 +52,7 @@ LANGUAGES: tuple[Language, ...] = (
     "es",
     "pt_BR",
     "id",
+    "tr",
 )
 FALLBACK: Language = "en"
 DOMAIN = "messages"

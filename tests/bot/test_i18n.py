@@ -166,7 +166,7 @@ ALSO_NATIVE = {
     "pt_BR": {"normal"},
     "id": {"april", "september", "november", "jack", "king", "queen", "fold",
            "str"},  # the card faces and fold as Indonesian players say them; str.: straight
-    "tr": set(),
+    "tr": {"net"},
     "ru": set(),
     "uk": set(),
 }
