@@ -104,7 +104,7 @@ def test_catalog_texts_are_telegram_html() -> None:
 
 
 # What a language's plural forms are, as gettext counts them (its Plural-Forms header).
-NPLURALS = {"en": 2, "ru": 3, "uk": 3, "de": 2, "es": 2, "pt_BR": 2}
+NPLURALS = {"en": 2, "ru": 3, "uk": 3, "de": 2, "es": 2, "pt_BR": 2, "id": 1, "tr": 2}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -164,6 +164,9 @@ ALSO_NATIVE = {
            "split", "bet"},  # Bet: six-card poker's bet, the casino word the glossary chose
     "es": {"no", "normal"},
     "pt_BR": {"normal"},
+    "id": {"april", "september", "november", "jack", "king", "queen", "fold",
+           "str"},  # the card faces and fold as Indonesian players say them; str.: straight
+    "tr": {"net"},
     "ru": set(),
     "uk": set(),
 }
@@ -313,7 +316,8 @@ def test_pick_language(override: str | None, code: str | None, lang: str) -> Non
 SHIPPED_CODES = [  # each new language from the Telegram codes its users have
     ("uk", "uk"), ("uk-UA", "uk"), ("de", "de"), ("de-AT", "de"), ("de-ch", "de"),
     ("es", "es"), ("es-419", "es"), ("es-MX", "es"), ("pt", "pt_BR"), ("pt-br", "pt_BR"),
-    ("pt-BR", "pt_BR"), ("pt-PT", "pt_BR"),
+    ("pt-BR", "pt_BR"), ("pt-PT", "pt_BR"), ("id", "id"), ("id-ID", "id"), ("tr", "tr"),
+    ("tr-TR", "tr"),
 ]
 
 
