@@ -104,7 +104,8 @@ def test_catalog_texts_are_telegram_html() -> None:
 
 
 # What a language's plural forms are, as gettext counts them (its Plural-Forms header).
-NPLURALS = {"en": 2, "ru": 3, "uk": 3, "de": 2, "es": 2, "pt_BR": 2, "id": 1, "tr": 2}
+NPLURALS = {"en": 2, "ru": 3, "uk": 3, "de": 2, "es": 2, "pt_BR": 2, "fr": 2, "it": 2,
+            "id": 1, "tr": 2}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -164,6 +165,8 @@ ALSO_NATIVE = {
            "split", "bet"},  # Bet: six-card poker's bet, the casino word the glossary chose
     "es": {"no", "normal"},
     "pt_BR": {"normal"},
+    "fr": {"normal", "net", "duels"},
+    "it": {"no"},
     "id": {"april", "september", "november", "jack", "king", "queen", "fold",
            "str"},  # the card faces and fold as Indonesian players say them; str.: straight
     "tr": {"net"},
@@ -304,7 +307,7 @@ def test_a_translator_is_the_labels_a_picture_takes() -> None:
 
 @pytest.mark.parametrize(("override", "code", "lang"), [
     (None, "ru", "ru"), (None, "ru-RU", "ru"), (None, "RU", "ru"), (None, "en", "en"),
-    (None, "en-GB", "en"), (None, "fr", "en"), (None, "zh-hans", "en"), (None, None, "en"),
+    (None, "en-GB", "en"), (None, "ja", "en"), (None, "zh-hans", "en"), (None, None, "en"),
     (None, "", "en"), (None, "  ", "en"),
     ("en", "ru", "en"), ("ru", "en", "ru"), ("ru", None, "ru"), ("xx", "ru", "ru"),
     ("auto", "ru", "ru"),
@@ -316,7 +319,8 @@ def test_pick_language(override: str | None, code: str | None, lang: str) -> Non
 SHIPPED_CODES = [  # each new language from the Telegram codes its users have
     ("uk", "uk"), ("uk-UA", "uk"), ("de", "de"), ("de-AT", "de"), ("de-ch", "de"),
     ("es", "es"), ("es-419", "es"), ("es-MX", "es"), ("pt", "pt_BR"), ("pt-br", "pt_BR"),
-    ("pt-BR", "pt_BR"), ("pt-PT", "pt_BR"), ("id", "id"), ("id-ID", "id"), ("tr", "tr"),
+    ("pt-BR", "pt_BR"), ("pt-PT", "pt_BR"), ("fr", "fr"), ("fr-CA", "fr"), ("fr-BE", "fr"),
+    ("it", "it"), ("it-CH", "it"), ("id", "id"), ("id-ID", "id"), ("tr", "tr"),
     ("tr-TR", "tr"),
 ]
 
@@ -337,7 +341,7 @@ def test_pick_language_only_returns_shipped_languages() -> None:
 
 def test_shared_translator_falls_back_to_english_for_unknown_languages() -> None:
     assert translator("ru").lang == "ru"
-    assert translator("fr").lang == "en"
+    assert translator("ja").lang == "en"
     assert translator(None) is translator("en")
 
 

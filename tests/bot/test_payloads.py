@@ -138,7 +138,7 @@ def test_the_season_reset_press_is_one_or_zero() -> None:
     "d:1:2:b422", "d:1:2:st", "d:1:2:tx", "d:1:2:As", "c:1:2:x", "c:1:2:a:", "c:1:2",
     "c:1:2:A", f"d:{MAX_ID + 1}:0:b12", "d:99999999999999999999:0:b12", "s:lang:ru",
     "d:1:2:b42 ", "d:1:2:b42\n", "d:1:1:" + "b" * 70, "é:1:2:b42",
-    "s", "s:", "s:x:", "s:x:1", "s:l", "s:l:", "s:l:fr", "s:l:pt_br", "s:l:RU", "s:t:", "s:t:-1",
+    "s", "s:", "s:x:", "s:x:1", "s:l", "s:l:", "s:l:eo", "s:l:pt_br", "s:l:RU", "s:t:", "s:t:-1",
     "s:t:05", "s:t:1:2", "s:k:x", "s:c:2", "s:c:true", "s:z:1", "S:t:60",
     "b", "b:", "b:x", "b:N", "b:n:1", "b:all",
     "s:n:", "s:n:year", "s:n:month", "s:n:none", "s:n:M", "s:n:1", "s:n:m:1",
@@ -165,7 +165,7 @@ def test_non_text_is_refused(data: object) -> None:
     lambda: DuelPress(1, 0, Surrender("timeout")),  # only the bot times a player out
     lambda: DuelPress(1, 0, "b01"),
     lambda: ChallengePress(1, 0, "a"),
-    lambda: SettingsPress(Setting.LANGUAGE, "fr"),
+    lambda: SettingsPress(Setting.LANGUAGE, "eo"),
     lambda: SettingsPress(Setting.LANGUAGE, None),
     lambda: SettingsPress(Setting.TIMER, -1),
     lambda: SettingsPress(Setting.TIMER, True),

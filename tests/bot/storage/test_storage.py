@@ -249,7 +249,7 @@ async def test_chat_settings_default_and_round_trip(store: Storage) -> None:
 
 def test_chat_settings_are_validated_and_read_tolerantly() -> None:
     with pytest.raises(ValueError):
-        ChatSettings(language="fr")
+        ChatSettings(language="eo")
     with pytest.raises(ValueError):
         ChatSettings(default_stack=0)
     with pytest.raises(ValueError):
