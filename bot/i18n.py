@@ -51,6 +51,8 @@ LANGUAGES: tuple[Language, ...] = (
     "de",
     "es",
     "pt_BR",
+    "ar",
+    "fa",
 )
 FALLBACK: Language = "en"
 DOMAIN = "messages"

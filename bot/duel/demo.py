@@ -30,7 +30,8 @@ from rules.duel.review import review
 from rules.fairness import new_salt
 
 NAMES = {"en": ("Alice", "Bob"), "ru": ("Анна", "Дмитрий"), "uk": ("Оксана", "Тарас"),
-         "de": ("Anna", "Jonas"), "es": ("Lucía", "Mateo"), "pt_BR": ("Ana", "João")}
+         "de": ("Anna", "Jonas"), "es": ("Lucía", "Mateo"), "pt_BR": ("Ana", "João"),
+         "ar": ("ليلى", "عمر"), "fa": ("سارا", "آرش")}
 
 
 def plain(caption: str) -> str:
