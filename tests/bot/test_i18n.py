@@ -317,7 +317,8 @@ def test_pick_language(override: str | None, code: str | None, lang: str) -> Non
 SHIPPED_CODES = [  # each new language from the Telegram codes its users have
     ("uk", "uk"), ("uk-UA", "uk"), ("de", "de"), ("de-AT", "de"), ("de-ch", "de"),
     ("es", "es"), ("es-419", "es"), ("es-MX", "es"), ("pt", "pt_BR"), ("pt-br", "pt_BR"),
-    ("pt-BR", "pt_BR"), ("pt-PT", "pt_BR"),
+    ("pt-BR", "pt_BR"), ("pt-PT", "pt_BR"), ("ar", "ar"), ("ar-EG", "ar"), ("ar-SA", "ar"),
+    ("fa", "fa"), ("fa-IR", "fa"),
 ]
 
 
