@@ -55,6 +55,8 @@ LANGUAGES: tuple[Language, ...] = (
     "it",
     "id",
     "tr",
+    "ar",
+    "fa",
 )
 FALLBACK: Language = "en"
 DOMAIN = "messages"

@@ -32,7 +32,8 @@ from rules.fairness import new_salt
 NAMES = {"en": ("Alice", "Bob"), "ru": ("Анна", "Дмитрий"), "uk": ("Оксана", "Тарас"),
          "de": ("Anna", "Jonas"), "es": ("Lucía", "Mateo"), "pt_BR": ("Ana", "João"),
          "id": ("Siti", "Budi"), "tr": ("Ayşe", "Mehmet"),
-         "fr": ("Camille", "Hugo"), "it": ("Giulia", "Marco")}
+         "fr": ("Camille", "Hugo"), "it": ("Giulia", "Marco"),
+         "ar": ("ليلى", "عمر"), "fa": ("سارا", "آرش")}
 
 
 def plain(caption: str) -> str:

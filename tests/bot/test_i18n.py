@@ -105,7 +105,7 @@ def test_catalog_texts_are_telegram_html() -> None:
 
 # What a language's plural forms are, as gettext counts them (its Plural-Forms header).
 NPLURALS = {"en": 2, "ru": 3, "uk": 3, "de": 2, "es": 2, "pt_BR": 2, "fr": 2, "it": 2,
-            "id": 1, "tr": 2}
+            "id": 1, "tr": 2, "ar": 6, "fa": 2}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -138,7 +138,8 @@ def test_a_translator_picks_the_form_its_catalogs_header_says(texts: Texts, lang
 def test_each_language_calls_itself_by_its_own_name() -> None:
     names = [translator(lang).t("language.name") for lang in LANGUAGES]
     assert len(set(names)) == len(LANGUAGES) and "English" in names
-    assert all(name and name[0].isupper() for name in names), names
+    # a capital where the script has letter case (Arabic and Persian have none)
+    assert all(name and name[0].isalpha() and not name[0].islower() for name in names), names
 
 
 # Latin words a translated catalog may keep: the game's and the poker table's words that the
@@ -172,6 +173,8 @@ ALSO_NATIVE = {
     "tr": {"net"},
     "ru": set(),
     "uk": set(),
+    "ar": set(),
+    "fa": set(),
 }
 
 
@@ -184,15 +187,16 @@ def _words(text: str) -> list[str]:
 
 def test_no_english_is_left_in_a_translated_catalog() -> None:
     """A translated text keeps no English: no common English word in it, no Latin word at all
-    in a Cyrillic language but the borrowed ones, and nothing left as the English text is
-    unless all its words are borrowed (card ranks and hand names are the catalog's own)."""
+    in a Cyrillic or Arabic-script language but the borrowed ones, and nothing left as the
+    English text is unless all its words are borrowed (card ranks and hand names are the
+    catalog's own)."""
     english = {str(m.id): m.string for m in load_catalog("en") if m.id
                and not isinstance(m.id, tuple)}
     problems = []
     for lang in LANGUAGES:
         if lang == "en":
             continue
-        cyrillic = lang in ("ru", "uk")
+        non_latin = lang in ("ru", "uk", "ar", "fa")  # Cyrillic, Arabic script
         for message in load_catalog(lang):
             if not message.id:
                 continue
@@ -202,7 +206,7 @@ def test_no_english_is_left_in_a_translated_catalog() -> None:
                 words = [w.lower() for w in _words(str(form))
                          if w.lower() not in ALSO_NATIVE[lang]]
                 left = [w for w in words if w in ENGLISH]
-                if cyrillic:
+                if non_latin:
                     left += [w for w in words if w not in BORROWED]
                 elif form == english.get(key) and any(w not in BORROWED for w in words):
                     left.append("(the English text)")
@@ -321,7 +325,7 @@ SHIPPED_CODES = [  # each new language from the Telegram codes its users have
     ("es", "es"), ("es-419", "es"), ("es-MX", "es"), ("pt", "pt_BR"), ("pt-br", "pt_BR"),
     ("pt-BR", "pt_BR"), ("pt-PT", "pt_BR"), ("fr", "fr"), ("fr-CA", "fr"), ("fr-BE", "fr"),
     ("it", "it"), ("it-CH", "it"), ("id", "id"), ("id-ID", "id"), ("tr", "tr"),
-    ("tr-TR", "tr"),
+    ("tr-TR", "tr"), ("ar", "ar"), ("ar-EG", "ar"), ("ar-SA", "ar"), ("fa", "fa"), ("fa-IR", "fa"),
 ]
 
 
