@@ -269,12 +269,13 @@ def _width(text: str, size: int, face: str) -> int:
 
 
 def _complex(text: str, script: Script) -> bool:
-    """A line that is shaped: Arabic script in it (or digits the language writes in its own),
-    and Pillow able to shape."""
+    """A line that is shaped (when Pillow can): Arabic script in it, digits the language writes
+    in its own, or numbers in a right-to-left picture (a line of Latin letters alone, a name,
+    is drawn as it is)."""
     if not text or not shaping():
         return False
-    return any(_arabic(ch) for ch in text) or (
-        script.digits != WESTERN and any(ch.isdigit() for ch in text))
+    return any(_arabic(ch) for ch in text) or shape_digits(text, script.digits) != text or (
+        script.rtl and any(ch.isdigit() for ch in text))  # "9–3–0" reads from the right too
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +311,16 @@ def _levels(text: str, rtl: bool) -> list[int]:
     for i, ch in enumerate(text):  # a sign before a number belongs to it: "−13", "+۲۰"
         if ch in _SIGNS and i + 1 < len(text) and text[i + 1].isdigit():
             kinds[i] = "N"
+    for i, ch in enumerate(text):  # and a terminator next to it: "75%", "#3"
+        if not kinds[i] and unicodedata.bidirectional(ch) == "ET":
+            j = i
+            while j < len(text) and not kinds[j] and unicodedata.bidirectional(text[j]) == "ET":
+                j += 1
+            b = i
+            while b > 0 and not kinds[b - 1] and unicodedata.bidirectional(text[b - 1]) == "ET":
+                b -= 1
+            if (j < len(text) and kinds[j] == "N") or (b > 0 and kinds[b - 1] == "N"):
+                kinds[i] = "N"
     eff: list[str] = []  # what each character counts as for the neutrals: "R", "L" or ""
     last = "R" if rtl else "L"  # the last strong letter before (the line's edge first)
     for k in kinds:
@@ -378,7 +389,7 @@ def _runs(text: str, script: Script) -> tuple[Run, ...]:
     return tuple(out)
 
 
-_MIRRORED = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
+_MIRRORED = str.maketrans("()[]{}<>«»‹›→←", ")(][}{><»«›‹←→")  # and arrows: "→50" reads "۵۰←"
 
 
 def _run_font(run: Run, size: int, face: str) -> Font:
@@ -581,6 +592,12 @@ def flip_x(x: int, w: int = 0) -> int:
     `mirrored`: its left edge from the right (`x` itself when not mirroring)."""
     m = _MIRROR.get()
     return x if m is None else m[1] - x - w
+
+
+def flip_box(box: Box) -> Box:
+    """A box the layout puts at `box`, where it goes on the canvas being `mirrored`."""
+    x = flip_x(box[0], box[2] - box[0])
+    return (x, box[1], x + box[2] - box[0], box[3])
 
 
 @dataclass(frozen=True)

@@ -309,4 +309,5 @@ def compose(t: TournamentTable, labels: Labels) -> Image.Image:
 
 def tournament_table(t: TournamentTable, *, labels: Labels, fmt: str = "jpeg") -> bytes:
     """A round-robin's table now, or its final table with the winner (see the module)."""
-    return encode(compose(t, labels), fmt)
+    with text.writing(labels):  # right to left, Persian digits: what labels say
+        return encode(compose(t, labels), fmt)

@@ -154,12 +154,15 @@ def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str]
     x = COL_NAME
     if r.winner == p:  # the star between the bullet's number and the winner's name
         badge = sprites.star(20)
-        im.paste(badge, (COL_NAME - badge.width - 2, y + 2), badge)
+        im.paste(badge, (text.flip_x(COL_NAME - badge.width - 2, badge.width), y + 2), badge)
     text.draw(im, (x, y), names[p], SCORE_SIZE, colour, face="narrow", bg=P.PANEL)
     text.draw(im, (COL_POS + dx, y), labels.text("pic.duel.hand_no", n=r.positions[p] + 1),
               SCORE_SIZE, P.DIM, face="narrow", bg=P.PANEL)
-    for i, card in enumerate(arrange(r.cards[p])):
-        im.paste(_mini(card), (COL_CARDS + dx + i * (CARD_CHIP_W + 2), y + 1))
+    cards = arrange(r.cards[p])  # the hand's cards keep their order (and faces) when mirrored
+    row = len(cards) * (CARD_CHIP_W + 2) - 2
+    x_cards = text.flip_x(COL_CARDS + dx, row)
+    for i, card in enumerate(cards):
+        im.paste(_mini(card), (x_cards + i * (CARD_CHIP_W + 2), y + 1))
     bet = f"{stake_label(labels, r.stakes[p], r.bonus_duel)} {r.stakes[p]}"
     bet, size = text.fit_shrink(bet, (SCORE_SIZE, 18, 17), COL_CAT - COL_BET - 5, "narrow")
     text.draw(im, (COL_BET + dx, y + (SCORE_SIZE - size) // 2), bet, size, colour, face="narrow",
@@ -209,7 +212,8 @@ def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels:
                      else labels.text("pic.duel.round_n", n=deal))
             box = text.draw(im, (COL_NO, y + 2), title, 20, P.GOLD if
                             view.is_tiebreak_round(deal) else P.DIM, bg=P.FELT)
-            d.line((box[2] + 9, y + 14, L.W - L.MARGIN - 9, y + 14), fill=P.PANEL_EDGE, width=2)
+            d.line((text.flip_x(box[2] + 9), y + 14, text.flip_x(L.W - L.MARGIN - 9), y + 14),
+                   fill=P.PANEL_EDGE, width=2)
             y += L.SCORE_ROUND
         top = y
         sprites.lay_plate(im, (L.MARGIN + 3, top - 2, L.W - L.MARGIN - 3,
@@ -258,9 +262,10 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
                   anchor="m", bg=P.FELT)
     if view.results:
         chart(im, view, labels)
-    text.draw(im, (L.MARGIN + 12, L.SCORE_Y), labels.text("pic.duel.score_title"), 21, P.TEXT,
-              bg=P.FELT)
-    scorecard(im, view, names, labels, L.SCORE_Y + 33)
+    with text.mirrored(im):  # right to left: its columns from the right, the cards unmirrored
+        text.draw(im, (L.MARGIN + 12, L.SCORE_Y), labels.text("pic.duel.score_title"), 21,
+                  P.TEXT, bg=P.FELT)
+        scorecard(im, view, names, labels, L.SCORE_Y + 33)
     return im
 
 
@@ -269,4 +274,5 @@ def result(view: PublicView, *, names: tuple[str, str], labels: Labels,
     """The end of the duel: winner or draw, why it ended (`reason`: DuelState.end_reason,
     one of REASONS; None reads as "bullets"), final stacks, the stacks over the bullets and the
     scorecard of every bullet."""
-    return encode(compose(view, names, labels, reason), fmt, DUEL)
+    with text.writing(labels):  # right to left, Persian digits: what labels say
+        return encode(compose(view, names, labels, reason), fmt, DUEL)

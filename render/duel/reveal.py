@@ -114,4 +114,5 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
 def reveal(view: PublicView, result: BulletResult | None = None, *, names: tuple[str, str],
            labels: Labels, fmt: str = "jpeg") -> bytes:
     """A finished bullet turned over, as JPEG (default) or PNG bytes."""
-    return encode(compose(view, result, names, labels), fmt, DUEL)
+    with text.writing(labels):  # right to left, Persian digits: what labels say
+        return encode(compose(view, result, names, labels), fmt, DUEL)

@@ -254,4 +254,5 @@ def table(view: PublicView, *, names: tuple[str, str], labels: Labels,
           show_cards_out: bool = True, fmt: str = "jpeg") -> bytes:
     """The table at this moment of the duel, as JPEG (default) or PNG bytes: the last bullet of
     this deal folded in; without `show_cards_out`, shorter, without the cards-out grid."""
-    return encode(compose(view, names, labels, show_cards_out), fmt, DUEL)
+    with text.writing(labels):  # right to left, Persian digits: what labels say
+        return encode(compose(view, names, labels, show_cards_out), fmt, DUEL)

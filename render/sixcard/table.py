@@ -123,4 +123,5 @@ def compose(view: SixCardView, name: str, labels: Labels) -> Image.Image:
 
 def sixcard(view: SixCardView, *, name: str, labels: Labels, fmt: str = "jpeg") -> bytes:
     """The six-card poker table at this moment of the game, as JPEG (default) or PNG bytes."""
-    return encode(compose(view, name, labels), fmt, TALL)
+    with text.writing(labels):  # right to left, Persian digits: what labels say
+        return encode(compose(view, name, labels), fmt, TALL)
