@@ -39,6 +39,8 @@ from rules.hands import Category
 FONT_DIR = Path(__file__).with_name("fonts")
 _FILES = {"bold": "DejaVuSans-Bold.ttf", "narrow": "DejaVuSansCondensed-Bold.ttf"}
 ARABIC_FILE = "Vazirmatn-Bold.ttf"  # Arabic and Persian, for both faces (it has Latin too)
+ARABIC_SCALE = 0.94  # its letters at this part of the size: Arabic reaches lower than Latin,
+# and its words then sit in the same line boxes as DejaVu's at that size
 WESTERN = "0123456789"
 ELLIPSIS = "…"
 EMOJI_PLACE = "\u25cc"  # ◌, the dotted circle: where an emoji the fonts cannot draw stood
@@ -88,7 +90,7 @@ def font(size: int, face: str = "bold") -> Font:
 def arabic_font(size: int) -> Font:
     """The shipped Arabic-script font at `size` px, shaped by raqm (only asked for when
     `shaping()`)."""
-    return ImageFont.truetype(str(FONT_DIR / ARABIC_FILE), size,
+    return ImageFont.truetype(str(FONT_DIR / ARABIC_FILE), round(size * ARABIC_SCALE),
                               layout_engine=ImageFont.Layout.RAQM)
 
 
@@ -127,7 +129,9 @@ def script_of(labels: object) -> Script:
     left) and `digits` (its ten digits), both optional (bot.i18n.Translator has them; a Labels
     without them is left to right with Western digits). Right to left needs `shaping()`: without
     it the picture is drawn left to right (the bot gives such a language English words then)."""
-    rtl = getattr(labels, "rtl", False) is True and shaping()
+    if not shaping():  # neither direction nor digits: a line is drawn as it is
+        return LTR
+    rtl = getattr(labels, "rtl", False) is True
     digits = getattr(labels, "digits", WESTERN)
     if not (isinstance(digits, str) and len(digits) == 10 and all(d.isdigit() for d in digits)):
         digits = WESTERN
@@ -389,7 +393,8 @@ def _runs(text: str, script: Script) -> tuple[Run, ...]:
     return tuple(out)
 
 
-_MIRRORED = str.maketrans("()[]{}<>«»‹›→←", ")(][}{><»«›‹←→")  # and arrows: "→50" reads "۵۰←"
+_MIRRORED = str.maketrans("()[]{}<>«»‹›→←▶◀", ")(][}{><»«›‹←→◀▶")  # and arrows: "→50" reads
+# "۵۰←", "▶ to act" "نوبت ◀"
 
 
 def _run_font(run: Run, size: int, face: str) -> Font:

@@ -141,8 +141,10 @@ def _mini(card: Card) -> Image.Image:
                                           fill=P.CARD)
     label = f"{card.rank.label}{card.suit.symbol}"
     size = 18 if len(label) <= 2 else 16
-    text.draw(im, (CARD_CHIP_W // 2, (CARD_CHIP_H - text.line_height(size, "narrow")) // 2 + 1),
-              label, size, P.suit_colour(card.suit), anchor="m", face="narrow", bg=P.CARD)
+    with text.writing(None):  # a card is the same in every language: "10♠", never "♠10"
+        text.draw(im, (CARD_CHIP_W // 2, (CARD_CHIP_H - text.line_height(size, "narrow")) // 2
+                       + 1), label, size, P.suit_colour(card.suit), anchor="m", face="narrow",
+                  bg=P.CARD)
     return im
 
 

@@ -40,9 +40,10 @@ FA = {
     "pic.duel.tiebreak": "تای‌بریک", "pic.duel.stake": "شرط", "pic.duel.pass": "پاس",
     "pic.duel.play": "بازی", "pic.duel.split": "تقسیم", "pic.duel.winner": "برنده",
     "pic.duel.start": "شروع", "pic.duel.score_bonus": "پاداش {n}",
-    "pic.duel.to_act": "نوبت شما", "pic.duel.hand_no": "دست {n}",
+    "pic.duel.to_act": "نوبت شما", "pic.duel.hand_no": "#{n}",
     **{f"hand.{k}": v for k, v in _HANDS_FA.items()},
     **{f"pic.duel.short.{k}": v for k, v in _HANDS_FA.items()},
+    "pic.duel.short.royal_flush": "رویال", "pic.duel.short.straight_flush": "است. فلاش",
 }
 AR = {
     "pic.standings.title": "الترتيب", "pic.standings.order": "حسب التصنيف ثم صافي الرقائق",
@@ -57,9 +58,11 @@ AR = {
     "pic.duel.why_bullets": "بعد {n} رصاصات", "pic.duel.stake": "الرهان",
     "pic.duel.pass": "تمرير", "pic.duel.play": "لعب", "pic.duel.split": "تعادل",
     "pic.duel.winner": "الفائز", "pic.duel.start": "البداية", "pic.duel.score_bonus": "مكافأة {n}",
-    "pic.duel.hand_no": "اليد {n}",
+    "pic.duel.hand_no": "#{n}",
     **{f"hand.{k}": v for k, v in _HANDS_AR.items()},
     **{f"pic.duel.short.{k}": v for k, v in _HANDS_AR.items()},
+    "pic.duel.short.royal_flush": "رويال", "pic.duel.short.three_of_a_kind": "ثلاثية",
+    "pic.duel.short.four_of_a_kind": "رباعية",
 }
 
 
