@@ -352,7 +352,11 @@ def _runs(text: str, script: Script) -> tuple[Run, ...]:
     Unicode bidi does), each cut again where the font changes: Arabic script (and the spaces
     and signs after it) in the Arabic-script font, the rest in the face's."""
     text = shape_digits(text, script.digits)
-    levels = _levels(text, script.rtl)
+    kinds = {_strong(ch) for ch in text}
+    # a right-to-left picture's line is right to left unless it has left-to-right letters and
+    # no right-to-left ones (a Latin name alone, an English word a catalog lacks): numbers and
+    # signs alone ("9–3–0", "998?") read from the right like the words around them
+    levels = _levels(text, script.rtl and ("R" in kinds or "L" not in kinds))
     order = list(range(len(text)))
     for lev in range(max(levels, default=0), 0, -1):  # reverse every span at lev or above
         i = 0

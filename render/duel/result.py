@@ -56,7 +56,8 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
               bg=P.FELT)
     for v in range(lo, hi + 1, step):
         y = int(py(v))
-        d.line((x0, y, x1, y), fill=GRID if v != view.start_stack else P.PANEL_EDGE,
+        d.line((text.flip_x(x0), y, text.flip_x(x1), y),
+               fill=GRID if v != view.start_stack else P.PANEL_EDGE,
                width=1 if v != view.start_stack else 2)
         text.draw(im, (x0 - 8, y - 10), str(v), 17, P.DIM, anchor="r", face="narrow", bg=P.FELT)
     for i in range(len(history)):
@@ -65,7 +66,7 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
     for r in view.results[1:]:  # a line where a new deal began
         prev = view.results[view.results.index(r) - 1]
         if r.round != prev.round:
-            x = int(px(r.number - 1))
+            x = text.flip_x(int(px(r.number - 1)))
             for dash in range(y0, y1, 9):
                 d.line((x, dash, x, dash + 5), fill=P.DIM, width=1)
     rounds: dict[int, int] = {}
@@ -80,9 +81,11 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
     # large layer first (which was a third of the result's compose), only of the small one.
     layer = Image.new("RGBa", ((x1 - x0 + 30) * SS, (y1 - y0 + 30) * SS), (0, 0, 0, 0))
     ld = ImageDraw.Draw(layer)
-    ox, oy = x0 - 15, y0 - 15
-    for p in (0, 1):
-        pts = [((px(i) - ox) * SS, (py(h[p]) - oy) * SS) for i, h in enumerate(history)]
+    right = text.flip_x(0)  # mirrored: the canvas's width, where x is counted from; else 0
+    ox, oy = min(text.flip_x(x0), text.flip_x(x1)) - 15, y0 - 15
+    for p in (0, 1):  # right to left: the start at the right
+        pts = [(((right - px(i) if right else px(i)) - ox) * SS, (py(h[p]) - oy) * SS)
+               for i, h in enumerate(history)]
         if len(pts) > 1:
             ld.line(pts, fill=(*P.PLAYER[p], 255), width=4 * SS, joint="curve")
         for cx, cy in pts:
@@ -241,6 +244,13 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     names = frame.names_of(names, labels)
     deals = len({r.round for r in view.results})
     im = frame.canvas(L.result_height(len(view.results), deals))
+    with text.mirrored(im):  # right to left: player 1 at the right, the chart and the
+        _compose(im, view, names, labels, reason)  # scorecard read from the right, the cards
+    return im  # unmirrored
+
+
+def _compose(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels,
+             reason: str | None) -> None:
     frame.panels(im, view, names, labels, dealer=-1, crown=view.winner)
     frame.revolver(im, view, labels, live=False,
                    bullet=view.last_result.number if view.last_result else 0)
@@ -255,7 +265,7 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     badge = sprites.star(36)
     x = (L.W - w - (badge.width + 11 if view.winner is not None else 0)) // 2
     if view.winner is not None:
-        im.paste(badge, (x, y + 2), badge)
+        im.paste(badge, (text.flip_x(x, badge.width), y + 2), badge)
         x += badge.width + 11
     text.draw(im, (x, y), line, size, colour, bg=P.FELT)
     said, behind = why(view, names, labels, reason)
@@ -264,11 +274,9 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
                   anchor="m", bg=P.FELT)
     if view.results:
         chart(im, view, labels)
-    with text.mirrored(im):  # right to left: its columns from the right, the cards unmirrored
-        text.draw(im, (L.MARGIN + 12, L.SCORE_Y), labels.text("pic.duel.score_title"), 21,
-                  P.TEXT, bg=P.FELT)
-        scorecard(im, view, names, labels, L.SCORE_Y + 33)
-    return im
+    text.draw(im, (L.MARGIN + 12, L.SCORE_Y), labels.text("pic.duel.score_title"), 21,
+              P.TEXT, bg=P.FELT)
+    scorecard(im, view, names, labels, L.SCORE_Y + 33)
 
 
 def result(view: PublicView, *, names: tuple[str, str], labels: Labels,
