@@ -294,7 +294,7 @@ class Run:
 
 def _strong(ch: str) -> str:
     """"R" (right to left), "L" (left to right), "N" (a digit) or "" (neutral)."""
-    if ch.isdigit():
+    if ch.isdigit() or unicodedata.category(ch) == "No":  # "2½" is one number
         return "N"
     bidi = unicodedata.bidirectional(ch)
     if bidi in ("R", "AL"):
