@@ -15,6 +15,7 @@ from PIL import Image, ImageChops, features
 from bot import i18n
 from render import preview, text
 from render.duel import preview as duel_preview
+from render.sixcard import preview as six_preview
 from render.standings import leaderboard
 from tests.render.rtl_labels import Words
 from tests.render.test_fit import LONGEST, problems
@@ -158,3 +159,47 @@ def test_labels_without_a_direction_are_left_to_right() -> None:
     assert text.script_of(i18n.translator("ru")) == text.LTR
     assert text.script_of(object()) == text.LTR
     assert frozenset({"ar", "fa"}) == i18n.RTL
+
+
+def drawn_in(stem: str, labels: object) -> list[text.Drawn]:
+    make = next(m for s, _, m in preview.every_shot("png", lambda _lang: labels) if s == stem)
+    with text.recording() as record:
+        make()
+    return record.drawn
+
+
+def ink_x(drawn: list[text.Drawn], words: str) -> int:
+    return next((d.ink[0] + d.ink[2]) // 2 for d in drawn if d.text == words)
+
+
+@pytest.mark.parametrize("lang", ["fa", "ar"])
+def test_the_duel_reads_from_the_right(lang: str) -> None:
+    w = 720
+    ltr, rtl = drawn_in("04_table_turned_over", i18n.translator("en")), drawn_in(
+        "04_table_turned_over", Words(lang))
+    assert ink_x(ltr, "#1") < ink_x(ltr, "#6") and ink_x(rtl, "#6") < ink_x(rtl, "#1")
+    assert ink_x(rtl, "#1") > w * 3 // 4  # hand 1 at the right
+    name = duel_preview.NAMES[0]  # player 1's panel at the right
+    assert ink_x(ltr, name) < w // 2 < ink_x(rtl, name)
+
+
+def test_the_tournament_and_six_card_poker_read_from_the_right() -> None:
+    en, fa = i18n.translator("en"), Words("fa")
+    ltr, rtl = drawn_in("tt_three_en", en), drawn_in("tt_three_en", fa)
+    assert ink_x(ltr, "Alice") < 300 and ink_x(rtl, "Alice") > 700  # on 1000 px
+    name = six_preview.NAME  # the player's panel
+    ltr, rtl = drawn_in("s07_three_settled", en), drawn_in("s07_three_settled", fa)
+    assert ink_x(ltr, name) < 500 < ink_x(rtl, name)
+
+
+def test_a_card_is_drawn_the_same_in_every_language() -> None:
+    from render.duel import result
+    from rules.cards import Card, Rank, Suit
+
+    card = Card(Rank.TEN, Suit.SPADES)
+    result._mini.cache_clear()
+    with text.writing(Words("fa")):  # the first to draw it fills the cache for every picture
+        persian = result._mini(card).tobytes()
+    result._mini.cache_clear()
+    assert result._mini(card).tobytes() == persian  # "10♠" never "♠10" nor "۱۰♠"
+    result._mini.cache_clear()
