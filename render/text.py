@@ -276,10 +276,9 @@ def _complex(text: str, script: Script) -> bool:
     """A line that is shaped (when Pillow can): Arabic script in it, digits the language writes
     in its own, or numbers in a right-to-left picture (a line of Latin letters alone, a name,
     is drawn as it is)."""
-    if not text or not shaping():
-        return False
-    return any(_arabic(ch) for ch in text) or shape_digits(text, script.digits) != text or (
-        script.rtl and any(ch.isdigit() for ch in text))  # "9–3–0" reads from the right too
+    return (any(_arabic(ch) for ch in text) or shape_digits(text, script.digits) != text or (
+        script.rtl and any(ch.isdigit() for ch in text))) and shaping()  # "9–3–0" reads from
+    # the right too
 
 
 @dataclass(frozen=True, slots=True)
