@@ -55,7 +55,8 @@ MINUS = "\u2212"  # a true minus sign: as wide as the plus, unlike the hyphen
 class Labels(Protocol):
     """The words of a picture by key, as plain text (nothing escaped): `text("pic.dealer")`,
     `plural("pic.duel.showdown", 4, w="Bob")` (the form for `n`, also passed as `{n}`).
-    bot.i18n.Translator is one."""
+    bot.i18n.Translator is one. A Labels may also have `rtl` and `digits` (a Translator has):
+    the picture is then written right to left, its numbers in those digits (`script_of`)."""
 
     def text(self, key: str, /, **values: object) -> str: ...
 
