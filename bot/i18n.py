@@ -15,6 +15,11 @@ Texts are Telegram HTML. Arguments are HTML-escaped unless they are `Html` (`men
 Pictures take plain text instead: `tr.text(key, ...)` and `tr.plural(key, n, ...)` fill the same
 catalog texts with nothing escaped (a Translator is the `render.text.Labels` the pictures take);
 the texts drawn in pictures (`pic.*`, `hand.*`) hold no markup.
+A language written right to left (`RTL`) has its pictures drawn right to left (`Translator.rtl`,
+which render/ reads), and a language with digits of its own (`DIGITS`) has its pictures' numbers
+drawn in them (`Translator.digits`). That needs Pillow's raqm (text shaping): where it is
+missing, a right-to-left language's pictures get English words (`text`/`plural` answer in
+English; the captions, `t`/`tn`, stay in the language), and `Texts.load` says so once.
 A key missing from a language falls back to English, then to the key itself, with a warning;
 `Texts.load(strict=True)` raises `MissingText` instead (for tests).
 """
@@ -31,12 +36,14 @@ from io import BytesIO
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from PIL import features
 
 from bot.html import Html, html_escape, mention_html
 
 __all__ = [
-    "CLOCK", "LANGUAGES", "WAIT", "Html", "Language", "MissingText", "Texts", "Translator",
-    "Units", "duration", "html_escape", "language_name", "load_catalog",
+    "CLOCK", "DIGITS", "LANGUAGES", "RTL", "WAIT", "Html", "Language", "MissingText", "Texts",
+    "Translator",
+    "Units", "can_shape", "duration", "html_escape", "language_name", "load_catalog",
     "mention_html",
     "pick_language", "telegram_code", "translator",
 ]
@@ -60,6 +67,20 @@ LANGUAGES: tuple[Language, ...] = (
 )
 FALLBACK: Language = "en"
 DOMAIN = "messages"
+# Languages written right to left: their pictures are mirrored and shaped (render.text). A code
+# here that is not in LANGUAGES does nothing.
+RTL: frozenset[Language] = frozenset({"ar", "fa"})
+WESTERN_DIGITS = "0123456789"
+# The digits a language's pictures draw numbers in, where they are not Western: Persian readers
+# expect ۰-۹ everywhere. Arabic keeps Western digits: they are what Telegram's Arabic interface
+# and most Arabic-speaking countries' screens use (Eastern ٠-٩ are regional), and the captions'
+# numbers (formatted as they are) are Western too.
+DIGITS: dict[Language, str] = {"fa": "۰۱۲۳۴۵۶۷۸۹"}
+
+
+def can_shape() -> bool:
+    """Pillow can shape text (raqm with FriBiDi): what a right-to-left language's pictures need."""
+    return bool(features.check("raqm"))
 
 
 class MissingText(KeyError):
@@ -165,12 +186,35 @@ class Translator:
         return Html(self._text(key, n, kwargs, html=True))
 
     def text(self, key: str, /, **values: object) -> str:
-        """The plain text for `key` (for a picture): like `t`, with nothing HTML-escaped."""
+        """The plain text for `key` (for a picture): like `t`, with nothing HTML-escaped.
+        English for a right-to-left language that Pillow cannot shape (`_unshaped`)."""
+        if self._unshaped():
+            return self._fallback.text(key, **values)  # type: ignore[union-attr]
         return self._text(key, None, values, html=False)
 
     def plural(self, key: str, n: int, /, **values: object) -> str:
         """The plain plural form of `key` for `n` (for a picture): like `tn`, not escaped."""
+        if self._unshaped():
+            return self._fallback.plural(key, n, **values)  # type: ignore[union-attr]
         return self._text(key, n, values, html=False)
+
+    @property
+    def rtl(self) -> bool:
+        """The language's pictures are written right to left (and mirrored): an `RTL` language,
+        when Pillow can shape it (else its pictures are English, left to right)."""
+        return self.lang in RTL and can_shape()
+
+    @property
+    def digits(self) -> str:
+        """The ten digits the language's pictures draw numbers in (`DIGITS`; Western for the
+        English pictures of a language that cannot be shaped)."""
+        if self._unshaped():
+            return WESTERN_DIGITS
+        return DIGITS.get(self.lang, WESTERN_DIGITS)
+
+    def _unshaped(self) -> bool:
+        """A right-to-left language whose pictures Pillow cannot shape: they are English."""
+        return self.lang in RTL and self._fallback is not None and not can_shape()
 
     def _text(self, key: str, n: int | None, values: dict[str, object], *, html: bool) -> str:
         if n is None:
@@ -210,6 +254,7 @@ class Texts:
 
     @classmethod
     def load(cls, strict: bool = False) -> Texts:
+        warn_unshaped(LANGUAGES)
         english = Translator(FALLBACK, load_catalog(FALLBACK), strict=strict)
         translators: dict[Language, Translator] = {FALLBACK: english}
         for lang in LANGUAGES:
@@ -223,6 +268,21 @@ class Texts:
     def for_language(self, lang: str | None) -> Translator:
         """The translator of a supported language; English for anything else."""
         return self._translators.get(pick_language(lang, None), self._translators[FALLBACK])
+
+
+_warned: list[bool] = []
+
+
+def warn_unshaped(languages: tuple[Language, ...]) -> bool:
+    """Log once (at the catalogs' load, the bot's start) that Pillow cannot shape text when a
+    right-to-left language is shipped: its pictures are drawn in English. Whether it warned."""
+    rtl = [lang for lang in languages if lang in RTL]
+    if not rtl or _warned or can_shape():
+        return False
+    _warned.append(True)
+    log.warning("Pillow has no raqm (libraqm with FriBiDi): the pictures of %s are drawn in "
+                "English; their captions stay in the language", ", ".join(rtl))
+    return True
 
 
 @cache

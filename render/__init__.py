@@ -10,6 +10,11 @@ its Translator), so render/ holds no language.
     render.sixcard(six_view, name="Alice", labels=tr) -> bytes         # six-card poker, any time
     render.leaderboard(board, labels=tr), render.player_card(card, labels=tr)   # /stats
 
+A language written right to left gives labels that say so (`rtl`, and the `digits` its numbers
+are drawn in: bot.i18n.Translator has both): its pictures are then mirrored (player 1, hand 1,
+the first place and the columns from the right; the cards themselves never) and their Arabic
+script shaped, see render.text.writing and render.text.mirrored.
+
 The duel's pictures are 720 px wide (a phone shows them at about 400) with no word under 20 px.
 One package per game (render/duel/, render/sixcard/) beside what they share: the canvas, the
 palette, the sprites, the text and the encoder. Nothing here receives a hidden card, so nothing

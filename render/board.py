@@ -45,7 +45,7 @@ def draw_title(im: Image.Image, heading: str, lines: tuple[str, ...], right: str
     px at the right left free for all of them (the card's rating chart). The heading and the
     first line may be a player's name or a chat's title: they are cut by `text.name`."""
     star = sprites.star(52)
-    im.paste(star, (SIDE + 12, 28), star)
+    im.paste(star, (text.flip_x(SIDE + 12, star.width), 28), star)
     x = SIDE + 12 + star.width + 16
     right_w = text.width(right, LABEL) if right else 0
     room = W - SIDE - 12 - max(right_w + 24, keep) - x
@@ -63,12 +63,14 @@ def draw_title(im: Image.Image, heading: str, lines: tuple[str, ...], right: str
 
 
 def draw_rank(im: Image.Image, rank: int, y: int) -> None:
-    """The place of the row whose top is `y`: a medal for the first three."""
+    """The place of the row whose top is `y`: a medal for the first three (the layout's
+    places: on a `text.mirrored` canvas, at the right)."""
     cx, cy = RANK_X, y + ROW_H // 2
     label = str(rank)
     if rank <= 3:
         d = ImageDraw.Draw(im)
-        d.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=MEDALS[rank - 1],
+        mx = text.flip_x(cx)
+        d.ellipse((mx - 20, cy - 20, mx + 20, cy + 20), fill=MEDALS[rank - 1],
                   outline=P.RAIL, width=2)
         text.draw(im, (cx, cy - 16), label, 26, P.BLACK, anchor="m")
     else:

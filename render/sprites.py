@@ -32,7 +32,7 @@ def down(im: Image.Image, size: tuple[int, int]) -> Image.Image:
 def centred(d: ImageDraw.ImageDraw, cx: float, cy: float, s: str, size: int, fill: RGB,
             face: str = "bold") -> None:
     """`s` centred on (cx, cy) in the shipped font."""
-    d.text((cx, cy), s, fill=fill, font=text.font(size, face), anchor="mm")
+    d.text((cx, cy), s, fill=fill, font=text.font_for(s, size, face), anchor="mm")
 
 
 def _card(w: int, h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:

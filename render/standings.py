@@ -181,6 +181,12 @@ def _row(im: Image.Image, row: Row, box: Box, band: bool, labels: Labels) -> Non
 def compose_board(board: Board, labels: Labels) -> Image.Image:
     """A chat's standings as an RGB image (see `leaderboard` for the bytes)."""
     im = canvas(board_height(board))
+    with text.mirrored(im):  # right to left: the rank at the right, the columns from there
+        _board(im, board, labels)
+    return im
+
+
+def _board(im: Image.Image, board: Board, labels: Labels) -> None:
     count = labels.plural("pic.standings.duels_count", board.duels)
     draw_title(im, labels.text("pic.standings.title"),
            (board.title, labels.text("pic.standings.order")), count)
@@ -197,14 +203,14 @@ def compose_board(board: Board, labels: Labels) -> Image.Image:
         for k in range(3):
             cx = W // 2 - 16 + 16 * k
             d.ellipse((cx - 3, y + GAP_H // 2 - 3, cx + 3, y + GAP_H // 2 + 3), fill=P.DIM)
-    return im
 
 
 def leaderboard(board: Board, *, labels: Labels, fmt: str = "jpeg") -> bytes:
     """A chat's standings, in the order they are ranked (said under the title): rank, name,
     rating (dim with a "?" while provisional), wins–losses–draws, net chips, best hand,
     biggest bonus and current streak, the asker's row framed (after a gap if below the top)."""
-    return encode(compose_board(board, labels), fmt)
+    with text.writing(labels):
+        return encode(compose_board(board, labels), fmt)
 
 
 # --- one player's card ------------------------------------------------------------------------
@@ -248,7 +254,7 @@ def _chart(im: Image.Image, history: tuple[int, ...], labels: Labels) -> None:
     label and the lowest and highest value it reached."""
     box = chart_box()
     d = ImageDraw.Draw(im)
-    d.rounded_rectangle(box, 14, fill=P.PANEL, outline=P.PANEL_EDGE, width=2)
+    d.rounded_rectangle(text.flip_box(box), 14, fill=P.PANEL, outline=P.PANEL_EDGE, width=2)
     x0, y0, x1, y1 = box[0] + 14, box[1] + 8, box[2] - 14, box[3] - 12
     lo, hi = min(history), max(history)
     span = f"{lo}–{hi}" if hi != lo else str(lo)
@@ -257,11 +263,13 @@ def _chart(im: Image.Image, history: tuple[int, ...], labels: Labels) -> None:
                                 right[0] - x0 - 12, "narrow")
     text.draw(im, (x0, y0), cut, size, P.DIM, face="narrow")
     area = (x0 + 6, y0 + text.line_height(LABEL, "narrow") + 12, x1 - 6, y1 - 4)
-    points = chart_points(history, area)
+    points = [(text.flip_x(x), y) for x, y in chart_points(history, area)]  # right to left:
+    # the newest at the left, where the reading ends
     if len(points) > 1:
         d.line(points, fill=P.GOLD, width=4, joint="curve")
     else:  # one duel yet: a dim level line leads to it
-        d.line((area[0], points[0][1], area[2], points[0][1]), fill=P.PANEL_EDGE, width=3)
+        d.line((text.flip_x(area[0]), points[0][1], text.flip_x(area[2]), points[0][1]),
+               fill=P.PANEL_EDGE, width=3)
     lx, ly = points[-1]
     d.ellipse((lx - 6, ly - 6, lx + 6, ly + 6), fill=P.GOLD, outline=P.RAIL, width=2)
 
@@ -276,7 +284,8 @@ def tile_box(col: int, row: int, span: int = 1) -> Box:
 
 
 def _tile(im: Image.Image, box: Box, label: str, value: str, colour: RGB) -> None:
-    ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=P.PANEL, outline=P.PANEL_EDGE, width=2)
+    ImageDraw.Draw(im).rounded_rectangle(text.flip_box(box), 14, fill=P.PANEL,
+                                         outline=P.PANEL_EDGE, width=2)
     x0, y0, x1, _ = box
     cut, size = text.fit_shrink(label, (LABEL, 24), x1 - x0 - 28, "narrow")
     text.draw(im, (x0 + 14, y0 + 12), cut, size, P.DIM, face="narrow")
@@ -293,7 +302,8 @@ def _versus(im: Image.Image, card: PlayerCard, labels: Labels) -> None:
     """The asker against the card's player, from the asker's side: "Head to head: you vs
     Alice", then "3 duels · you won 1, lost 1, drew 1, net +2"."""
     box = versus_box(card)
-    ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=P.PANEL, outline=P.GOLD, width=2)
+    ImageDraw.Draw(im).rounded_rectangle(text.flip_box(box), 14, fill=P.PANEL, outline=P.GOLD,
+                                         width=2)
     them = text.name(card.name, 30, 300, "narrow") or "?"
     x0, x1 = box[0] + 16, box[2] - 16
     text.draw(im, (x0, box[1] + 12), labels.text("pic.standings.versus", name=them),
@@ -322,6 +332,12 @@ def _versus(im: Image.Image, card: PlayerCard, labels: Labels) -> None:
 def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
     """One player's figures as an RGB image (see `player_card` for the bytes)."""
     im = canvas(card_height(card))
+    with text.mirrored(im):  # right to left: the title at the right, the chart at the left
+        _card(im, card, labels)
+    return im
+
+
+def _card(im: Image.Image, card: PlayerCard, labels: Labels) -> None:
     f = card.figures
     scope = text.clean(card.scope) if card.scope else labels.text("pic.standings.all_chats")
     rank = labels.text("pic.standings.card_rank", rank=card.rank, players=card.players,
@@ -346,11 +362,11 @@ def compose_card(card: PlayerCard, labels: Labels) -> Image.Image:
         _tile(im, tile_box(col, row, span), labels.text(key), value, colour)
     if card.versus is not None:
         _versus(im, card, labels)
-    return im
 
 
 def player_card(card: PlayerCard, *, labels: Labels, fmt: str = "jpeg") -> bytes:
     """One player's figures in tiles, their place in the chat and what it is ranked by, their
     rating after each duel as a small chart if there is a history, and the asker's record
     against them if the asker is another player."""
-    return encode(compose_card(card, labels), fmt)
+    with text.writing(labels):
+        return encode(compose_card(card, labels), fmt)

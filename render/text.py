@@ -6,7 +6,11 @@ which reads them from the gettext catalogs, keys `pic.*` and `hand.*`), so rende
 language and never picks one.
 
 Only the fonts in `render/fonts/` are used (never the machine's), with Pillow's basic layout
-engine, so the same text gives the same pixels wherever it runs. Text from users (player names)
+engine, so the same text gives the same pixels wherever it runs. A line with Arabic script in it
+(a right-to-left language's words, or a name) is shaped instead (Pillow's raqm: letters joined,
+runs in bidi order), its Arabic-script runs in Vazirmatn and the rest in DejaVu, see `writing`
+and `_runs`; without raqm such a line is drawn as before (unjoined), and the bot then gives a
+right-to-left language's pictures English words (bot.i18n). Text from users (player names)
 goes through `clean`: control and zero-width characters are dropped, and a pictograph the fonts
 lack (an emoji) keeps its place as EMOJI_PLACE, so "Dave 🦔" reads "Dave ◌" and an emoji-only
 name is still there; no glyph can crash a render or draw a box. A name is cut by one rule,
@@ -22,17 +26,22 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 from rules.hands import Category
 
 FONT_DIR = Path(__file__).with_name("fonts")
 _FILES = {"bold": "DejaVuSans-Bold.ttf", "narrow": "DejaVuSansCondensed-Bold.ttf"}
+ARABIC_FILE = "Vazirmatn-Bold.ttf"  # Arabic and Persian, for both faces (it has Latin too)
+ARABIC_SCALE = 0.94  # its letters at this part of the size: Arabic reaches lower than Latin,
+# and its words then sit in the same line boxes as DejaVu's at that size
+WESTERN = "0123456789"
 ELLIPSIS = "…"
 EMOJI_PLACE = "\u25cc"  # ◌, the dotted circle: where an emoji the fonts cannot draw stood
 NBSP = "\u00a0"  # a space `wrap` never breaks at ("+2" stays with its name)
@@ -46,7 +55,8 @@ MINUS = "\u2212"  # a true minus sign: as wide as the plus, unlike the hyphen
 class Labels(Protocol):
     """The words of a picture by key, as plain text (nothing escaped): `text("pic.dealer")`,
     `plural("pic.duel.showdown", 4, w="Bob")` (the form for `n`, also passed as `{n}`).
-    bot.i18n.Translator is one."""
+    bot.i18n.Translator is one. A Labels may also have `rtl` and `digits` (a Translator has):
+    the picture is then written right to left, its numbers in those digits (`script_of`)."""
 
     def text(self, key: str, /, **values: object) -> str: ...
 
@@ -73,8 +83,120 @@ def signed(n: int, *, change: bool = False) -> str:
 def font(size: int, face: str = "bold") -> Font:
     """The shipped font `face` ("bold" or "narrow") at `size` px."""
     return ImageFont.truetype(
-        str(FONT_DIR / _FILES[face]), size, layout_engine=ImageFont.Layout.BASIC
+        str(FONT_DIR / _FILES[_base(face)]), size, layout_engine=ImageFont.Layout.BASIC
     )
+
+
+@lru_cache(maxsize=32)
+def arabic_font(size: int) -> Font:
+    """The shipped Arabic-script font at `size` px, shaped by raqm (only asked for when
+    `shaping()`)."""
+    return ImageFont.truetype(str(FONT_DIR / ARABIC_FILE), round(size * ARABIC_SCALE),
+                              layout_engine=ImageFont.Layout.RAQM)
+
+
+def shaping() -> bool:
+    """Pillow can shape text (its raqm layout, with FriBiDi): Arabic letters joined, runs in
+    bidi order. Without it a line of Arabic script is drawn unjoined, left to right."""
+    return bool(features.check("raqm"))
+
+
+def font_for(s: str, size: int, face: str = "bold") -> Font:
+    """The font a short label `s` is drawn with by ImageDraw itself (a sprite's letter):
+    the Arabic-script font for Arabic script when it can be shaped, else the shipped face."""
+    if shaping() and any(_arabic(ch) for ch in s):
+        return arabic_font(size)
+    return font(size, face)
+
+
+# --- the script of a picture: direction and digits ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    """How a picture's lines are written: right to left or not, and the ten digits its
+    numbers are drawn with (Persian pictures: ۰-۹)."""
+
+    rtl: bool = False
+    digits: str = WESTERN
+
+
+LTR = Script()
+_SCRIPT: ContextVar[Script] = ContextVar("render_script", default=LTR)
+
+
+def script_of(labels: object) -> Script:
+    """The script a picture's `labels` ask for: their `rtl` (the language is written right to
+    left) and `digits` (its ten digits), both optional (bot.i18n.Translator has them; a Labels
+    without them is left to right with Western digits). Right to left needs `shaping()`: without
+    it the picture is drawn left to right (the bot gives such a language English words then)."""
+    if not shaping():  # neither direction nor digits: a line is drawn as it is
+        return LTR
+    rtl = getattr(labels, "rtl", False) is True
+    digits = getattr(labels, "digits", WESTERN)
+    if not (isinstance(digits, str) and len(digits) == 10 and all(d.isdigit() for d in digits)):
+        digits = WESTERN
+    return Script(rtl, digits) if rtl or digits != WESTERN else LTR
+
+
+@contextmanager
+def writing(labels: object) -> Iterator[Script]:
+    """Every text drawn or measured inside is written in the script of `labels` (see
+    `script_of`): each picture composes inside one."""
+    token = _SCRIPT.set(script_of(labels))
+    try:
+        yield _SCRIPT.get()
+    finally:
+        _SCRIPT.reset(token)
+
+
+def rtl() -> bool:
+    """The picture being composed is written right to left (its layout is mirrored)."""
+    return _SCRIPT.get().rtl
+
+
+def _face(face: str) -> str:
+    """`face` with the current script in it: the key every cached measure and mask is kept
+    under ("bold", or "bold|rtl|۰۱۲۳۴۵۶۷۸۹")."""
+    s = _SCRIPT.get()
+    if s is LTR or "|" in face:
+        return face
+    return f"{face}|{'rtl' if s.rtl else 'ltr'}|{s.digits}"
+
+
+def _base(face: str) -> str:
+    return face.split("|", 1)[0]
+
+
+def _script(face: str) -> Script:
+    parts = face.split("|")
+    return Script(parts[1] == "rtl", parts[2]) if len(parts) == 3 else LTR
+
+
+_ARABIC = ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF), (0xFB50, 0xFDFF),
+           (0xFE70, 0xFEFF))
+_SUITS = frozenset("♠♥♦♣♤♡♢♧")
+_JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ: how Persian writes a word's parts
+
+
+def _arabic(ch: str) -> bool:
+    o = ord(ch)
+    return any(lo <= o <= hi for lo, hi in _ARABIC)
+
+
+def _letters(word: str) -> bool:
+    """A word with a letter of a left-to-right script in it ("R2D2") or a card ("10♠"): its
+    digits are its own, kept Western."""
+    return any(ch in _SUITS or (ch.isalpha() and not _arabic(ch)) for ch in word)
+
+
+def shape_digits(s: str, digits: str) -> str:
+    """`s` with its numbers in `digits` (the language's ten): every Western digit but those of a
+    word with Latin (or Cyrillic...) letters in it or of a card, which keep theirs."""
+    if digits == WESTERN or not any(ch.isdigit() for ch in s):
+        return s
+    table = str.maketrans(WESTERN, digits)
+    return " ".join(w if _letters(w) else w.translate(table) for w in s.split(" "))
 
 
 @lru_cache(maxsize=2)
@@ -93,6 +215,8 @@ def has_glyph(ch: str) -> bool:
     """Both shipped fonts can draw `ch` (a single code point)."""
     if ch == " ":
         return True
+    if _arabic(ch) or ch in _JOINERS:  # drawn in the Arabic-script font, shaped
+        return shaping() and (ch in _JOINERS or _has_arabic_glyph(ch))
     cat = unicodedata.category(ch)
     if cat[0] in "CZ" or cat in ("Mn", "Me"):  # control, format, surrogate, separators, marks
         return False
@@ -100,6 +224,13 @@ def has_glyph(ch: str) -> bool:
         return all(_glyph_key(ch, face) != _notdef(face) for face in _FILES)
     except (UnicodeError, ValueError, OSError):
         return False
+
+
+@lru_cache(maxsize=1024)
+def _has_arabic_glyph(ch: str) -> bool:
+    f = arabic_font(24)
+    return unicodedata.category(ch)[0] not in "C" and bytes(f.getmask(ch)) != bytes(
+        f.getmask("\U0010fffd"))
 
 
 def _pictograph(ch: str) -> bool:
@@ -128,14 +259,156 @@ def clean(text: str, max_chars: int = 200) -> str:
 # Widths are a few bytes each and asked for again and again (every wrap tries each line, every
 # name is measured to fit): 32768 keep those of a few hundred tables at once, where 4096 (the
 # duels' names and sentences at 400 duels) were pushed out before their next tap.
-@lru_cache(maxsize=32768)
 def width(text: str, size: int, face: str = "bold") -> int:
-    return round(font(size, face).getlength(text))
+    return _width(text, size, _face(face))
+
+
+@lru_cache(maxsize=32768)
+def _width(text: str, size: int, face: str) -> int:
+    script = _script(face)
+    if not _complex(text, script):
+        return round(font(size, face).getlength(text))
+    return round(sum(_run_font(run, size, face).getlength(
+        run.text, direction=run.direction if run.arabic else None)
+        for run in _runs(text, script)))
+
+
+def _complex(text: str, script: Script) -> bool:
+    """A line that is shaped (when Pillow can): Arabic script in it, digits the language writes
+    in its own, or numbers in a right-to-left picture (a line of Latin letters alone, a name,
+    is drawn as it is)."""
+    return (any(_arabic(ch) for ch in text) or shape_digits(text, script.digits) != text or (
+        script.rtl and any(ch.isdigit() for ch in text))) and shaping()  # "9–3–0" reads from
+    # the right too
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A piece of a shaped line, in visual order: its text (logical order), its font (the
+    Arabic-script one or the face's) and the direction raqm lays it in."""
+
+    text: str
+    arabic: bool
+    direction: str  # "rtl" or "ltr"
+
+
+def _strong(ch: str) -> str:
+    """"R" (right to left), "L" (left to right), "N" (a digit) or "" (neutral)."""
+    if ch.isdigit() or unicodedata.category(ch) == "No":  # "2½" is one number
+        return "N"
+    bidi = unicodedata.bidirectional(ch)
+    if bidi in ("R", "AL"):
+        return "R"
+    return "L" if bidi == "L" else ""
+
+
+_SIGNS = frozenset("+-\u2212±")
+
+
+def _levels(text: str, rtl: bool) -> list[int]:
+    """The bidi levels of `text` in a line of that direction, by a small Unicode bidi (one
+    level of embedding, no explicit marks): a number (its digits and the sign before them)
+    after left-to-right letters goes with them, else it is a left-to-right island that counts
+    as right to left for the neutrals around it; a neutral takes the direction of the strong
+    characters on both sides, else the line's."""
+    kinds = [_strong(ch) for ch in text]
+    for i, ch in enumerate(text):  # a sign before a number belongs to it: "−13", "+۲۰"
+        if ch in _SIGNS and i + 1 < len(text) and text[i + 1].isdigit():
+            kinds[i] = "N"
+    for i, ch in enumerate(text):  # and a terminator next to it: "75%", "#3"
+        if not kinds[i] and unicodedata.bidirectional(ch) == "ET":
+            j = i
+            while j < len(text) and not kinds[j] and unicodedata.bidirectional(text[j]) == "ET":
+                j += 1
+            b = i
+            while b > 0 and not kinds[b - 1] and unicodedata.bidirectional(text[b - 1]) == "ET":
+                b -= 1
+            if (j < len(text) and kinds[j] == "N") or (b > 0 and kinds[b - 1] == "N"):
+                kinds[i] = "N"
+    eff: list[str] = []  # what each character counts as for the neutrals: "R", "L" or ""
+    last = "R" if rtl else "L"  # the last strong letter before (the line's edge first)
+    for k in kinds:
+        if k in ("R", "L"):
+            last = k
+        eff.append(last if k == "N" else k)
+    levels: list[int] = []
+    for i, k in enumerate(kinds):
+        d = eff[i]
+        if not d:
+            edge = "R" if rtl else "L"
+            before = next((e for e in reversed(eff[:i]) if e), edge)
+            after = next((e for e in eff[i + 1:] if e), edge)
+            d = before if before == after else edge
+        if k == "N" and d == "R":
+            levels.append(2)  # a number among right-to-left words, written left to right
+        else:
+            levels.append(1 if d == "R" else 2 if rtl else 0)
+    return levels
+
+
+@lru_cache(maxsize=4096)
+def _runs(text: str, script: Script) -> tuple[Run, ...]:
+    """`text` (its digits shaped) cut into runs in visual order (`_levels`, reordered as the
+    Unicode bidi does), each cut again where the font changes: Arabic script (and the spaces
+    and signs after it) in the Arabic-script font, the rest in the face's."""
+    text = shape_digits(text, script.digits)
+    kinds = {_strong(ch) for ch in text}
+    # a right-to-left picture's line is right to left unless it has left-to-right letters and
+    # no right-to-left ones (a Latin name alone, an English word a catalog lacks): numbers and
+    # signs alone ("9–3–0", "998?") read from the right like the words around them
+    levels = _levels(text, script.rtl and ("R" in kinds or "L" not in kinds))
+    order = list(range(len(text)))
+    for lev in range(max(levels, default=0), 0, -1):  # reverse every span at lev or above
+        i = 0
+        while i < len(order):
+            if levels[order[i]] < lev:
+                i += 1
+                continue
+            j = i
+            while j < len(order) and levels[order[j]] >= lev:
+                j += 1
+            order[i:j] = order[i:j][::-1]
+            i = j
+    spans: list[tuple[int, int, int]] = []  # (first, last + 1, level), logical, visual order
+    for k in order:
+        lev = levels[k]
+        if spans and spans[-1][2] == lev and (
+                k == spans[-1][1] if lev % 2 == 0 else k == spans[-1][0] - 1):
+            a, b, _ = spans[-1]
+            spans[-1] = (a, k + 1, lev) if lev % 2 == 0 else (k, b, lev)
+        else:
+            spans.append((k, k + 1, lev))
+    out: list[Run] = []
+    for a, b, lev in spans:
+        direction = "rtl" if lev % 2 else "ltr"
+        runs: list[Run] = []
+        for ch in text[a:b]:
+            arabic = _arabic(ch) or ch in _JOINERS or (
+                bool(runs) and runs[-1].arabic and not ch.isalnum()
+                and (ch == " " or _has_arabic_glyph(ch)))
+            if runs and runs[-1].arabic == arabic:
+                runs[-1] = Run(runs[-1].text + ch, arabic, direction)
+            else:
+                runs.append(Run(ch, arabic, direction))
+        if lev % 2:  # raqm lays an Arabic-script run right to left; the face's are laid here
+            runs = [r if r.arabic else Run(r.text[::-1].translate(_MIRRORED), False, "ltr")
+                    for r in reversed(runs)]
+        out += runs
+    return tuple(out)
+
+
+_MIRRORED = str.maketrans("()[]{}<>«»‹›→←▶◀", ")(][}{><»«›‹←→◀▶")  # and arrows: "→50" reads
+# "۵۰←", "▶ to act" "نوبت ◀"
+
+
+def _run_font(run: Run, size: int, face: str) -> Font:
+    return arabic_font(size) if run.arabic else font(size, face)
 
 
 def fit(text: str, size: int, max_width: int, face: str = "bold") -> str:
     """`text` cut with an ellipsis so that it is at most `max_width` px wide (a cut is
     recorded: only a name may be cut, see `name`)."""
+    face = _face(face)
     out = _fit(text, size, max_width, face)
     if out != text:
         for r in _RECORDERS:
@@ -148,6 +421,7 @@ def name(raw: str, size: int, max_width: int, face: str = "bold") -> str:
     it fits in `max_width` px at `size`; else cut after its last whole word that fits with an
     ellipsis when that keeps at least two thirds of the room, else after the last character
     that fits. Put it in a sentence before the sentence is fitted."""
+    face = _face(face)
     cut = _name(raw, size, max_width, face)
     for r in _RECORDERS:
         r.names.add(cut)
@@ -172,6 +446,7 @@ def name_shrink(raw: str, sizes: tuple[int, ...], max_width: int, face: str = "b
                 ) -> tuple[str, int]:
     """A name at the largest of `sizes` at which it fits whole; else cut by `name` at the
     smallest."""
+    face = _face(face)
     clean_ = clean(raw)
     for size in sizes:
         if width(clean_, size, face) <= max_width:
@@ -197,6 +472,7 @@ def fit_shrink(text: str, sizes: tuple[int, ...], max_width: int, face: str = "b
     str, int
 ]:
     """The largest of `sizes` at which `text` fits whole; else the smallest, cut to fit."""
+    face = _face(face)
     for size in sizes:
         if width(text, size, face) <= max_width:
             return text, size
@@ -204,22 +480,45 @@ def fit_shrink(text: str, sizes: tuple[int, ...], max_width: int, face: str = "b
 
 
 def mask(text: str, size: int, face: str = "bold") -> Image.Image:
-    """An "L" image of `text` (white on black), tight around the line box of the font."""
+    """An "L" image of `text` (white on black), tight around the line box of the font; a shaped
+    line's has `_pad` px more above and below (Arabic script reaches further than the box)."""
+    face = _face(face)
     f = font(size, face)
     ascent, descent = f.getmetrics()
     w = max(1, width(text, size, face))
-    im = Image.new("L", (w + 2, ascent + descent))
-    ImageDraw.Draw(im).text((1, 0), text, fill=255, font=f)
+    script = _script(face)
+    if not _complex(text, script):
+        im = Image.new("L", (w + 2, ascent + descent))
+        ImageDraw.Draw(im).text((1, 0), text, fill=255, font=f)
+        return im
+    pad = _pad(size)
+    im = Image.new("L", (w + 2, ascent + descent + 2 * pad))
+    d = ImageDraw.Draw(im)
+    x = 1.0
+    for run in _runs(text, script):
+        rf = _run_font(run, size, face)
+        direction = run.direction if run.arabic else None  # DejaVu's basic layout takes none
+        d.text((x, pad + ascent), run.text, fill=255, font=rf, anchor="ls", direction=direction)
+        x += rf.getlength(run.text, direction=direction)
     return im
+
+
+def _pad(size: int) -> int:
+    return size // 2
 
 
 @lru_cache(maxsize=2048)
 def _ink(text: str, size: int, face: str) -> tuple[int, int, Box | None, Image.Image]:
-    """The size of `mask(text)`, the box in it that has ink and the mask cropped to that box
-    (what `draw` pastes; only the cropped mask is kept)."""
+    """The size of `mask(text)`'s line box, the box in it that has ink (above or below the line
+    box for a shaped line that reaches out of it) and the mask cropped to that box (what `draw`
+    pastes; only the cropped mask is kept)."""
     m = mask(text, size, face)
+    h = line_height(size, face)
+    pad = (m.height - h) // 2
     ink = m.getbbox()
-    return m.width, m.height, ink, (m.crop(ink) if ink is not None else m)
+    if ink is None:
+        return m.width, h, None, m
+    return (m.width, h, (ink[0], ink[1] - pad, ink[2], ink[3] - pad), m.crop(ink))
 
 
 @lru_cache(maxsize=256)
@@ -249,7 +548,10 @@ def draw(
     and return the box it covers. With `max_width`, the text is cut with an ellipsis first.
     `cell` is the box the text belongs in (recorded for the layout test). `bg` says the canvas
     under the text's ink is that plain colour: the text is then pasted already laid on it (no
-    blending, the same pixels), which only a caller that knows what is under it may say."""
+    blending, the same pixels), which only a caller that knows what is under it may say.
+    On a canvas being `mirrored`, `xy`, the anchor and `cell` are read from the right edge (the
+    returned box stays in those mirrored terms, so what the caller lays after it follows)."""
+    face = _face(face)
     if max_width is not None:
         text = fit(text, size, max_width, face)
     if not text:
@@ -260,6 +562,12 @@ def draw(
         x -= w // 2
     elif anchor == "r":
         x -= w
+    box = (x, y, x + w, y + h)
+    m = _MIRROR.get()
+    if m is not None and m[0] == id(canvas):  # the same box, counted from the right edge
+        x = m[1] - x - w
+        if cell is not None:
+            cell = (m[1] - cell[2], cell[1], m[1] - cell[0], cell[3])
     if ink is not None and bg is not None:
         canvas.paste(_laid(text, size, face, fill, bg), (x + ink[0], y + ink[1]))
     elif ink is not None:  # only the ink's box is blended: the same pixels, a third less work
@@ -269,7 +577,36 @@ def draw(
                       (x + ink[0], y + ink[1], x + ink[2], y + ink[3]), text, cell)
         for r in _RECORDERS:
             r.drawn.append(drawn)
-    return (x, y, x + w, y + h)
+    return box
+
+
+_MIRROR: ContextVar[tuple[int, int] | None] = ContextVar("render_mirror", default=None)
+
+
+@contextmanager
+def mirrored(canvas: Image.Image) -> Iterator[bool]:
+    """Inside, a picture written right to left (`rtl()`) is laid out mirrored on `canvas`: its
+    code places things from the left as ever, and every text `draw` puts on `canvas` goes to
+    the mirrored place, read from the right (the text itself is not mirrored); the picture
+    places its own shapes through `flip_x`. Yields whether it mirrors (left to right: not)."""
+    token = _MIRROR.set((id(canvas), canvas.width) if rtl() else None)
+    try:
+        yield rtl()
+    finally:
+        _MIRROR.reset(token)
+
+
+def flip_x(x: int, w: int = 0) -> int:
+    """Where a thing `w` px wide whose left edge the layout puts at `x` goes on the canvas being
+    `mirrored`: its left edge from the right (`x` itself when not mirroring)."""
+    m = _MIRROR.get()
+    return x if m is None else m[1] - x - w
+
+
+def flip_box(box: Box) -> Box:
+    """A box the layout puts at `box`, where it goes on the canvas being `mirrored`."""
+    x = flip_x(box[0], box[2] - box[0])
+    return (x, box[1], x + box[2] - box[0], box[3])
 
 
 @dataclass(frozen=True)
@@ -308,6 +645,7 @@ def recording() -> Iterator[Record]:
 
 
 def line_height(size: int, face: str = "bold") -> int:
+    face = _face(face)
     ascent, descent = font(size, face).getmetrics()
     return int(ascent + descent)
 
@@ -368,6 +706,7 @@ def wrap(text_: str, size: int, max_width: int, max_lines: int = 2, face: str = 
     an ellipsis if the text does not fit). A line never starts with a signed figure alone
     ("+2" stays with its name); a no-break space (NBSP) in a catalog's text keeps its two
     words on one line; a hyphenated word too wide for a line breaks after a hyphen."""
+    face = _face(face)
     return [fit(line, size, max_width, face)
             for line in _break(text_, size, max_width, max_lines, face)]
 
@@ -376,6 +715,7 @@ def wrap_shrink(text_: str, sizes: tuple[int, ...], max_width: int, max_lines: i
                 face: str = "bold") -> tuple[list[str], int]:
     """`text_` wrapped at the largest of `sizes` at which it fits whole in `max_lines` lines;
     else wrapped (and its last line cut) at the smallest."""
+    face = _face(face)
     for size in sizes:
         lines = _break(text_, size, max_width, max_lines, face)
         if all(width(line, size, face) <= max_width for line in lines):

@@ -189,7 +189,8 @@ def _banner(im: Image.Image, t: TournamentTable, labels: Labels) -> None:
     box = (SIDE, y - 4, W - SIDE, y + BANNER_H - 14)
     ImageDraw.Draw(im).rounded_rectangle(box, 14, fill=P.PANEL, outline=P.GOLD, width=3)
     cy, x = (box[1] + box[3]) // 2, box[0] + 76
-    im.paste(sprites.star(44, P.PANEL), (box[0] + 16, cy - 22))
+    star = sprites.star(44, P.PANEL)
+    im.paste(star, (text.flip_x(box[0] + 16, star.width), cy - 22))
     line = labels.plural("pic.tournament.winner", len(t.winners),
                          names=", ".join(text.clean(n) or "?" for n in t.winners))
     cut, size = text.fit_shrink(line, (36, 32, 28), box[2] - 16 - x)
@@ -237,7 +238,7 @@ def _cell(im: Image.Image, box: Box, cell: Cell, diagonal: bool, size: int) -> N
     d, (x0, y0, x1, y1) = ImageDraw.Draw(im), box
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
     if diagonal or cell.live:
-        d.rounded_rectangle(box, 6, fill=P.OUT_CELL if diagonal else None,
+        d.rounded_rectangle(text.flip_box(box), 6, fill=P.OUT_CELL if diagonal else None,
                             outline=None if diagonal else WIN, width=2)
     marks = [] if diagonal else text.clean(cell.text, 12).split()[:2]
     ty = cy - text.line_height(size, "narrow") // 2
@@ -246,7 +247,7 @@ def _cell(im: Image.Image, box: Box, cell: Cell, diagonal: bool, size: int) -> N
         text.draw(im, (x0 + k * slot + slot // 2, ty), mark, size,
                   MARK_COLOURS.get(mark, P.TEXT), anchor="m", face="narrow", max_width=slot)
     if not marks and not diagonal:
-        r = 6 if cell.live else 3
+        r, cx = 6 if cell.live else 3, text.flip_x(cx)
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WIN if cell.live else P.PANEL_EDGE)
 
 
@@ -266,7 +267,7 @@ def _next(im: Image.Image, t: TournamentTable, labels: Labels) -> None:
     for k, f in enumerate(fixtures):
         bx, by = SIDE + (k % 2) * (col_w + GAP), y + NEXT_H + (k // 2) * FIX_H
         box = (bx, by, bx + col_w, by + FIX_H - 8)
-        ImageDraw.Draw(im).rounded_rectangle(box, 12, fill=P.PANEL, width=2,
+        ImageDraw.Draw(im).rounded_rectangle(text.flip_box(box), 12, fill=P.PANEL, width=2,
                                              outline=WIN if f.live else P.PANEL_EDGE)
         ty = (box[1] + box[3]) // 2 - text.line_height(LABEL, face) // 2
         rnd = labels.text("pic.tournament.fixture_round", n=f.round + 1)
@@ -286,6 +287,12 @@ def _next(im: Image.Image, t: TournamentTable, labels: Labels) -> None:
 def compose(t: TournamentTable, labels: Labels) -> Image.Image:
     """The tournament's table as an RGB image (see `tournament_table` for the bytes)."""
     im = canvas(table_height(t))
+    with text.mirrored(im):  # right to left: the place and names at the right, player 1's
+        _compose(im, t, labels)  # column of the cross-table too
+    return im
+
+
+def _compose(im: Image.Image, t: TournamentTable, labels: Labels) -> None:
     status = [labels.text("pic.tournament.double")] if t.double else []
     status += [labels.text("pic.tournament.final")] if t.finished else [
         labels.text("pic.tournament.round", n=min(t.round + 1, t.rounds), rounds=t.rounds),
@@ -304,9 +311,9 @@ def compose(t: TournamentTable, labels: Labels) -> Image.Image:
                   face="narrow", max_width=W - 2 * SIDE - 24)
     if t.fixtures and not t.finished:
         _next(im, t, labels)
-    return im
 
 
 def tournament_table(t: TournamentTable, *, labels: Labels, fmt: str = "jpeg") -> bytes:
     """A round-robin's table now, or its final table with the winner (see the module)."""
-    return encode(compose(t, labels), fmt)
+    with text.writing(labels):  # right to left, Persian digits: what labels say
+        return encode(compose(t, labels), fmt)

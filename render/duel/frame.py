@@ -75,15 +75,17 @@ def panels(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
         x0, y0, x1, y1 = L.PANELS[p]
         lit = p in to_act
         edge = P.GOLD if p == crown else P.PLAYER[p] if lit else P.PANEL_EDGE
-        sprites.lay_plate(im, (x0, y0, x1, y1), 12, P.PANEL, edge, 3 if lit or p == crown else 2)
-        im.paste(sprites.chip(p, 0, P.PANEL, L.CHIP), (x0 + 9, y0 + 8))
+        sprites.lay_plate(im, text.flip_box((x0, y0, x1, y1)), 12, P.PANEL, edge,
+                          3 if lit or p == crown else 2)
+        chip = sprites.chip(p, 0, P.PANEL, L.CHIP)
+        im.paste(chip, (text.flip_x(x0 + 9, chip.width), y0 + 8))
         right = x1 - 14
         if p == dealer:
             btn = sprites.dealer_button(letter, P.PANEL, L.BUTTON)
             word = labels.text("pic.dealer")
             col = max(btn.width, text.width(word, 17, "narrow"))
             cx = x1 - 11 - col // 2
-            im.paste(btn, (cx - btn.width // 2, y0 + 8))
+            im.paste(btn, (text.flip_x(cx - btn.width // 2, btn.width), y0 + 8))
             text.draw(im, (cx, y0 + 38), word, 17, P.DIM, anchor="m", face="narrow",
                       cell=(x1 - 11 - col, y0 + 37, x1 - 9, y1 - 3))
             right = x1 - 11 - col - 9
@@ -109,7 +111,8 @@ def revolver(im: Image.Image, view: PublicView, labels: Labels, *, bullet: int |
         spent, current = (bullet if not live else len(view.results)), None
     spent = max(0, min(6, spent))
     current = current if current is not None and current <= 6 else None
-    im.paste(duel_sprites.cylinder(spent, current), L.CYLINDER_XY)
+    cylinder = duel_sprites.cylinder(spent, current)
+    im.paste(cylinder, (text.flip_x(L.CYLINDER_XY[0], cylinder.width), L.CYLINDER_XY[1]))
     if bullet < 1:
         return
     if bullet > view.max_bullets or view.is_tiebreak_round(round_):

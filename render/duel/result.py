@@ -56,7 +56,8 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
               bg=P.FELT)
     for v in range(lo, hi + 1, step):
         y = int(py(v))
-        d.line((x0, y, x1, y), fill=GRID if v != view.start_stack else P.PANEL_EDGE,
+        d.line((text.flip_x(x0), y, text.flip_x(x1), y),
+               fill=GRID if v != view.start_stack else P.PANEL_EDGE,
                width=1 if v != view.start_stack else 2)
         text.draw(im, (x0 - 8, y - 10), str(v), 17, P.DIM, anchor="r", face="narrow", bg=P.FELT)
     for i in range(len(history)):
@@ -65,7 +66,7 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
     for r in view.results[1:]:  # a line where a new deal began
         prev = view.results[view.results.index(r) - 1]
         if r.round != prev.round:
-            x = int(px(r.number - 1))
+            x = text.flip_x(int(px(r.number - 1)))
             for dash in range(y0, y1, 9):
                 d.line((x, dash, x, dash + 5), fill=P.DIM, width=1)
     rounds: dict[int, int] = {}
@@ -80,9 +81,11 @@ def chart(im: Image.Image, view: PublicView, labels: Labels) -> None:
     # large layer first (which was a third of the result's compose), only of the small one.
     layer = Image.new("RGBa", ((x1 - x0 + 30) * SS, (y1 - y0 + 30) * SS), (0, 0, 0, 0))
     ld = ImageDraw.Draw(layer)
-    ox, oy = x0 - 15, y0 - 15
-    for p in (0, 1):
-        pts = [((px(i) - ox) * SS, (py(h[p]) - oy) * SS) for i, h in enumerate(history)]
+    right = text.flip_x(0)  # mirrored: the canvas's width, where x is counted from; else 0
+    ox, oy = min(text.flip_x(x0), text.flip_x(x1)) - 15, y0 - 15
+    for p in (0, 1):  # right to left: the start at the right
+        pts = [(((right - px(i) if right else px(i)) - ox) * SS, (py(h[p]) - oy) * SS)
+               for i, h in enumerate(history)]
         if len(pts) > 1:
             ld.line(pts, fill=(*P.PLAYER[p], 255), width=4 * SS, joint="curve")
         for cx, cy in pts:
@@ -141,8 +144,10 @@ def _mini(card: Card) -> Image.Image:
                                           fill=P.CARD)
     label = f"{card.rank.label}{card.suit.symbol}"
     size = 18 if len(label) <= 2 else 16
-    text.draw(im, (CARD_CHIP_W // 2, (CARD_CHIP_H - text.line_height(size, "narrow")) // 2 + 1),
-              label, size, P.suit_colour(card.suit), anchor="m", face="narrow", bg=P.CARD)
+    with text.writing(None):  # a card is the same in every language: "10♠", never "♠10"
+        text.draw(im, (CARD_CHIP_W // 2, (CARD_CHIP_H - text.line_height(size, "narrow")) // 2
+                       + 1), label, size, P.suit_colour(card.suit), anchor="m", face="narrow",
+                  bg=P.CARD)
     return im
 
 
@@ -154,12 +159,15 @@ def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str]
     x = COL_NAME
     if r.winner == p:  # the star between the bullet's number and the winner's name
         badge = sprites.star(20)
-        im.paste(badge, (COL_NAME - badge.width - 2, y + 2), badge)
+        im.paste(badge, (text.flip_x(COL_NAME - badge.width - 2, badge.width), y + 2), badge)
     text.draw(im, (x, y), names[p], SCORE_SIZE, colour, face="narrow", bg=P.PANEL)
     text.draw(im, (COL_POS + dx, y), labels.text("pic.duel.hand_no", n=r.positions[p] + 1),
               SCORE_SIZE, P.DIM, face="narrow", bg=P.PANEL)
-    for i, card in enumerate(arrange(r.cards[p])):
-        im.paste(_mini(card), (COL_CARDS + dx + i * (CARD_CHIP_W + 2), y + 1))
+    cards = arrange(r.cards[p])  # the hand's cards keep their order (and faces) when mirrored
+    row = len(cards) * (CARD_CHIP_W + 2) - 2
+    x_cards = text.flip_x(COL_CARDS + dx, row)
+    for i, card in enumerate(cards):
+        im.paste(_mini(card), (x_cards + i * (CARD_CHIP_W + 2), y + 1))
     bet = f"{stake_label(labels, r.stakes[p], r.bonus_duel)} {r.stakes[p]}"
     bet, size = text.fit_shrink(bet, (SCORE_SIZE, 18, 17), COL_CAT - COL_BET - 5, "narrow")
     text.draw(im, (COL_BET + dx, y + (SCORE_SIZE - size) // 2), bet, size, colour, face="narrow",
@@ -209,7 +217,8 @@ def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels:
                      else labels.text("pic.duel.round_n", n=deal))
             box = text.draw(im, (COL_NO, y + 2), title, 20, P.GOLD if
                             view.is_tiebreak_round(deal) else P.DIM, bg=P.FELT)
-            d.line((box[2] + 9, y + 14, L.W - L.MARGIN - 9, y + 14), fill=P.PANEL_EDGE, width=2)
+            d.line((text.flip_x(box[2] + 9), y + 14, text.flip_x(L.W - L.MARGIN - 9), y + 14),
+                   fill=P.PANEL_EDGE, width=2)
             y += L.SCORE_ROUND
         top = y
         sprites.lay_plate(im, (L.MARGIN + 3, top - 2, L.W - L.MARGIN - 3,
@@ -235,6 +244,13 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     names = frame.names_of(names, labels)
     deals = len({r.round for r in view.results})
     im = frame.canvas(L.result_height(len(view.results), deals))
+    with text.mirrored(im):  # right to left: player 1 at the right, the chart and the
+        _compose(im, view, names, labels, reason)  # scorecard read from the right, the cards
+    return im  # unmirrored
+
+
+def _compose(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels,
+             reason: str | None) -> None:
     frame.panels(im, view, names, labels, dealer=-1, crown=view.winner)
     frame.revolver(im, view, labels, live=False,
                    bullet=view.last_result.number if view.last_result else 0)
@@ -249,7 +265,7 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     badge = sprites.star(36)
     x = (L.W - w - (badge.width + 11 if view.winner is not None else 0)) // 2
     if view.winner is not None:
-        im.paste(badge, (x, y + 2), badge)
+        im.paste(badge, (text.flip_x(x, badge.width), y + 2), badge)
         x += badge.width + 11
     text.draw(im, (x, y), line, size, colour, bg=P.FELT)
     said, behind = why(view, names, labels, reason)
@@ -258,10 +274,9 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
                   anchor="m", bg=P.FELT)
     if view.results:
         chart(im, view, labels)
-    text.draw(im, (L.MARGIN + 12, L.SCORE_Y), labels.text("pic.duel.score_title"), 21, P.TEXT,
-              bg=P.FELT)
+    text.draw(im, (L.MARGIN + 12, L.SCORE_Y), labels.text("pic.duel.score_title"), 21,
+              P.TEXT, bg=P.FELT)
     scorecard(im, view, names, labels, L.SCORE_Y + 33)
-    return im
 
 
 def result(view: PublicView, *, names: tuple[str, str], labels: Labels,
@@ -269,4 +284,5 @@ def result(view: PublicView, *, names: tuple[str, str], labels: Labels,
     """The end of the duel: winner or draw, why it ended (`reason`: DuelState.end_reason,
     one of REASONS; None reads as "bullets"), final stacks, the stacks over the bullets and the
     scorecard of every bullet."""
-    return encode(compose(view, names, labels, reason), fmt, DUEL)
+    with text.writing(labels):  # right to left, Persian digits: what labels say
+        return encode(compose(view, names, labels, reason), fmt, DUEL)

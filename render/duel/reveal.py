@@ -61,16 +61,18 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
     number = labels.text("pic.duel.hand_no", n=result.positions[p] + 1)
     caption = f"{number} · {stake_label(labels, stake, result.bonus_duel)}"
     cw = chip.width + 8 + text.width(caption, 23)
-    im.paste(chip, (mid - cw // 2, y0 - 53))
+    im.paste(chip, (text.flip_x(mid - cw // 2, chip.width), y0 - 53))
     text.draw(im, (mid - cw // 2 + chip.width + 8, y0 - 43), caption, 23, P.PLAYER[p], bg=P.FELT)
     if won:
-        d.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), 12, outline=P.GOLD, width=5)
+        d.rounded_rectangle(text.flip_box((x0 - 6, y0 - 6, x1 + 6, y1 + 6)), 12, outline=P.GOLD,
+                            width=5)
+    left = text.flip_box((x0, y0, x1, y1))[0]  # the hand's place; its cards unmirrored
     for i, card in enumerate(arrange(result.cards[p])):
         sprite = sprites.face(card, L.BIG_W, L.BIG_H)
-        im.paste(sprite, (x0 + i * L.BIG_STEP, y0), sprite)
+        im.paste(sprite, (left + i * L.BIG_STEP, y0), sprite)
     if won:
         badge = sprites.star(36)
-        im.paste(badge, (x1 - 22, y0 - 18), badge)
+        im.paste(badge, (text.flip_x(x1 - 22, badge.width), y0 - 18), badge)
     cat = text.hand_name(labels, result.values[p].category)
     y = y1 + 12
     text.draw(im, (mid, y), cat, 24, P.GOLD if won else P.TEXT, anchor="m",
@@ -93,6 +95,13 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
         raise ValueError("no bullet has been turned over yet: there is nothing to reveal")
     names = frame.names_of(names, labels)
     im = frame.canvas(L.REVEAL_H)
+    with text.mirrored(im):  # right to left: player 1 at the right
+        _compose(im, view, result, names, labels)
+    return im
+
+
+def _compose(im: Image.Image, view: PublicView, result: BulletResult,
+             names: tuple[str, str], labels: Labels) -> None:
     frame.panels(im, view, names, labels, stacks=result.stacks_after, dealer=result.dealer)
     frame.revolver(im, view, labels, bullet=result.number, round_=result.round, live=False)
     if result.bonus_duel:
@@ -108,10 +117,10 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
             text.draw(im, (L.W // 2, y), part, size, colour, anchor="m", bg=P.FELT)
             y += text.line_height(size) + 3
             budget -= 1
-    return im
 
 
 def reveal(view: PublicView, result: BulletResult | None = None, *, names: tuple[str, str],
            labels: Labels, fmt: str = "jpeg") -> bytes:
     """A finished bullet turned over, as JPEG (default) or PNG bytes."""
-    return encode(compose(view, result, names, labels), fmt, DUEL)
+    with text.writing(labels):  # right to left, Persian digits: what labels say
+        return encode(compose(view, result, names, labels), fmt, DUEL)

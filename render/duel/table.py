@@ -51,7 +51,7 @@ def _result_for(view: PublicView, hand: HandView) -> BulletResult | None:
 def _chips(im: Image.Image, pos: int, owner: int, chips: int, caption: str) -> None:
     x0, y0, x1, _ = L.chips_box(pos)
     sprite = sprites.chip(owner, chips, P.FELT, L.CHIP)
-    im.paste(sprite, (x0 + 2, y0))
+    im.paste(sprite, (text.flip_x(x0 + 2, sprite.width), y0))
     line, size = text.fit_shrink(caption, (21, 18, 17, 16), x1 - x0 - sprite.width - 6, "narrow")
     text.draw(im, (x0 + sprite.width + 6, y0 + 8 + (21 - size) // 2), line, size,
               P.PLAYER[owner], face="narrow", bg=P.FELT)
@@ -65,23 +65,26 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
               bg=P.FELT)
     if hand.state is not HandState.REVEALED or hand.cards is None:
         box = L.stack_box(pos)
-        im.paste(sprites.stack(hand.face_up, 4, P.FELT, L.CARD_W, L.CARD_H, L.BACK_DX,
-                               L.BACK_DY), box[:2])
+        stack = sprites.stack(hand.face_up, 4, P.FELT, L.CARD_W, L.CARD_H, L.BACK_DX,
+                              L.BACK_DY)  # the stack itself unmirrored, backs up and right
+        im.paste(stack, (text.flip_box(box)[0], box[1]))
         if hand.state is HandState.CHOSEN and hand.owner is not None:
             x0, y0, x1, y1 = box
-            d.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), 11,
+            d.rounded_rectangle(text.flip_box((x0 - 5, y0 - 5, x1 + 5, y1 + 5)), 11,
                                 outline=P.PLAYER[hand.owner], width=3)
             _chips(im, pos, hand.owner, hand.chips, stake_label(labels, hand.chips,
                                                                 view.bonus_duel))
         return
     x0, y0, x1, y1 = L.cascade_box(pos)
     if hand.won:  # inside its own column, on the felt: laid as a plate, not drawn
-        sprites.lay_plate(im, (x0 - 5, y0 - 5, x1 + 5, y1 + 5), 11, P.FELT, P.GOLD, 4)
-    im.paste(duel_sprites.cascade(arrange(hand.cards)), (x0, y0))
+        sprites.lay_plate(im, text.flip_box((x0 - 5, y0 - 5, x1 + 5, y1 + 5)), 11, P.FELT,
+                          P.GOLD, 4)
+    cascade = duel_sprites.cascade(arrange(hand.cards))  # the cards unmirrored
+    im.paste(cascade, (text.flip_x(x0, cascade.width), y0))
     if hand.won:
         badge = sprites.star(L.STAR)
         wx0, wy0, _, _ = L.winner_box(pos)
-        im.paste(badge, (wx0, wy0), badge)
+        im.paste(badge, (text.flip_x(wx0, badge.width), wy0), badge)
     if hand.value is not None:
         name = text.hand_name(labels, hand.value.category)
         nx0, ny0, nx1, _ = L.name_box(pos)
@@ -109,15 +112,18 @@ def cards_out(im: Image.Image, view: PublicView, labels: Labels) -> None:
                         face="narrow", bg=P.FELT)
         sample = duel_sprites.swatch(state)
         lx = box[0] - 5 - sample.width
-        im.paste(sample, (lx, y + 6))
+        im.paste(sample, (text.flip_x(lx, sample.width), y + 6))
         lx -= 14
     for row, suit in enumerate(L.GRID_SUITS):
         cy = L.GRID_Y + row * L.CELL_H
         text.draw(im, (x + 14, cy - 1), suit.symbol, 23,
                   (255, 120, 120) if suit.is_red else P.TEXT, anchor="m", bg=P.FELT)
-    im.paste(duel_sprites.grid(), (L.GRID_X, L.GRID_Y))
+    grid = duel_sprites.grid()  # the grid itself unmirrored (A to 2), beside its suits
+    dx = text.flip_x(L.GRID_X, grid.width) - L.GRID_X
+    im.paste(grid, (L.GRID_X + dx, L.GRID_Y))
     for card in sorted(out | up):
-        im.paste(duel_sprites.cell(card, "out" if card in out else "up"), L.cell_box(card)[:2])
+        x, y = L.cell_box(card)[:2]
+        im.paste(duel_sprites.cell(card, "out" if card in out else "up"), (x + dx, y))
 
 
 def last_bullet(view: PublicView) -> BulletResult | None:
@@ -136,10 +142,12 @@ def fold(im: Image.Image, result: BulletResult, names: tuple[str, str], labels: 
     happened."""
     for p in (0, 1) if framed else ():  # on the felt before the hands: laid as plates
         x0, y0, x1, y1 = L.column(result.positions[p])
-        sprites.lay_plate(im, (x0 + 1, y0 - 2, x1 - 1, y1 + 3), 11, P.FELT, P.PLAYER[p], 3)
+        sprites.lay_plate(im, text.flip_box((x0 + 1, y0 - 2, x1 - 1, y1 + 3)), 11, P.FELT,
+                          P.PLAYER[p], 3)
     x0, y0, x1, y1 = L.FOLD
     winner = result.winner
-    sprites.lay_plate(im, L.FOLD, 11, P.PANEL, P.GOLD if winner is not None else P.PANEL_EDGE, 2)
+    sprites.lay_plate(im, text.flip_box(L.FOLD), 11, P.PANEL,
+                      P.GOLD if winner is not None else P.PANEL_EDGE, 2)
     who = (text.name(names[0], 21, 150), text.name(names[1], 21, 150))
     lines, size = text.wrap_shrink(summary(result, who, labels), (21, 20, 19), x1 - x0 - 24,
                                    L.FOLD_LINES)
@@ -231,6 +239,13 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     """The table picture as an RGB image (see `render.table` for the bytes)."""
     names = frame.names_of(names, labels)
     im = frame.canvas(L.TABLE_H if show_cards_out else L.FOOTER_Y + 6)
+    with text.mirrored(im):  # right to left: player 1 and hand 1 at the right
+        _compose(im, view, names, labels, show_cards_out)
+    return im
+
+
+def _compose(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels,
+             show_cards_out: bool) -> None:
     live = view.phase in (Phase.BULLET, Phase.TIEBREAK_OFFER)
     frame.panels(im, view, names, labels, to_act=view.to_act if live else ())
     frame.revolver(im, view, labels)
@@ -247,11 +262,11 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
         status(im, view, names, labels, L.MARGIN + 11, L.STATUS_Y, L.W - 2 * L.MARGIN - 21)
     if show_cards_out:
         cards_out(im, view, labels)
-    return im
 
 
 def table(view: PublicView, *, names: tuple[str, str], labels: Labels,
           show_cards_out: bool = True, fmt: str = "jpeg") -> bytes:
     """The table at this moment of the duel, as JPEG (default) or PNG bytes: the last bullet of
     this deal folded in; without `show_cards_out`, shorter, without the cards-out grid."""
-    return encode(compose(view, names, labels, show_cards_out), fmt, DUEL)
+    with text.writing(labels):  # right to left, Persian digits: what labels say
+        return encode(compose(view, names, labels, show_cards_out), fmt, DUEL)

@@ -50,9 +50,9 @@ def _tag(im: Image.Image, d: ImageDraw.ImageDraw, cx: int, y: int, caption: str,
     w = text.width(caption, size, "narrow") + 12
     box = (cx - w // 2, y, cx - w // 2 + w, y + 26)
     if fill is None:
-        d.rounded_rectangle(box, 12, outline=ink, width=2)
+        d.rounded_rectangle(text.flip_box(box), 12, outline=ink, width=2)
     else:
-        d.rounded_rectangle(box, 12, fill=fill)
+        d.rounded_rectangle(text.flip_box(box), 12, fill=fill)
     text.draw(im, (cx, y + 1), caption, size, ink, anchor="m", face="narrow")
 
 
@@ -79,11 +79,13 @@ def _cards(im: Image.Image, d: ImageDraw.ImageDraw, row: int, cards: tuple[Card,
     """A lane's cards face up, left to right; `new` is rimmed and tagged, a bought sixth card
     tagged."""
     x0, y0, _, _ = card_box(row, 0)
-    im.paste(six_sprites.fan(cards, new), (x0 - FAN_PAD, y0 - FAN_PAD))
+    fan = six_sprites.fan(cards, new)  # the fan itself unmirrored: its cards read as dealt
+    shift = text.flip_x(x0 - FAN_PAD, fan.width) - (x0 - FAN_PAD)  # where it moved, mirrored
+    im.paste(fan, (x0 - FAN_PAD + shift, y0 - FAN_PAD))
     for k in range(len(cards)):
         x0, y0, x1, _ = card_box(row, k)
         room = STEP if k < len(cards) - 1 else x1 - x0
-        cx = x0 + room // 2
+        cx = text.flip_x(x0 + shift + room // 2)  # over its card, wherever the fan went
         if k == new:
             _tag(im, d, cx, y0 - 28, labels.text("pic.sixcard.new"), P.GOLD, P.BLACK, room)
         elif k == 5 and sixth:
@@ -94,12 +96,13 @@ def _stack(im: Image.Image, row: int, backs: int, up: Card | None) -> None:
     """The stack's front card stands where a hand's first card does."""
     x0, y0, _, _ = card_box(row, 0)
     sprite = sprites.stack(up, backs, LANE_FILL)
-    im.paste(sprite, (x0, y0 + C.CARD_H - sprite.height))
+    im.paste(sprite, (text.flip_x(x0, sprite.width), y0 + C.CARD_H - sprite.height))
 
 
 def _dropped(im: Image.Image, d: ImageDraw.ImageDraw, row: int, card: Card, labels: Labels) -> None:
     x0, y0, x1, _ = dropped_box(row)
-    im.paste(six_sprites.greyed(card), (x0, y0))
+    greyed = six_sprites.greyed(card)
+    im.paste(greyed, (text.flip_x(x0, greyed.width), y0))
     _tag(im, d, (x0 + x1) // 2, y0 - 28, labels.text("pic.sixcard.out"), None, P.MINUS,
          x1 - x0 + 16)
 
@@ -128,7 +131,7 @@ def _column(im: Image.Image, row: int, lines: list[Line], star: bool = False) ->
             y += text.line_height(sz, "narrow") + (0 if len(parts) > 1 else 2)
         if star and size >= 34:
             badge = sprites.star(38, LANE_FILL)
-            im.paste(badge, (box[2] + 8, box[1] + 2))
+            im.paste(badge, (text.flip_x(box[2] + 8, badge.width), box[1] + 2))
         if len(parts) > 1:
             y += 2
 
@@ -215,7 +218,7 @@ def _box_lines(view: SixCardView, box: SixBoxView, labels: Labels) -> tuple[list
 def _chip(im: Image.Image, row: int, which: int, amount: int, labels: Labels) -> None:
     x0, y0, x1, y1 = chip_box(row, which)
     sprite = six_sprites.chip(which, y1 - y0)
-    im.paste(sprite, (x0, y0))
+    im.paste(sprite, (text.flip_x(x0, sprite.width), y0))
     caption = labels.text("pic.sixcard.ante" if which == 0 else "pic.sixcard.bet", n=amount)
     room = x1 - x0 - sprite.width - 8
     line, size = text.fit_shrink(caption, (28, TEXT, 24), room, "narrow")

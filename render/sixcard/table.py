@@ -10,7 +10,7 @@ view holds no card for them.
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageOps
 
 from render import palette as P
 from render import sprites, text
@@ -32,7 +32,8 @@ def _on_table(view: SixCardView) -> int:
 def _panel(im: Image.Image, view: SixCardView, name: str, labels: Labels) -> None:
     x0, y0, x1, _ = PANEL
     over = view.is_over
-    im.paste(sprites.chip(0, 0, P.PANEL), (x0 + 12, y0 + 10))
+    chip = sprites.chip(0, 0, P.PANEL)
+    im.paste(chip, (text.flip_x(x0 + 12, chip.width), y0 + 10))
     line, size = text.name_shrink(name, (30, 26, 22), x1 - x0 - 86)
     text.draw(im, (x0 + 70, y0 + 12 + (30 - size) // 2), line, size, P.TEXT)
     box = text.draw(im, (x0 + 70, y0 + 56), str(view.balance), 38, P.TEXT)
@@ -108,6 +109,14 @@ def compose(view: SixCardView, name: str, labels: Labels) -> Image.Image:
     edges = (PLAIN, *(lanes.edge(view, b) for b in view.boxes)) if view.boxes else (PLAIN, PLAIN)
     panel = (P.GOLD, 4) if view.is_over and view.net > 0 else PLAIN
     im = six_sprites.base(edges, panel).copy()
+    if text.rtl():  # right to left: the panel at the right, each lane's cards from the right
+        im = ImageOps.mirror(im)  # (unmirrored), its words at the left; the frames alone are
+    with text.mirrored(im):  # mirrored: nothing on them reads
+        _compose(im, view, name, labels)
+    return im
+
+
+def _compose(im: Image.Image, view: SixCardView, name: str, labels: Labels) -> None:
     d = ImageDraw.Draw(im)
     _panel(im, view, name, labels)
     _status(im, view, labels)
@@ -118,9 +127,9 @@ def compose(view: SixCardView, name: str, labels: Labels) -> Image.Image:
         _, y0, _, y1 = lane_box(1)
         text.draw(im, (W // 2, (y0 + y1) // 2 - 20), labels.text("pic.shuffling"), 34,
                   P.DIM, anchor="m")
-    return im
 
 
 def sixcard(view: SixCardView, *, name: str, labels: Labels, fmt: str = "jpeg") -> bytes:
     """The six-card poker table at this moment of the game, as JPEG (default) or PNG bytes."""
-    return encode(compose(view, name, labels), fmt, TALL)
+    with text.writing(labels):  # right to left, Persian digits: what labels say
+        return encode(compose(view, name, labels), fmt, TALL)
