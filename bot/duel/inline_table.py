@@ -56,7 +56,7 @@ async def present(svc: Services, bot: Bot, record: DuelRecord, note: str | None)
     state = svc.storage.duels.state(record)
     t = replace(await table_for(svc, record), headed=False)  # its proofs in the caption
     c = await live_content(t, state, note)
-    markup = _markup(t, state.public_view(), c.markup)
+    markup = inline_buttons(state.public_view(), c.markup)
     caption = c.caption
     if record.version == 0:
         caption = f"{caption}\n{await _how_to_be_nudged(svc, bot, t)}".rstrip()
@@ -72,8 +72,8 @@ async def present(svc: Services, bot: Bot, record: DuelRecord, note: str | None)
         await _gone(svc, bot, record)
 
 
-def _markup(t: Table, view: PublicView,
-            markup: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup | None:
+def inline_buttons(view: PublicView,
+                   markup: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup | None:
     """The buttons of an inline duel: a group's, but a result's Rematch posts a new challenge
     through inline mode in the same chat, and its Standings (a chat's board) are left out."""
     if markup is None or view.phase is not Phase.OVER:
@@ -167,4 +167,4 @@ async def _gone(svc: Services, bot: Bot, record: DuelRecord) -> None:
         await svc.storage.duels.forget_message(chat_id, message_id)
 
 
-__all__ = ["NUDGE", "RESULT", "present", "reachable", "wants_nudges"]
+__all__ = ["NUDGE", "RESULT", "inline_buttons", "present", "reachable", "wants_nudges"]

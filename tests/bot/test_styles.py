@@ -12,14 +12,15 @@ from pathlib import Path
 import pytest
 from telegram.constants import KeyboardButtonStyle
 
+from bot.duel import inline, inline_table, practice
 from bot.duel import keyboards as duel_keyboards
-from bot.duel import practice
 from bot.duel.payloads import (
     AiLevel,
     ChallengeOp,
     ChallengePress,
     DuelPress,
     HintPress,
+    InlineChallengePress,
     OddsPress,
     PracticePress,
     ResultOp,
@@ -66,6 +67,9 @@ COLOURS: list[tuple[object, str | None]] = [
     (ChallengePress(1, 0, ChallengeOp.ACCEPT), "success"),
     (ChallengePress(1, 0, ChallengeOp.DECLINE), "danger"),
     (ChallengePress(1, 0, ChallengeOp.WITHDRAW), "danger"),
+    (InlineChallengePress(1, 50, 29_000_000, ChallengeOp.ACCEPT), "success"),
+    (InlineChallengePress(1, 50, 29_000_000, ChallengeOp.DECLINE), "danger"),
+    (InlineChallengePress(1, 50, 29_000_000, ChallengeOp.WITHDRAW), "danger"),
     (DuelPress(1, 0, TiebreakAnswer(True)), "success"),
     (DuelPress(1, 0, TiebreakAnswer(False)), "danger"),
     (DuelPress(1, 0, Surrender()), "danger"),
@@ -88,6 +92,7 @@ COLOURS: list[tuple[object, str | None]] = [
     *((SettingsPress(Setting.LANGUAGE, lang), None) for lang in ("auto", *LANGUAGES)),
     *((SettingsPress(Setting.TIMER, t), None) for t in (0, 60)),
     *((SettingsPress(Setting.SEASON_RESET, b), None) for b in (True, False)),
+    *((SettingsPress(Setting.NUDGES, b), None) for b in (True, False)),
     *((BoardPress(scope), None) for scope in BoardScope),
     *((PracticePress(1, level, 50), None) for level in AiLevel),
     # The duel's hands: equal choices, plain (a colour on one would be advice).
@@ -129,6 +134,8 @@ def _duel_keyboards() -> list[object]:
         out.append(duel_keyboards.duel_bets(EN, 3, 1, view, actions, odds=True))
         state.apply(rng.choice(actions), player)
     out.append(duel_keyboards.result(EN, 3, state.public_view()))
+    out.append(inline_table.inline_buttons(  # the same result on an inline message
+        state.public_view(), duel_keyboards.result(EN, 3, state.public_view())))
     tied = offered()
     out.append(duel_keyboards.tiebreak_offer(EN, 4, 9))
     tied.apply(TiebreakAnswer(False), 0)
@@ -172,7 +179,8 @@ def _other_keyboards() -> list[object]:
             settings_keyboard(EN, ChatSettings(), private=False),
             settings_keyboard(EN, seasons, private=False),
             *(stats._scope_keyboard(EN, scope) for scope in BoardScope),
-            info.add_to_group(EN, "six_shooter_bot")]
+            info.add_to_group(EN, "six_shooter_bot"),
+            inline.challenge_markup(EN, 7, 50, 29_000_000), inline.challenge_friend_markup(EN)]
 
 
 # Every function of bot/ that makes a keyboard, each built above.
@@ -182,7 +190,8 @@ BUILDERS = {
     "bot.duel.practice.level_keyboard", "bot.sixcard.keyboards.game_keyboard",
     "bot.settings.keyboards.settings_keyboard", "bot.stats.handlers._scope_keyboard",
     "bot.tournament.present.signup_keyboard", "bot.tournament.present.table_keyboard",
-    "bot.info.handlers.add_to_group",
+    "bot.info.handlers.add_to_group", "bot.duel.inline.challenge_markup",
+    "bot.duel.inline.challenge_friend_markup", "bot.duel.inline_table.inline_buttons",
 }
 
 

@@ -54,8 +54,10 @@ async def test_duel_command_validations(fake_api: FakeTelegramAPI,
     answer = await reply_to(fake_api, alice, chat, "duel", reply_to=bot_reply)
     assert "A practice duel against me" in text_of(answer)  # in reply to the bot: practice
     private = fake_api.private_chat(alice)
-    answer = await command(fake_api, alice, private, "duel")
-    assert "played in groups" in text_of(answer)
+    answer = await command(fake_api, alice, private, "duel")  # a friend anywhere instead
+    assert "Duel a friend in any chat" in text_of(answer)
+    chosen = answer.buttons()[0]["switch_inline_query_chosen_chat"]
+    assert chosen["allow_user_chats"] and chosen["allow_group_chats"]
     assert not await stored.challenges(storage, chat.id)
     assert not await stored.challenges(storage, private.id)
     # /duel@SixShooterTestBot with the bounds of the stack.

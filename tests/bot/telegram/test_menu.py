@@ -19,8 +19,8 @@ from bot.telegram.menu import Command
 
 GROUPS = ("duel", "cancel", "surrender", "practice", "sixcard", "balance", "rebuy", "stats",
           "history", "tournament", "verify", "settings", "rules", "help")
-PRIVATE = ("start", "surrender", "practice", "sixcard", "balance", "rebuy", "stats", "history",
-           "verify", "settings", "rules", "help")
+PRIVATE = ("start", "duel", "surrender", "practice", "sixcard", "balance", "rebuy", "stats",
+           "history", "verify", "settings", "rules", "help")  # /duel there: a friend anywhere
 
 
 class StubBot:
