@@ -8,6 +8,7 @@ while the chat has seasons.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -19,7 +20,8 @@ from bot.telegram import styles
 TIMER_CHOICES = (0, 60, 120, 300, 600, 1800)  # seconds; 0 = off
 STACK_CHOICES = (20, 30, 50, 100, 200)
 TICK = "✅ "
-LANGUAGES_PER_ROW = 4  # auto and the six languages: two rows a phone shows whole
+T = TypeVar("T")
+LANGUAGES_PER_ROW = 4  # at most: a phone shows a row of four language names whole
 
 
 def _language(tr: Translator, language: str | None, *, private: bool) -> Html:
@@ -66,12 +68,24 @@ def _row(setting: Setting, current: object,
             for label, value in choices]
 
 
+def _balanced(items: Sequence[T], most: int) -> list[Sequence[T]]:
+    """`items` in as few rows of at most `most` as they need, as even as they go (auto and
+    twelve languages: 4, 3, 3, 3, not 4, 4, 4, 1)."""
+    count = -(-len(items) // most)
+    rows, start = [], 0
+    for row in range(count):
+        size = len(items) // count + (row < len(items) % count)
+        rows.append(items[start:start + size])
+        start += size
+    return rows
+
+
 def settings_keyboard(tr: Translator, s: ChatSettings, *, private: bool) -> InlineKeyboardMarkup:
     languages: list[tuple[str, str | int | bool]] = [
         (tr.t("settings.button_auto"), "auto"),
         *((language_name(lang), lang) for lang in LANGUAGES)]
-    rows = [_row(Setting.LANGUAGE, s.language or "auto", languages[i:i + LANGUAGES_PER_ROW])
-            for i in range(0, len(languages), LANGUAGES_PER_ROW)]
+    rows = [_row(Setting.LANGUAGE, s.language or "auto", part)
+            for part in _balanced(languages, LANGUAGES_PER_ROW)]
     if private:
         rows.append(_row(Setting.NUDGES, s.nudges, [
             (tr.t("settings.nudges_on"), True), (tr.t("settings.nudges_off"), False)]))

@@ -230,16 +230,19 @@ def test_every_button_decodes_to_a_settings_press_and_the_current_one_is_ticked(
             changed(settings, p)  # every offered value is a valid setting
 
 
-def test_a_private_chat_offers_only_the_language() -> None:
+def test_a_private_chat_offers_only_the_language_and_the_nudges() -> None:
     tr = translator("en")
     markup = settings_keyboard(tr, ChatSettings(), private=True)
     kinds = {cast(SettingsPress, callbacks.decode(d, PAYLOADS)).setting
              for d in callback_data(markup)}
-    assert kinds == {Setting.LANGUAGE, Setting.CLOSE}
+    assert kinds == {Setting.LANGUAGE, Setting.NUDGES, Setting.CLOSE}
     text = settings_text(tr, ChatSettings(), private=True)
     assert "Turn timer" not in text and "Chat settings" not in text
     assert "Settings for our private chat" in text
     assert "Language: auto (your Telegram language)" in text
+    assert "Your turn in a duel anywhere: a private message" in text
+    off = settings_text(tr, ChatSettings(nudges=False), private=True)
+    assert "Your turn in a duel anywhere: off" in off
 
 
 def test_the_text_shows_every_setting() -> None:
