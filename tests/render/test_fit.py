@@ -79,9 +79,13 @@ def test_the_check_sees_a_cut_a_touch_and_a_text_off_its_cell() -> None:
     assert any(p.startswith("out of its cell: 'wide'") for p in found)
 
 
-def test_a_name_is_cut_by_one_rule_at_a_word_and_keeps_its_emoji_place() -> None:
-    assert text.name("Dave 🦔", 30, 500) == "Dave " + text.EMOJI_PLACE
-    assert text.name("🦔🍄🦔", 30, 500) == text.EMOJI_PLACE * 3
+def test_a_name_is_cut_by_one_rule_at_a_word_and_keeps_its_emoji() -> None:
+    assert text.name("Dave 🦔", 30, 500) == "Dave 🦔"
+    assert text.name("🦔🍄🦔", 30, 500) == "🦔🍄🦔"
+    assert text.name("a \U0001fbc5", 30, 500) == "a " + text.EMOJI_PLACE  # no font has it
+    family = "👨\u200d👩\u200d👧"
+    cut = text.name(family * 4, 30, text.width(family * 2 + text.ELLIPSIS, 30) + 9)
+    assert cut == family * 2 + text.ELLIPSIS  # never inside a sequence
     long = "Александра Константиновна Преображенская"
     room = text.width("Александра Константиновна" + text.ELLIPSIS, 30) + 40
     assert text.name(long, 30, room) == "Александра Константиновна" + text.ELLIPSIS  # a word
