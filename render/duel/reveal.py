@@ -52,7 +52,7 @@ def outcome_lines(result: BulletResult, names: tuple[str, str], labels: Labels) 
 
 
 def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
-          labels: Labels) -> None:
+          labels: Labels, deck: P.Deck) -> None:
     x0, y0, x1, y1 = L.reveal_hand_box(p)
     mid = (x0 + x1) // 2
     won = result.winner == p
@@ -66,7 +66,7 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
     if won:
         d.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), 12, outline=P.GOLD, width=5)
     for i, card in enumerate(arrange(result.cards[p])):
-        sprite = sprites.face(card, L.BIG_W, L.BIG_H)
+        sprite = sprites.face(card, L.BIG_W, L.BIG_H, deck)
         im.paste(sprite, (x0 + i * L.BIG_STEP, y0), sprite)
     if won:
         badge = sprites.star(36)
@@ -86,7 +86,7 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
 
 
 def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str],
-            labels: Labels) -> Image.Image:
+            labels: Labels, deck: P.Deck = P.Deck.CLASSIC) -> Image.Image:
     """The reveal of `result` (default: the view's last finished bullet) as an RGB image."""
     result = result if result is not None else view.last_result
     if result is None:
@@ -100,7 +100,7 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
                   anchor="m", bg=P.FELT)
     d = ImageDraw.Draw(im)
     for p in (0, 1):
-        _side(im, d, result, p, labels)
+        _side(im, d, result, p, labels, deck)
     y = L.reveal_hand_box(0)[3] + 78
     budget = 4  # lines: each outcome wraps, none is cut
     for line, size, colour in outcome_lines(result, names, labels):
@@ -112,6 +112,7 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
 
 
 def reveal(view: PublicView, result: BulletResult | None = None, *, names: tuple[str, str],
-           labels: Labels, fmt: str = "jpeg") -> bytes:
-    """A finished bullet turned over, as JPEG (default) or PNG bytes."""
-    return encode(compose(view, result, names, labels), fmt, DUEL)
+           labels: Labels, deck: P.Deck = P.Deck.CLASSIC, fmt: str = "jpeg") -> bytes:
+    """A finished bullet turned over, as JPEG (default) or PNG bytes, the cards in `deck`'s
+    colours."""
+    return encode(compose(view, result, names, labels, deck), fmt, DUEL)

@@ -58,7 +58,7 @@ def _chips(im: Image.Image, pos: int, owner: int, chips: int, caption: str) -> N
 
 
 def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandView,
-          labels: Labels) -> None:
+          labels: Labels, deck: P.Deck) -> None:
     pos = hand.position
     cx0 = L.column(pos)[0]
     text.draw(im, (cx0 + 6, L.HANDS_Y), labels.text("pic.duel.hand_no", n=pos + 1), 21, P.DIM,
@@ -66,7 +66,7 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
     if hand.state is not HandState.REVEALED or hand.cards is None:
         box = L.stack_box(pos)
         im.paste(sprites.stack(hand.face_up, 4, P.FELT, L.CARD_W, L.CARD_H, L.BACK_DX,
-                               L.BACK_DY), box[:2])
+                               L.BACK_DY, deck), box[:2])
         if hand.state is HandState.CHOSEN and hand.owner is not None:
             x0, y0, x1, y1 = box
             d.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), 11,
@@ -77,7 +77,7 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
     x0, y0, x1, y1 = L.cascade_box(pos)
     if hand.won:  # inside its own column, on the felt: laid as a plate, not drawn
         sprites.lay_plate(im, (x0 - 5, y0 - 5, x1 + 5, y1 + 5), 11, P.FELT, P.GOLD, 4)
-    im.paste(duel_sprites.cascade(arrange(hand.cards)), (x0, y0))
+    im.paste(duel_sprites.cascade(arrange(hand.cards), deck), (x0, y0))
     if hand.won:
         badge = sprites.star(L.STAR)
         wx0, wy0, _, _ = L.winner_box(pos)
@@ -94,7 +94,8 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
                stake_label(labels, hand.chips, r.bonus_duel if r else False))
 
 
-def cards_out(im: Image.Image, view: PublicView, labels: Labels) -> None:
+def cards_out(im: Image.Image, view: PublicView, labels: Labels,
+              deck: P.Deck = P.Deck.CLASSIC) -> None:
     """The 52 cards as a grid, ranks across and suits down: out of play (dark, struck), face up
     on a hand still in play (gold rim), or not seen yet (white)."""
     out = set(view.cards_out)
@@ -113,11 +114,18 @@ def cards_out(im: Image.Image, view: PublicView, labels: Labels) -> None:
         lx -= 14
     for row, suit in enumerate(L.GRID_SUITS):
         cy = L.GRID_Y + row * L.CELL_H
-        text.draw(im, (x + 14, cy - 1), suit.symbol, 23,
-                  (255, 120, 120) if suit.is_red else P.TEXT, anchor="m", bg=P.FELT)
-    im.paste(duel_sprites.grid(), (L.GRID_X, L.GRID_Y))
+        if deck is P.Deck.CLASSIC:  # light red and white on the felt
+            text.draw(im, (x + 14, cy - 1), suit.symbol, 23,
+                      (255, 120, 120) if suit.is_red else P.TEXT, anchor="m", bg=P.FELT)
+        else:  # four colours stay apart on a card's white, not as light tints on the felt
+            sprites.lay_plate(im, (x + 1, cy, x + 27, cy + L.CELL_H - L.CELL_GAP - 1), 4,
+                              P.CARD)
+            text.draw(im, (x + 14, cy - 1), suit.symbol, 23, P.suit_colour(suit, deck),
+                      anchor="m", bg=P.CARD)
+    im.paste(duel_sprites.grid(deck), (L.GRID_X, L.GRID_Y))
     for card in sorted(out | up):
-        im.paste(duel_sprites.cell(card, "out" if card in out else "up"), L.cell_box(card)[:2])
+        im.paste(duel_sprites.cell(card, "out" if card in out else "up", deck),
+                 L.cell_box(card)[:2])
 
 
 def last_bullet(view: PublicView) -> BulletResult | None:
@@ -227,7 +235,7 @@ def status(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
 
 
 def compose(view: PublicView, names: tuple[str, str], labels: Labels,
-            show_cards_out: bool = True) -> Image.Image:
+            show_cards_out: bool = True, deck: P.Deck = P.Deck.CLASSIC) -> Image.Image:
     """The table picture as an RGB image (see `render.table` for the bytes)."""
     names = frame.names_of(names, labels)
     im = frame.canvas(L.TABLE_H if show_cards_out else L.FOOTER_Y + 6)
@@ -239,19 +247,21 @@ def compose(view: PublicView, names: tuple[str, str], labels: Labels,
     if last is not None:
         fold(im, last, names, labels, framed=last.round == view.round)
     for hand in view.hands:
-        _hand(im, d, view, hand, labels)
+        _hand(im, d, view, hand, labels, deck)
     if not view.hands:  # before the first deal: say so where the hands will be
         text.draw(im, (L.W // 2, (L.HANDS_Y + L.ROW_BOTTOM) // 2 - 15),
                   labels.text("pic.shuffling"), 27, P.DIM, anchor="m")
     if not call_to_action(im, view, names, labels):
         status(im, view, names, labels, L.MARGIN + 11, L.STATUS_Y, L.W - 2 * L.MARGIN - 21)
     if show_cards_out:
-        cards_out(im, view, labels)
+        cards_out(im, view, labels, deck)
     return im
 
 
 def table(view: PublicView, *, names: tuple[str, str], labels: Labels,
-          show_cards_out: bool = True, fmt: str = "jpeg") -> bytes:
+          show_cards_out: bool = True, deck: P.Deck = P.Deck.CLASSIC,
+          fmt: str = "jpeg") -> bytes:
     """The table at this moment of the duel, as JPEG (default) or PNG bytes: the last bullet of
-    this deal folded in; without `show_cards_out`, shorter, without the cards-out grid."""
-    return encode(compose(view, names, labels, show_cards_out), fmt, DUEL)
+    this deal folded in; without `show_cards_out`, shorter, without the cards-out grid; the
+    cards in `deck`'s colours."""
+    return encode(compose(view, names, labels, show_cards_out, deck), fmt, DUEL)
