@@ -42,6 +42,7 @@ class ChatSettings:
     keep_reveals: bool = False  # every bullet's reveal stays as its own message
     season: str = SEASON_DEFAULT  # the standings' season: "none", "month" or "quarter" (UTC)
     season_reset: bool = False  # a season's ratings start from a newcomer's, not carry on
+    four_colour_deck: bool = False  # pictures colour ♦ blue and ♣ green (render.Deck.FOUR)
 
     def __post_init__(self) -> None:
         if self.language is not None and self.language not in LANGUAGES:
@@ -60,6 +61,8 @@ class ChatSettings:
             raise ValueError(f"season must be one of {SEASON_KINDS}")
         if not isinstance(self.season_reset, bool):
             raise ValueError("season_reset must be a bool")
+        if not isinstance(self.four_colour_deck, bool):
+            raise ValueError("four_colour_deck must be a bool")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
