@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from render.palette import Deck
 from render.sixcard.table import sixcard
 from render.text import Labels
 from rules.cards import CARDS, Card, parse_cards
@@ -99,12 +98,7 @@ def scenes() -> list[Scene]:
 
 
 def shots(fmt: str, labels_for: Callable[[str], Labels]) -> list[Shot]:
-    def make(v: SixCardView, lang: str, name: str, deck: Deck = Deck.CLASSIC
-             ) -> Callable[[], bytes]:
-        return lambda: sixcard(v, name=name, labels=labels_for(lang), deck=deck, fmt=fmt)
+    def make(v: SixCardView, lang: str, name: str) -> Callable[[], bytes]:
+        return lambda: sixcard(v, name=name, labels=labels_for(lang), fmt=fmt)
 
-    every = scenes()
-    shown = next(v for _, _, v, _, _ in reversed(every) if v.dealer_cards is not None)
-    return [*((stem, what, make(v, lang, name)) for stem, what, v, lang, name in every),
-            ("s20_four_colour", "the four-colour deck (a chat's setting), the dealer's cards shown",
-             make(shown, "en", NAME, Deck.FOUR))]
+    return [(stem, what, make(v, lang, name)) for stem, what, v, lang, name in scenes()]
