@@ -92,3 +92,19 @@ def test_a_name_is_cut_by_one_rule_at_a_word_and_keeps_its_emoji() -> None:
     assert text.name(long, 30, 500) == text.fit(long, 30, 500)  # a short first word: mid-word
     one_word = text.name("Преображенская-Старшая-Младшая", 30, 200)
     assert one_word.endswith(text.ELLIPSIS) and text.width(one_word, 30) <= 200
+
+
+@pytest.mark.parametrize("names", [("Ana 🔥", "🦊 Fox"), ("Bob 👍🏽", "👨\u200d👩\u200d👧 Family")])
+def test_names_with_emoji_fit_every_picture(names: tuple[str, str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(duel_preview, "NAMES", names)
+    monkeypatch.setattr(six_preview, "NAME", names[1])
+    labels = translator("en")
+    found: list[str] = []
+    for stem, _, make in preview.every_shot("png", lambda _lang: labels):
+        with text.recording() as record:
+            make()
+        found += [f"{stem}: {p}" for p in problems(record)]
+        assert any(any(e for _, e in text.emoji.split(d.text, text.has_glyph))
+                   for d in record.drawn) or not stem[:2].isdigit(), stem  # drawn, not ◌
+    assert not found, "\n".join(found[:60]) + f"\n({len(found)} in all)"
