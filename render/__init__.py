@@ -1,6 +1,7 @@
 """Pictures, pure: a public view (rules.duel.view, rules.sixcard.view) or plain rows in, image
 bytes out. Every picture takes its words as `labels` (a `render.text.Labels`: the bot passes
-its Translator), so render/ holds no language.
+its Translator), so render/ holds no language; one that shows cards takes the chat's `deck=` (a
+`render.Deck`: the classic two colours, or four).
 
     render.table(view, names=("Alice", "Bob"), labels=tr) -> bytes      # the duel's table now,
                                                  # the last bullet of its deal folded in
@@ -27,8 +28,9 @@ from __future__ import annotations
 from render.duel.result import result
 from render.duel.reveal import reveal
 from render.duel.table import table
+from render.palette import Deck
 from render.sixcard.table import sixcard
 from render.standings import leaderboard, player_card
 from render.text import Labels
 
-__all__ = ["Labels", "leaderboard", "player_card", "result", "reveal", "sixcard", "table"]
+__all__ = ["Deck", "Labels", "leaderboard", "player_card", "result", "reveal", "sixcard", "table"]

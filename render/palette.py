@@ -3,6 +3,8 @@ chat themes."""
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from rules.cards import Suit
 
 RGB = tuple[int, int, int]
@@ -28,5 +30,26 @@ OUT_CELL: RGB = (12, 62, 40)
 OUT_TEXT: RGB = (66, 116, 90)
 
 
-def suit_colour(suit: Suit) -> RGB:
-    return RED if suit.is_red else BLACK
+class Deck(StrEnum):
+    """How a picture colours the suits, a chat's setting: the classic deck (♠ ♣ black, ♥ ♦ red)
+    or the four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green), where a flush of clubs never
+    looks like one of spades. Every picture that shows a card takes it as `deck=`."""
+
+    CLASSIC = "classic"
+    FOUR = "four"
+
+
+# The four-colour deck's blue and green, chosen to stay apart with deuteranopia and protanopia
+# too (tests/render/test_colour_blind.py): a plain green (0, 140, 60) reads as the red hearts
+# there (CIEDE2000 6 with deuteranopia), so clubs are a blue-green and diamonds a deep blue.
+BLUE: RGB = (40, 40, 200)
+GREEN: RGB = (0, 140, 130)
+_ON_CARD: dict[Deck, tuple[RGB, RGB, RGB, RGB]] = {  # clubs, diamonds, hearts, spades
+    Deck.CLASSIC: (BLACK, RED, RED, BLACK),
+    Deck.FOUR: (GREEN, BLUE, RED, BLACK),
+}
+
+
+def suit_colour(suit: Suit, deck: Deck = Deck.CLASSIC) -> RGB:
+    """The colour of `suit` on a card (white) in `deck`."""
+    return _ON_CARD[deck][suit]

@@ -51,13 +51,15 @@ def blank(w: int, h: int) -> Image.Image:
     return down(_card(w, h)[0], (w, h))
 
 
-@lru_cache(maxsize=208)  # 52 cards at the duel's, its reveal's and six-card's sizes
-def face(card: Card, w: int = C.CARD_W, h: int = C.CARD_H) -> Image.Image:
-    """The face of `card`: an index (rank and suit on one line, legible in a cascade) at the
-    top left and upside down at the bottom right, and a large suit in the middle."""
+@lru_cache(maxsize=312)  # 52 cards at the duel's, its reveal's and six-card's sizes, and more
+def face(card: Card, w: int = C.CARD_W, h: int = C.CARD_H, deck: P.Deck = P.Deck.CLASSIC
+         ) -> Image.Image:
+    """The face of `card` in `deck`'s colours: an index (rank and suit on one line, legible in
+    a cascade) at the top left and upside down at the bottom right, and a large suit in the
+    middle."""
     im, d = _card(w, h)
     W, H = im.size
-    colour = P.suit_colour(card.suit)
+    colour = P.suit_colour(card.suit, deck)
     index = card.rank.label + card.suit.symbol
     isize = int(h * 0.19) * SS
     pad = int(W * 0.07)
@@ -111,18 +113,19 @@ def flat(sprite: Image.Image, bg: RGB) -> Image.Image:
 
 @lru_cache(maxsize=128)
 def stack(up: Card | None, backs: int = 4, bg: RGB = P.FELT, w: int = C.CARD_W,
-          h: int = C.CARD_H, dx: int = C.BACK_DX, dy: int = C.BACK_DY) -> Image.Image:
+          h: int = C.CARD_H, dx: int = C.BACK_DX, dy: int = C.BACK_DY,
+          deck: P.Deck = P.Deck.CLASSIC) -> Image.Image:
     """Cards face down, as every game shows them: `backs` backs stacked up and to the right
     behind the face-up card `up`, the front card at the bottom left; with `up=None` the front
     card is a back too (`backs` cards in all). Laid on `bg` (RGB): a duel's hand in play, the
     dealer's hole cards, a six-card box not shown yet. Cards `w` x `h`, each back `dx`, `dy`
-    from the one before."""
+    from the one before; the face-up card in `deck`'s colours."""
     n = backs if up is not None else backs - 1
     im = Image.new("RGBA", (w + n * dx, h + n * dy), (0, 0, 0, 0))
     b = back(w, h)
     for k in range(n, 0, -1):
         im.alpha_composite(b, (k * dx, (n - k) * dy))
-    im.alpha_composite(face(up, w, h) if up is not None else b, (0, n * dy))
+    im.alpha_composite(face(up, w, h, deck) if up is not None else b, (0, n * dy))
     return flat(im, bg)
 
 

@@ -11,9 +11,9 @@ engine, so the same text gives the same pixels wherever it runs. A line with Ara
 runs in bidi order), its Arabic-script runs in Vazirmatn and the rest in DejaVu, see `writing`
 and `_runs`; without raqm such a line is drawn as before (unjoined), and the bot then gives a
 right-to-left language's pictures English words (bot.i18n). Text from users (player names)
-goes through `clean`: control and zero-width characters are dropped, and a pictograph the fonts
-lack (an emoji) keeps its place as EMOJI_PLACE, so "Dave 🦔" reads "Dave ◌" and an emoji-only
-name is still there; no glyph can crash a render or draw a box. A name is cut by one rule,
+goes through `clean`: control and zero-width characters are dropped, an emoji is kept whole and
+drawn as a picture (render.emoji: "Dave 🦔", "👨‍👩‍👧 Family"), and a pictograph neither has keeps
+its place as EMOJI_PLACE; no glyph can crash a render or draw a box. A name is cut by one rule,
 `name`, in every picture.
 
 Every `draw` can be recorded (`recording()`): the ink box of each text, the box it must stay in
@@ -34,6 +34,7 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw, ImageFont, features
 
+from render import emoji
 from rules.hands import Category
 
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -243,8 +244,10 @@ def _pictograph(ch: str) -> bool:
 def clean(text: str, max_chars: int = 200) -> str:
     """`text` with only drawable characters, whitespace collapsed to single spaces."""
     out: list[str] = []
-    for ch in unicodedata.normalize("NFC", text[: max_chars * 4]):
-        if ch.isspace():
+    for ch, is_emoji in _pieces(unicodedata.normalize("NFC", text[: max_chars * 4])):
+        if is_emoji:  # kept whole, drawn as a picture
+            out.append(ch)
+        elif ch.isspace():
             if out and out[-1] != " ":
                 out.append(" ")
         elif has_glyph(ch):
@@ -256,10 +259,19 @@ def clean(text: str, max_chars: int = 200) -> str:
     return "".join(out).strip()
 
 
+def _pieces(text: str) -> Iterator[tuple[str, bool]]:
+    """`text` character by character, but each emoji it holds whole (render.emoji), each with
+    whether it is one."""
+    for piece, is_emoji in emoji.split(text, has_glyph):
+        yield from ((piece, True),) if is_emoji else ((ch, False) for ch in piece)
+
+
 # Widths are a few bytes each and asked for again and again (every wrap tries each line, every
 # name is measured to fit): 32768 keep those of a few hundred tables at once, where 4096 (the
 # duels' names and sentences at 400 duels) were pushed out before their next tap.
 def width(text: str, size: int, face: str = "bold") -> int:
+    if emoji.has(text, has_glyph):
+        return _mixed_width(text, size, face)
     return _width(text, size, _face(face))
 
 
@@ -458,14 +470,15 @@ def name_shrink(raw: str, sizes: tuple[int, ...], max_width: int, face: str = "b
 def _fit(text: str, size: int, max_width: int, face: str = "bold") -> str:
     if width(text, size, face) <= max_width:
         return text
-    lo, hi = 0, len(text)
+    stops = emoji.stops(text, has_glyph)  # never inside an emoji
+    lo, hi = 0, len(stops) - 1
     while lo < hi:  # the longest prefix that still fits with the ellipsis
         mid = (lo + hi + 1) // 2
-        if width(text[:mid].rstrip() + ELLIPSIS, size, face) <= max_width:
+        if width(text[:stops[mid]].rstrip() + ELLIPSIS, size, face) <= max_width:
             lo = mid
         else:
             hi = mid - 1
-    return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
+    return text[:stops[lo]].rstrip() + ELLIPSIS if lo else ELLIPSIS
 
 
 def fit_shrink(text: str, sizes: tuple[int, ...], max_width: int, face: str = "bold") -> tuple[
@@ -556,6 +569,8 @@ def draw(
         text = fit(text, size, max_width, face)
     if not text:
         return (xy[0], xy[1], xy[0], xy[1])
+    if emoji.has(text, has_glyph):
+        return _draw_mixed(canvas, xy, text, size, fill, anchor, face, cell, bg)
     w, h, ink, inked = _ink(text, size, face)
     x, y = xy
     if anchor == "m":
@@ -607,6 +622,58 @@ def flip_box(box: Box) -> Box:
     """A box the layout puts at `box`, where it goes on the canvas being `mirrored`."""
     x = flip_x(box[0], box[2] - box[0])
     return (x, box[1], x + box[2] - box[0], box[3])
+
+
+def emoji_height(size: int) -> int:
+    """How tall an emoji is drawn in text of `size` px: the em, centred on the line box."""
+    return size
+
+
+def _mixed_width(text: str, size: int, face: str) -> int:
+    return sum(emoji.width(piece, emoji_height(size)) if is_emoji else width(piece, size, face)
+               for piece, is_emoji in emoji.split(text, has_glyph))
+
+
+def _draw_mixed(canvas: Image.Image, xy: tuple[int, int], text: str, size: int, fill: RGB,
+                anchor: str, face: str, cell: Box | None, bg: RGB | None) -> Box:
+    """`draw` for a text holding emoji: its text runs as `draw` pastes them, its emoji as
+    pictures, recorded as one text (its ink box: all of theirs)."""
+    w, h = width(text, size, face), line_height(size, face)
+    x, y = xy
+    x -= w // 2 if anchor == "m" else w if anchor == "r" else 0
+    box = (x, y, x + w, y + h)
+    m = _MIRROR.get()
+    if m is not None and m[0] == id(canvas):  # the same box, counted from the right edge
+        x = m[1] - x - w
+        if cell is not None:
+            cell = (m[1] - cell[2], cell[1], m[1] - cell[0], cell[3])
+    inks: list[Box] = []
+    at = x
+    for piece, is_emoji in emoji.split(text, has_glyph):
+        if is_emoji:
+            pic = emoji.picture(piece, emoji_height(size))
+            top = y + (h - pic.height) // 2
+            canvas.paste(pic, (at, top), pic)
+            bbox = pic.getbbox()
+            if bbox is not None:
+                inks.append((at + bbox[0], top + bbox[1], at + bbox[2], top + bbox[3]))
+            at += pic.width
+            continue
+        _, _, ink, inked = _ink(piece, size, face)
+        if ink is not None and bg is not None:
+            canvas.paste(_laid(piece, size, face, fill, bg), (at + ink[0], y + ink[1]))
+        elif ink is not None:
+            canvas.paste(fill, (at + ink[0], y + ink[1], at + ink[2], y + ink[3]), inked)
+        if ink is not None:
+            inks.append((at + ink[0], y + ink[1], at + ink[2], y + ink[3]))
+        at += width(piece, size, face)
+    if _RECORDERS and inks:
+        union = (min(b[0] for b in inks), min(b[1] for b in inks), max(b[2] for b in inks),
+                 max(b[3] for b in inks))
+        drawn = Drawn(id(canvas), canvas.size, union, text, cell)
+        for r in _RECORDERS:
+            r.drawn.append(drawn)
+    return box  # in the layout's terms, as `draw` returns it
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,7 @@ async def _retire_shown(svc: Services, bot: Bot, t: Table, shown: DuelState,
     ended = view.results[len(shown.results):]
     if t.keep_reveals and shown.phase is Phase.BULLET and ended:
         photo = await t.drawer.draw(partial(render.reveal, view, ended[0], names=t.names,
-                                             labels=t.tr))
+                                             labels=t.tr, deck=t.deck))
         caption = reveal_caption(t.tr, view, ended[0], t.seats)
         if await send.edit_photo(bot, chat, message_id, photo, caption, None) is send.Edit.DONE:
             return "reveal"

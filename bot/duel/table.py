@@ -33,6 +33,7 @@ class Table:
     drawer: Drawer  # the one drawing thread (svc.drawer)
     keep_reveals: bool = False  # each finished bullet stays as its own reveal message
     headed: bool = True  # the duel's header is in its chat (it carries the commitments)
+    deck: render.Deck = render.Deck.CLASSIC  # the chat's card colours
 
     @property
     def names(self) -> tuple[str, str]:
@@ -48,7 +49,8 @@ async def table_for(svc: Services, record: DuelRecord) -> Table:
     seats = (Seat(record.players[0], display_name(users[0])),
              Seat(record.players[1], display_name(users[1]), record.practice))
     return Table(record, seats, translator(lang), lang, settings.show_cards_out, svc.drawer,
-                 settings.keep_reveals)
+                 settings.keep_reveals,
+                 deck=render.Deck.FOUR if settings.four_colour_deck else render.Deck.CLASSIC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +91,10 @@ async def live_content(t: Table, state: DuelState, note: str | None = None) -> C
     words = live_words(t, state, note)
     if view.phase is Phase.OVER:
         photo = await t.drawer.draw(partial(render.result, view, names=t.names, labels=t.tr,
-                                             reason=state.end_reason))
+                                             reason=state.end_reason, deck=t.deck))
     else:
         photo = await t.drawer.draw(partial(render.table, view, names=t.names, labels=t.tr,
-                                             show_cards_out=t.show_cards_out))
+                                             show_cards_out=t.show_cards_out, deck=t.deck))
     return Content(photo, words.caption, words.markup)
 
 

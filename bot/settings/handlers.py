@@ -1,5 +1,5 @@
 """/settings: the chat's language, turn timer, default stack, cards-out grid, reveals, the
-standings' season and whether a new season resets the ratings.
+standings' season, whether a new season resets the ratings and the deck's colours.
 
 Anyone may open the settings message; in a group only the chat's admins (asked of Telegram
 with getChatMember at each tap) may change them, and anyone else's tap gets a toast and changes
@@ -46,6 +46,8 @@ def changed(settings: ChatSettings, press: SettingsPress) -> ChatSettings:
         return replace(settings, season_reset=value)
     if setting is Setting.NUDGES and isinstance(value, bool):
         return replace(settings, nudges=value)
+    if setting is Setting.DECK and isinstance(value, bool):
+        return replace(settings, four_colour_deck=value)
     if isinstance(value, int) and not isinstance(value, bool):
         if setting is Setting.TIMER:
             return replace(settings, turn_timer=value)

@@ -54,6 +54,8 @@ def settings_text(tr: Translator, s: ChatSettings, *, private: bool) -> str:
     if s.season != "none":  # with no seasons there is no new season to start
         lines.append(tr.t("settings.season_reset", value=tr.t(
             "settings.season_reset_on" if s.season_reset else "settings.season_reset_off")))
+    lines.append(tr.t("settings.deck", value=tr.t(
+        "settings.deck_four" if s.four_colour_deck else "settings.deck_classic")))
     lines += ["", tr.t("settings.note_group")]
     return "\n".join(lines)
 
@@ -109,6 +111,9 @@ def settings_keyboard(tr: Translator, s: ChatSettings, *, private: bool) -> Inli
             rows.append(_row(Setting.SEASON_RESET, s.season_reset, [
                 (tr.t("settings.button_season_continue"), False),
                 (tr.t("settings.button_season_reset"), True)]))
+        rows.append(_row(Setting.DECK, s.four_colour_deck, [
+            (tr.t("settings.button_deck_classic"), False),
+            (tr.t("settings.button_deck_four"), True)]))
     done = SettingsPress(Setting.CLOSE)
     rows.append([styles.button(tr.t("settings.button_done"), done)])
     return InlineKeyboardMarkup(rows)

@@ -7,6 +7,7 @@ framed by `bot.telegram.callbacks` (the kinds: `PAYLOADS`):
         k:<chips>     default stack    c:1|0 show the cards out    v:1|0 keep every reveal
         n:0|m|q       the standings' season: none, month, quarter (no word: "month" holds "th")
         r:1|0         a new season's ratings: reset to a newcomer's (1) or carried on (0)
+        d:1|0         the four-colour deck (1) or the classic two colours (0)
 """
 
 from __future__ import annotations
@@ -29,13 +30,15 @@ class Setting(StrEnum):
     SEASON = "n"  # the standings' season: none, month, quarter
     SEASON_RESET = "r"  # a season's ratings start afresh (True) or carry on (False)
     NUDGES = "u"  # a private chat's: told of one's turn in a duel anywhere (inline mode)
+    DECK = "d"  # the pictures' cards in four colours (True) or two (False)
     CLOSE = "x"
 
 
 LANGUAGE_CHOICES = ("auto", *LANGUAGES)  # auto: each user's own language
 SEASON_CHOICES = ("none", "month", "quarter")  # bot.stats.seasons.KINDS
 _SEASON_CODES = {"none": "0", "month": "m", "quarter": "q"}
-_ON_OFF = (Setting.CARDS_OUT, Setting.REVEALS, Setting.SEASON_RESET, Setting.NUDGES)
+_ON_OFF = (Setting.CARDS_OUT, Setting.REVEALS, Setting.SEASON_RESET, Setting.DECK,
+           Setting.NUDGES)
 
 
 @dataclass(frozen=True, slots=True)

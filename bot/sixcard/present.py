@@ -36,6 +36,12 @@ async def player_translator(svc: Services, record: SixCardRecord) -> tuple[Trans
     return translator(lang), display_name(user)
 
 
+async def chat_deck(svc: Services, record: SixCardRecord) -> render.Deck:
+    """The chat's card colours (its settings are read once an update: no second query)."""
+    settings = await svc.storage.chats.get_settings(record.chat_id)
+    return render.Deck.FOUR if settings.four_colour_deck else render.Deck.CLASSIC
+
+
 class SixCardScreen(Screen[SixCardRecord]):
     async def show(self, svc: Services, bot: Bot, record: SixCardRecord,
                    note: str | None = None) -> None:
@@ -61,7 +67,8 @@ async def present(svc: Services, bot: Bot, record: SixCardRecord) -> None:
 async def _present(svc: Services, bot: Bot, record: SixCardRecord) -> None:
     view = games(svc).state(record).public_view()
     tr, name = await player_translator(svc, record)
-    photo = await svc.drawer.draw(partial(render.sixcard, view, name=name, labels=tr))
+    photo = await svc.drawer.draw(partial(render.sixcard, view, name=name, labels=tr,
+                                          deck=await chat_deck(svc, record)))
     text = caption(tr, view, mention_html(record.user_id, name))
     markup = game_keyboard(tr, record.id, record.version, view) if record.is_live else None
     if record.message_id is not None:

@@ -44,6 +44,7 @@ class ChatSettings:
     season_reset: bool = False  # a season's ratings start from a newcomer's, not carry on
     # A private chat's: tell its user when it is their turn in a duel through inline mode.
     nudges: bool = True
+    four_colour_deck: bool = False  # pictures colour ♦ blue and ♣ green (render.Deck.FOUR)
 
     def __post_init__(self) -> None:
         if self.language is not None and self.language not in LANGUAGES:
@@ -64,6 +65,8 @@ class ChatSettings:
             raise ValueError("season_reset must be a bool")
         if not isinstance(self.nudges, bool):
             raise ValueError("nudges must be a bool")
+        if not isinstance(self.four_colour_deck, bool):
+            raise ValueError("four_colour_deck must be a bool")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from render.duel.result import result as draw_result
 from render.duel.reveal import reveal as draw_reveal
 from render.duel.table import table as draw_table
+from render.palette import Deck
 from render.text import Labels
 from rules.cards import CARDS, Card, parse_cards
 from rules.duel.actions import Bet, Surrender, TiebreakAnswer
@@ -178,6 +179,16 @@ def _reasons(out: list[Shot], fmt: str, labels_for: LabelsFor, offer: str,
     for lang in ("en", "ru"):
         out.append((f"31_table_folded_{lang}", f"bullet 3 to play: bullet 2 folded into the "
                     f"table ({lang})", _table(after_two, labels_for(lang), fmt)))
+    en = labels_for("en")
+    out += [  # a chat's setting: ♣ green, ♦ blue (render.palette.Deck)
+        ("32_four_colour_table", "the four-colour deck: the table with bullet 2 folded in",
+         lambda: draw_table(after_two, names=NAMES, labels=en, deck=Deck.FOUR, fmt=fmt)),
+        ("32_four_colour_reveal", "the four-colour deck: a reveal",
+         lambda: draw_reveal(after_two, names=NAMES, labels=en, deck=Deck.FOUR, fmt=fmt)),
+        ("32_four_colour_result", "the four-colour deck: a result and its scorecard",
+         lambda: draw_result(bullets, names=NAMES, labels=en, reason="bullets", deck=Deck.FOUR,
+                             fmt=fmt)),
+    ]
 
 
 def _result(v: PublicView, labels: Labels, reason: str | None, fmt: str) -> Callable[[], bytes]:

@@ -137,7 +137,7 @@ SCORE_SIZE = 20
 
 
 @lru_cache(maxsize=128)
-def _mini(card: Card) -> Image.Image:
+def _mini(card: Card, deck: P.Deck) -> Image.Image:
     """A card as a small white tile with its rank and suit (the scorecard's cards)."""
     im = Image.new("RGB", (CARD_CHIP_W, CARD_CHIP_H), P.FELT)
     ImageDraw.Draw(im).rounded_rectangle((0, 0, CARD_CHIP_W - 1, CARD_CHIP_H - 1), 4,
@@ -146,13 +146,13 @@ def _mini(card: Card) -> Image.Image:
     size = 18 if len(label) <= 2 else 16
     with text.writing(None):  # a card is the same in every language: "10♠", never "♠10"
         text.draw(im, (CARD_CHIP_W // 2, (CARD_CHIP_H - text.line_height(size, "narrow")) // 2
-                       + 1), label, size, P.suit_colour(card.suit), anchor="m", face="narrow",
-                  bg=P.CARD)
+                       + 1), label, size, P.suit_colour(card.suit, deck), anchor="m",
+                  face="narrow", bg=P.CARD)
     return im
 
 
 def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str],
-                labels: Labels, y: int, dx: int = 0) -> None:
+                labels: Labels, y: int, dx: int = 0, deck: P.Deck = P.Deck.CLASSIC) -> None:
     """One player's line of a bullet; `dx` px more for the names (the columns after them move
     right, the category's room shrinks)."""
     colour = P.PLAYER[p]
@@ -167,7 +167,7 @@ def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str]
     row = len(cards) * (CARD_CHIP_W + 2) - 2
     x_cards = text.flip_x(COL_CARDS + dx, row)
     for i, card in enumerate(cards):
-        im.paste(_mini(card), (x_cards + i * (CARD_CHIP_W + 2), y + 1))
+        im.paste(_mini(card, deck), (x_cards + i * (CARD_CHIP_W + 2), y + 1))
     bet = f"{stake_label(labels, r.stakes[p], r.bonus_duel)} {r.stakes[p]}"
     bet, size = text.fit_shrink(bet, (SCORE_SIZE, 18, 17), COL_CAT - COL_BET - 5, "narrow")
     text.draw(im, (COL_BET + dx, y + (SCORE_SIZE - size) // 2), bet, size, colour, face="narrow",
@@ -197,7 +197,7 @@ def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str]
 
 
 def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels,
-              y: int) -> int:
+              y: int, deck: P.Deck = P.Deck.CLASSIC) -> int:
     """Every bullet of the duel, one block of two lines (one per player: hand, its five cards,
     the bet, the category and any bonus, the net, the stack after), under a title per deal.
     Returns the number of bullet rows drawn."""
@@ -232,25 +232,25 @@ def scorecard(im: Image.Image, view: PublicView, names: tuple[str, str], labels:
                       face="narrow", cell=(COL_NO - 5, top, COL_NAME, top + 2 * L.SCORE_LINE),
                       bg=P.PANEL)
         for p in (0, 1):
-            _score_line(im, r, p, who, labels, top + p * L.SCORE_LINE, dx)
+            _score_line(im, r, p, who, labels, top + p * L.SCORE_LINE, dx, deck)
         y += 2 * L.SCORE_LINE + L.SCORE_GAP
         rows += 1
     return rows
 
 
 def compose(view: PublicView, names: tuple[str, str], labels: Labels,
-            reason: str | None = None) -> Image.Image:
+            reason: str | None = None, deck: P.Deck = P.Deck.CLASSIC) -> Image.Image:
     """The end of the duel as an RGB image (see `render.result` for the bytes)."""
     names = frame.names_of(names, labels)
     deals = len({r.round for r in view.results})
     im = frame.canvas(L.result_height(len(view.results), deals))
     with text.mirrored(im):  # right to left: player 1 at the right, the chart and the
-        _compose(im, view, names, labels, reason)  # scorecard read from the right, the cards
-    return im  # unmirrored
+        _compose(im, view, names, labels, reason, deck)  # scorecard read from the right, the
+    return im  # cards unmirrored
 
 
 def _compose(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels,
-             reason: str | None) -> None:
+             reason: str | None, deck: P.Deck) -> None:
     frame.panels(im, view, names, labels, dealer=-1, crown=view.winner)
     frame.revolver(im, view, labels, live=False,
                    bullet=view.last_result.number if view.last_result else 0)
@@ -276,13 +276,14 @@ def _compose(im: Image.Image, view: PublicView, names: tuple[str, str], labels: 
         chart(im, view, labels)
     text.draw(im, (L.MARGIN + 12, L.SCORE_Y), labels.text("pic.duel.score_title"), 21,
               P.TEXT, bg=P.FELT)
-    scorecard(im, view, names, labels, L.SCORE_Y + 33)
+    scorecard(im, view, names, labels, L.SCORE_Y + 33, deck)
 
 
 def result(view: PublicView, *, names: tuple[str, str], labels: Labels,
-           reason: str | None = None, fmt: str = "jpeg") -> bytes:
+           reason: str | None = None, deck: P.Deck = P.Deck.CLASSIC,
+           fmt: str = "jpeg") -> bytes:
     """The end of the duel: winner or draw, why it ended (`reason`: DuelState.end_reason,
     one of REASONS; None reads as "bullets"), final stacks, the stacks over the bullets and the
-    scorecard of every bullet."""
+    scorecard of every bullet, its cards in `deck`'s colours."""
     with text.writing(labels):  # right to left, Persian digits: what labels say
-        return encode(compose(view, names, labels, reason), fmt, DUEL)
+        return encode(compose(view, names, labels, reason, deck), fmt, DUEL)

@@ -52,7 +52,7 @@ def outcome_lines(result: BulletResult, names: tuple[str, str], labels: Labels) 
 
 
 def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
-          labels: Labels) -> None:
+          labels: Labels, deck: P.Deck) -> None:
     x0, y0, x1, y1 = L.reveal_hand_box(p)
     mid = (x0 + x1) // 2
     won = result.winner == p
@@ -68,7 +68,7 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
                             width=5)
     left = text.flip_box((x0, y0, x1, y1))[0]  # the hand's place; its cards unmirrored
     for i, card in enumerate(arrange(result.cards[p])):
-        sprite = sprites.face(card, L.BIG_W, L.BIG_H)
+        sprite = sprites.face(card, L.BIG_W, L.BIG_H, deck)
         im.paste(sprite, (left + i * L.BIG_STEP, y0), sprite)
     if won:
         badge = sprites.star(36)
@@ -88,7 +88,7 @@ def _side(im: Image.Image, d: ImageDraw.ImageDraw, result: BulletResult, p: int,
 
 
 def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str],
-            labels: Labels) -> Image.Image:
+            labels: Labels, deck: P.Deck = P.Deck.CLASSIC) -> Image.Image:
     """The reveal of `result` (default: the view's last finished bullet) as an RGB image."""
     result = result if result is not None else view.last_result
     if result is None:
@@ -96,12 +96,12 @@ def compose(view: PublicView, result: BulletResult | None, names: tuple[str, str
     names = frame.names_of(names, labels)
     im = frame.canvas(L.REVEAL_H)
     with text.mirrored(im):  # right to left: player 1 at the right
-        _compose(im, view, result, names, labels)
+        _compose(im, view, result, names, labels, deck)
     return im
 
 
 def _compose(im: Image.Image, view: PublicView, result: BulletResult,
-             names: tuple[str, str], labels: Labels) -> None:
+             names: tuple[str, str], labels: Labels, deck: P.Deck) -> None:
     frame.panels(im, view, names, labels, stacks=result.stacks_after, dealer=result.dealer)
     frame.revolver(im, view, labels, bullet=result.number, round_=result.round, live=False)
     if result.bonus_duel:
@@ -109,7 +109,7 @@ def _compose(im: Image.Image, view: PublicView, result: BulletResult,
                   anchor="m", bg=P.FELT)
     d = ImageDraw.Draw(im)
     for p in (0, 1):
-        _side(im, d, result, p, labels)
+        _side(im, d, result, p, labels, deck)
     y = L.reveal_hand_box(0)[3] + 78
     budget = 4  # lines: each outcome wraps, none is cut
     for line, size, colour in outcome_lines(result, names, labels):
@@ -120,7 +120,8 @@ def _compose(im: Image.Image, view: PublicView, result: BulletResult,
 
 
 def reveal(view: PublicView, result: BulletResult | None = None, *, names: tuple[str, str],
-           labels: Labels, fmt: str = "jpeg") -> bytes:
-    """A finished bullet turned over, as JPEG (default) or PNG bytes."""
+           labels: Labels, deck: P.Deck = P.Deck.CLASSIC, fmt: str = "jpeg") -> bytes:
+    """A finished bullet turned over, as JPEG (default) or PNG bytes, the cards in `deck`'s
+    colours."""
     with text.writing(labels):  # right to left, Persian digits: what labels say
-        return encode(compose(view, result, names, labels), fmt, DUEL)
+        return encode(compose(view, result, names, labels, deck), fmt, DUEL)

@@ -21,7 +21,7 @@ SWATCH_SIZE = (23, 17)  # a legend's swatch, drawn
 
 
 @lru_cache(maxsize=48)
-def cascade(cards: tuple[Card, ...]) -> Image.Image:
+def cascade(cards: tuple[Card, ...], deck: P.Deck = P.Deck.CLASSIC) -> Image.Image:
     """A turned-over hand on the felt: its cards one above the other, each showing its index
     strip, the last one whole (RGB; pasted without a mask). Made of `layer`s, five plain
     pastes: a bot with many duels at once turns over more hands than this cache holds."""
@@ -29,18 +29,18 @@ def cascade(cards: tuple[Card, ...]) -> Image.Image:
     im = Image.new("RGB", (x1 - x0, y1 - y0), P.FELT)
     last = len(cards) - 1
     for i, card in enumerate(cards):
-        im.paste(layer(card, "first" if i == 0 else "last" if i == last else "middle"),
+        im.paste(layer(card, "first" if i == 0 else "last" if i == last else "middle", deck),
                  (0, i * L.STRIP))
     return im
 
 
 @lru_cache(maxsize=160)
-def layer(card: Card, part: str) -> Image.Image:
+def layer(card: Card, part: str, deck: P.Deck = P.Deck.CLASSIC) -> Image.Image:
     """One card of a cascade laid on what is under it (RGB): "first", its index strip over
     the felt; "middle", its strip over the edge of the card above (its top corners show that
     card's edge, a blank card's: no index reaches it); "last", whole, its top corners over the
     card above, its bottom corners over the felt."""
-    sprite = face(card, L.CARD_W, L.CARD_H)
+    sprite = face(card, L.CARD_W, L.CARD_H, deck)
     w, h = sprite.size
     im = Image.new("RGB", (w, h), P.FELT)
     if part != "first":
@@ -86,20 +86,20 @@ def cylinder(spent: int, current: int | None, bg: RGB = P.FELT) -> Image.Image:
     return flat(down(im, (L.CYLINDER, L.CYLINDER)), bg)
 
 
-@lru_cache(maxsize=1)
-def grid() -> Image.Image:
+@lru_cache(maxsize=2)
+def grid(deck: P.Deck = P.Deck.CLASSIC) -> Image.Image:
     """The cards-out grid with every card unseen (RGB on the felt); a table pastes the cells
     that differ over it."""
     x0, y0 = L.GRID_X, L.GRID_Y
     im = Image.new("RGB", (13 * L.CELL_W, 4 * L.CELL_H), P.FELT)
     for card in CARDS:
         bx, by, _, _ = L.cell_box(card)
-        im.paste(cell(card, "unseen"), (bx - x0, by - y0))
+        im.paste(cell(card, "unseen", deck), (bx - x0, by - y0))
     return im
 
 
 @lru_cache(maxsize=256)
-def cell(card: Card, state: str) -> Image.Image:
+def cell(card: Card, state: str, deck: P.Deck = P.Deck.CLASSIC) -> Image.Image:
     """A cell of the cards-out grid: "unseen" (white), "up" (white, gold rim: a face-up card
     of a hand still in play) or "out" (dark, struck through). RGB on the felt."""
     w, h = CELL
@@ -114,7 +114,8 @@ def cell(card: Card, state: str) -> Image.Image:
         d.rounded_rectangle((0, 0, W - 1, H - 1), 4 * SS, fill=UP if state == "up" else P.CARD,
                             outline=UP_RIM if state == "up" else P.CARD,
                             width=SS * 4 if state == "up" else 1)
-        centred(d, W / 2, H / 2, card.rank.label, 28 * SS, P.suit_colour(card.suit), "narrow")
+        centred(d, W / 2, H / 2, card.rank.label, 28 * SS, P.suit_colour(card.suit, deck),
+                "narrow")
     return down(im, (L.CELL_W - L.CELL_GAP, L.CELL_H - L.CELL_GAP))
 
 

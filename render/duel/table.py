@@ -58,7 +58,7 @@ def _chips(im: Image.Image, pos: int, owner: int, chips: int, caption: str) -> N
 
 
 def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandView,
-          labels: Labels) -> None:
+          labels: Labels, deck: P.Deck) -> None:
     pos = hand.position
     cx0 = L.column(pos)[0]
     text.draw(im, (cx0 + 6, L.HANDS_Y), labels.text("pic.duel.hand_no", n=pos + 1), 21, P.DIM,
@@ -66,7 +66,7 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
     if hand.state is not HandState.REVEALED or hand.cards is None:
         box = L.stack_box(pos)
         stack = sprites.stack(hand.face_up, 4, P.FELT, L.CARD_W, L.CARD_H, L.BACK_DX,
-                              L.BACK_DY)  # the stack itself unmirrored, backs up and right
+                              L.BACK_DY, deck)  # the stack itself unmirrored, backs up and right
         im.paste(stack, (text.flip_box(box)[0], box[1]))
         if hand.state is HandState.CHOSEN and hand.owner is not None:
             x0, y0, x1, y1 = box
@@ -79,7 +79,7 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
     if hand.won:  # inside its own column, on the felt: laid as a plate, not drawn
         sprites.lay_plate(im, text.flip_box((x0 - 5, y0 - 5, x1 + 5, y1 + 5)), 11, P.FELT,
                           P.GOLD, 4)
-    cascade = duel_sprites.cascade(arrange(hand.cards))  # the cards unmirrored
+    cascade = duel_sprites.cascade(arrange(hand.cards), deck)  # the cards unmirrored
     im.paste(cascade, (text.flip_x(x0, cascade.width), y0))
     if hand.won:
         badge = sprites.star(L.STAR)
@@ -97,7 +97,8 @@ def _hand(im: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, hand: HandV
                stake_label(labels, hand.chips, r.bonus_duel if r else False))
 
 
-def cards_out(im: Image.Image, view: PublicView, labels: Labels) -> None:
+def cards_out(im: Image.Image, view: PublicView, labels: Labels,
+              deck: P.Deck = P.Deck.CLASSIC) -> None:
     """The 52 cards as a grid, ranks across and suits down: out of play (dark, struck), face up
     on a hand still in play (gold rim), or not seen yet (white)."""
     out = set(view.cards_out)
@@ -116,14 +117,20 @@ def cards_out(im: Image.Image, view: PublicView, labels: Labels) -> None:
         lx -= 14
     for row, suit in enumerate(L.GRID_SUITS):
         cy = L.GRID_Y + row * L.CELL_H
-        text.draw(im, (x + 14, cy - 1), suit.symbol, 23,
-                  (255, 120, 120) if suit.is_red else P.TEXT, anchor="m", bg=P.FELT)
-    grid = duel_sprites.grid()  # the grid itself unmirrored (A to 2), beside its suits
+        if deck is P.Deck.CLASSIC:  # light red and white on the felt
+            text.draw(im, (x + 14, cy - 1), suit.symbol, 23,
+                      (255, 120, 120) if suit.is_red else P.TEXT, anchor="m", bg=P.FELT)
+        else:  # four colours stay apart on a card's white, not as light tints on the felt
+            sprites.lay_plate(im, text.flip_box((x + 1, cy, x + 27, cy + L.CELL_H - L.CELL_GAP
+                                                 - 1)), 4, P.CARD)
+            text.draw(im, (x + 14, cy - 1), suit.symbol, 23, P.suit_colour(suit, deck),
+                      anchor="m", bg=P.CARD)
+    grid = duel_sprites.grid(deck)  # the grid itself unmirrored (A to 2), beside its suits
     dx = text.flip_x(L.GRID_X, grid.width) - L.GRID_X
     im.paste(grid, (L.GRID_X + dx, L.GRID_Y))
     for card in sorted(out | up):
         x, y = L.cell_box(card)[:2]
-        im.paste(duel_sprites.cell(card, "out" if card in out else "up"), (x + dx, y))
+        im.paste(duel_sprites.cell(card, "out" if card in out else "up", deck), (x + dx, y))
 
 
 def last_bullet(view: PublicView) -> BulletResult | None:
@@ -235,17 +242,17 @@ def status(im: Image.Image, view: PublicView, names: tuple[str, str], labels: La
 
 
 def compose(view: PublicView, names: tuple[str, str], labels: Labels,
-            show_cards_out: bool = True) -> Image.Image:
+            show_cards_out: bool = True, deck: P.Deck = P.Deck.CLASSIC) -> Image.Image:
     """The table picture as an RGB image (see `render.table` for the bytes)."""
     names = frame.names_of(names, labels)
     im = frame.canvas(L.TABLE_H if show_cards_out else L.FOOTER_Y + 6)
     with text.mirrored(im):  # right to left: player 1 and hand 1 at the right
-        _compose(im, view, names, labels, show_cards_out)
+        _compose(im, view, names, labels, show_cards_out, deck)
     return im
 
 
 def _compose(im: Image.Image, view: PublicView, names: tuple[str, str], labels: Labels,
-             show_cards_out: bool) -> None:
+             show_cards_out: bool, deck: P.Deck) -> None:
     live = view.phase in (Phase.BULLET, Phase.TIEBREAK_OFFER)
     frame.panels(im, view, names, labels, to_act=view.to_act if live else ())
     frame.revolver(im, view, labels)
@@ -254,19 +261,21 @@ def _compose(im: Image.Image, view: PublicView, names: tuple[str, str], labels: 
     if last is not None:
         fold(im, last, names, labels, framed=last.round == view.round)
     for hand in view.hands:
-        _hand(im, d, view, hand, labels)
+        _hand(im, d, view, hand, labels, deck)
     if not view.hands:  # before the first deal: say so where the hands will be
         text.draw(im, (L.W // 2, (L.HANDS_Y + L.ROW_BOTTOM) // 2 - 15),
                   labels.text("pic.shuffling"), 27, P.DIM, anchor="m")
     if not call_to_action(im, view, names, labels):
         status(im, view, names, labels, L.MARGIN + 11, L.STATUS_Y, L.W - 2 * L.MARGIN - 21)
     if show_cards_out:
-        cards_out(im, view, labels)
+        cards_out(im, view, labels, deck)
 
 
 def table(view: PublicView, *, names: tuple[str, str], labels: Labels,
-          show_cards_out: bool = True, fmt: str = "jpeg") -> bytes:
+          show_cards_out: bool = True, deck: P.Deck = P.Deck.CLASSIC,
+          fmt: str = "jpeg") -> bytes:
     """The table at this moment of the duel, as JPEG (default) or PNG bytes: the last bullet of
-    this deal folded in; without `show_cards_out`, shorter, without the cards-out grid."""
+    this deal folded in; without `show_cards_out`, shorter, without the cards-out grid; the
+    cards in `deck`'s colours."""
     with text.writing(labels):  # right to left, Persian digits: what labels say
-        return encode(compose(view, names, labels, show_cards_out), fmt, DUEL)
+        return encode(compose(view, names, labels, show_cards_out, deck), fmt, DUEL)

@@ -75,11 +75,11 @@ def is_live(view: SixCardView, box: SixBoxView) -> bool:
 
 
 def _cards(im: Image.Image, d: ImageDraw.ImageDraw, row: int, cards: tuple[Card, ...], *,
-           new: int | None = None, sixth: bool = False, labels: Labels) -> None:
+           new: int | None = None, sixth: bool = False, labels: Labels, deck: P.Deck) -> None:
     """A lane's cards face up, left to right; `new` is rimmed and tagged, a bought sixth card
     tagged."""
     x0, y0, _, _ = card_box(row, 0)
-    fan = six_sprites.fan(cards, new)  # the fan itself unmirrored: its cards read as dealt
+    fan = six_sprites.fan(cards, new, deck)  # the fan itself unmirrored: its cards as dealt
     shift = text.flip_x(x0 - FAN_PAD, fan.width) - (x0 - FAN_PAD)  # where it moved, mirrored
     im.paste(fan, (x0 - FAN_PAD + shift, y0 - FAN_PAD))
     for k in range(len(cards)):
@@ -92,16 +92,17 @@ def _cards(im: Image.Image, d: ImageDraw.ImageDraw, row: int, cards: tuple[Card,
             _tag(im, d, cx, y0 - 28, labels.text("pic.sixcard.sixth"), None, P.GOLD, room)
 
 
-def _stack(im: Image.Image, row: int, backs: int, up: Card | None) -> None:
+def _stack(im: Image.Image, row: int, backs: int, up: Card | None, deck: P.Deck) -> None:
     """The stack's front card stands where a hand's first card does."""
     x0, y0, _, _ = card_box(row, 0)
-    sprite = sprites.stack(up, backs, LANE_FILL)
+    sprite = sprites.stack(up, backs, LANE_FILL, deck=deck)
     im.paste(sprite, (text.flip_x(x0, sprite.width), y0 + C.CARD_H - sprite.height))
 
 
-def _dropped(im: Image.Image, d: ImageDraw.ImageDraw, row: int, card: Card, labels: Labels) -> None:
+def _dropped(im: Image.Image, d: ImageDraw.ImageDraw, row: int, card: Card, labels: Labels,
+             deck: P.Deck) -> None:
     x0, y0, x1, _ = dropped_box(row)
-    greyed = six_sprites.greyed(card)
+    greyed = six_sprites.greyed(card, deck)
     im.paste(greyed, (text.flip_x(x0, greyed.width), y0))
     _tag(im, d, (x0 + x1) // 2, y0 - 28, labels.text("pic.sixcard.out"), None, P.MINUS,
          x1 - x0 + 16)
@@ -136,16 +137,18 @@ def _column(im: Image.Image, row: int, lines: list[Line], star: bool = False) ->
             y += 2
 
 
-def dealer_lane(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, labels: Labels) -> None:
+def dealer_lane(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, labels: Labels,
+                deck: P.Deck = P.Deck.CLASSIC) -> None:
     _, y, _, _ = lane_box(0)
     text.draw(im, (TITLE_X, y + 8), labels.text("pic.dealer"), 30, P.TEXT,
               max_width=CARDS_X - TITLE_X - 16)
     lines: list[Line] = []
     rep = view.dealer_replacement
     if view.dealer_cards is not None:
-        _cards(im, d, 0, tuple(view.dealer_cards), new=rep.index if rep else None, labels=labels)
+        _cards(im, d, 0, tuple(view.dealer_cards), new=rep.index if rep else None, labels=labels,
+               deck=deck)
         if rep is not None:
-            _dropped(im, d, 0, rep.dropped, labels)
+            _dropped(im, d, 0, rep.dropped, labels, deck)
         if view.dealer_value is not None:
             lines.append((text.hand_name(labels, view.dealer_value.category), 30, P.TEXT))
         if view.dealer_qualifies is not None:
@@ -160,7 +163,7 @@ def dealer_lane(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, labe
             lines.append((labels.text("pic.sixcard.chance", outs=rep.outs[rep.index],
                                        unseen=rep.unseen), TEXT, P.DIM))
     elif view.dealer_up is not None:
-        _stack(im, 0, view.dealer_backs, view.dealer_up)
+        _stack(im, 0, view.dealer_backs, view.dealer_up, deck)
         lines.append((labels.text("pic.sixcard.dealer_hint"), TEXT, P.DIM))
     _column(im, 0, lines)
 
@@ -227,7 +230,7 @@ def _chip(im: Image.Image, row: int, which: int, amount: int, labels: Labels) ->
 
 
 def box_lane(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, box: SixBoxView,
-         labels: Labels) -> None:
+         labels: Labels, deck: P.Deck = P.Deck.CLASSIC) -> None:
     row = box.box + 1
     lines, won = _box_lines(view, box, labels)
     live = is_live(view, box)
@@ -251,11 +254,11 @@ def box_lane(im: Image.Image, d: ImageDraw.ImageDraw, view: SixCardView, box: Si
     if box.bet:
         _chip(im, row, 1, box.bet, labels)
     if box.cards is None:
-        _stack(im, row, 5, None)
+        _stack(im, row, 5, None, deck)
     else:
         # The view keeps the six in place and the dropped card aside, but does not say which
         # position the drawn card took: the dropped card is what marks a replace.
-        _cards(im, d, row, tuple(box.cards), sixth=box.bought, labels=labels)
+        _cards(im, d, row, tuple(box.cards), sixth=box.bought, labels=labels, deck=deck)
         for card in box.discards[-1:]:
-            _dropped(im, d, row, card, labels)
+            _dropped(im, d, row, card, labels, deck)
     _column(im, row, lines, star=won)

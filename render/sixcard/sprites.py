@@ -55,10 +55,10 @@ def base(lanes: tuple[Edge, ...], panel: Edge) -> Image.Image:
 
 
 @lru_cache(maxsize=32)
-def greyed(card: Card) -> Image.Image:
+def greyed(card: Card, deck: P.Deck = P.Deck.CLASSIC) -> Image.Image:
     """`card` as a card taken out: small, grey, faded into the lane, struck through (RGB)."""
     # scaled from the cached face (not sprites.face at this size: its cache holds the duel's)
-    face = sprites.face(card).resize((DROP_W, DROP_H), Image.Resampling.LANCZOS)
+    face = sprites.face(card, deck=deck).resize((DROP_W, DROP_H), Image.Resampling.LANCZOS)
     grey = ImageOps.grayscale(face.convert("RGB")).convert("RGB")
     lane = Image.new("RGB", face.size, LANE_FILL)
     out = lane.copy()
@@ -69,7 +69,8 @@ def greyed(card: Card) -> Image.Image:
 
 
 @lru_cache(maxsize=32)  # 0.3 MB each at most: the hands of the few games being played
-def fan(cards: tuple[Card, ...], new: int | None = None) -> Image.Image:
+def fan(cards: tuple[Card, ...], new: int | None = None, deck: P.Deck = P.Deck.CLASSIC
+        ) -> Image.Image:
     """Cards face up as a lane shows them, left to right from card_box(row, 0), laid on the
     lane's colour with FAN_PAD px around (RGB: pasted without a mask); `new` rimmed in gold."""
     ox, oy, _, bottom = card_box(0, 0)
@@ -79,7 +80,7 @@ def fan(cards: tuple[Card, ...], new: int | None = None) -> Image.Image:
     for k, card in enumerate(cards):
         x0, y0, x1, y1 = card_box(0, k)
         x0, y0, x1, y1 = x0 - ox + FAN_PAD, y0 - oy + FAN_PAD, x1 - ox + FAN_PAD, y1 - oy + FAN_PAD
-        sprite = sprites.face(card)
+        sprite = sprites.face(card, deck=deck)
         im.paste(sprite, (x0, y0), sprite)
         if k == new:
             d.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), 12, outline=P.GOLD, width=4)

@@ -103,7 +103,8 @@ def _status(im: Image.Image, view: SixCardView, labels: Labels) -> None:
 # --- the picture -------------------------------------------------------------------------------
 
 
-def compose(view: SixCardView, name: str, labels: Labels) -> Image.Image:
+def compose(view: SixCardView, name: str, labels: Labels, deck: P.Deck = P.Deck.CLASSIC
+            ) -> Image.Image:
     """The table picture as an RGB image (see `sixcard` for the bytes)."""
     name = text.clean(str(name)) or labels.text("pic.sixcard.you")
     edges = (PLAIN, *(lanes.edge(view, b) for b in view.boxes)) if view.boxes else (PLAIN, PLAIN)
@@ -112,24 +113,26 @@ def compose(view: SixCardView, name: str, labels: Labels) -> Image.Image:
     if text.rtl():  # right to left: the panel at the right, each lane's cards from the right
         im = ImageOps.mirror(im)  # (unmirrored), its words at the left; the frames alone are
     with text.mirrored(im):  # mirrored: nothing on them reads
-        _compose(im, view, name, labels)
+        _compose(im, view, name, labels, deck)
     return im
 
 
-def _compose(im: Image.Image, view: SixCardView, name: str, labels: Labels) -> None:
+def _compose(im: Image.Image, view: SixCardView, name: str, labels: Labels,
+             deck: P.Deck) -> None:
     d = ImageDraw.Draw(im)
     _panel(im, view, name, labels)
     _status(im, view, labels)
-    lanes.dealer_lane(im, d, view, labels)
+    lanes.dealer_lane(im, d, view, labels, deck)
     for box in view.boxes:
-        lanes.box_lane(im, d, view, box, labels)
+        lanes.box_lane(im, d, view, box, labels, deck)
     if not view.boxes:
         _, y0, _, y1 = lane_box(1)
         text.draw(im, (W // 2, (y0 + y1) // 2 - 20), labels.text("pic.shuffling"), 34,
                   P.DIM, anchor="m")
 
 
-def sixcard(view: SixCardView, *, name: str, labels: Labels, fmt: str = "jpeg") -> bytes:
+def sixcard(view: SixCardView, *, name: str, labels: Labels, deck: P.Deck = P.Deck.CLASSIC,
+            fmt: str = "jpeg") -> bytes:
     """The six-card poker table at this moment of the game, as JPEG (default) or PNG bytes."""
     with text.writing(labels):  # right to left, Persian digits: what labels say
-        return encode(compose(view, name, labels), fmt, TALL)
+        return encode(compose(view, name, labels, deck), fmt, TALL)

@@ -13,6 +13,7 @@ from babel.messages.catalog import Catalog
 from PIL import Image, ImageChops, features
 
 from bot import i18n
+from render import palette as P
 from render import preview, text
 from render.duel import preview as duel_preview
 from render.sixcard import preview as six_preview
@@ -211,7 +212,7 @@ def test_a_card_is_drawn_the_same_in_every_language() -> None:
     card = Card(Rank.TEN, Suit.SPADES)
     result._mini.cache_clear()
     with text.writing(Words("fa")):  # the first to draw it fills the cache for every picture
-        persian = result._mini(card).tobytes()
+        persian = result._mini(card, P.Deck.CLASSIC).tobytes()
     result._mini.cache_clear()
-    assert result._mini(card).tobytes() == persian  # "10♠" never "♠10" nor "۱۰♠"
+    assert result._mini(card, P.Deck.CLASSIC).tobytes() == persian  # "10♠", not "♠10", "۱۰♠"
     result._mini.cache_clear()

@@ -218,7 +218,7 @@ def test_every_button_decodes_to_a_settings_press_and_the_current_one_is_ticked(
     assert all(isinstance(p, SettingsPress) for p in presses)
     ticked = {b.text for row in markup.inline_keyboard for b in row if b.text.startswith("✅")}
     assert ticked == {"✅ Русский", "✅ 10 мин", "✅ 20", "✅ Скрыть", "✅ Сворачивать",
-                      "✅ Месяц", "✅ Продолжать"}
+                      "✅ Месяц", "✅ Продолжать", "✅ 2 цвета"}
     timers = [p.value for p in presses if isinstance(p, SettingsPress)
               and p.setting is Setting.TIMER]
     stacks = [p.value for p in presses if isinstance(p, SettingsPress)
@@ -342,3 +342,52 @@ def test_the_season_reset_row_is_offered_only_with_seasons() -> None:
                for d in callback_data(settings_keyboard(ru, off, private=False))}
     assert Setting.SEASON in offered and Setting.SEASON_RESET not in offered
     assert "Рейтинг в новом сезоне" not in settings_text(ru, off, private=False)
+
+
+async def test_an_admin_turns_the_four_colour_deck_on_and_off(svc: Services) -> None:
+    bot = FakeBot(statuses={ADMIN: "administrator"})
+    assert (await svc.storage.chats.get_settings(GROUP)).four_colour_deck is False  # default
+    assert await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.DECK, True)) == "Saved."
+    assert await svc.storage.chats.get_settings(GROUP) == ChatSettings(four_colour_deck=True)
+    [edit] = bot.edited
+    assert "🎨 Suit colours: four (♠ black, ♥ red, ♦ blue, ♣ green)" in edit["text"]
+    ticked = [b.text for row in edit["reply_markup"].inline_keyboard for b in row
+              if b.text.startswith("✅")]
+    assert "✅ 4 colours" in ticked and "✅ 2 colours" not in ticked
+    await tap(bot, svc, ADMIN, GROUP, SettingsPress(Setting.DECK, False))
+    assert (await svc.storage.chats.get_settings(GROUP)).four_colour_deck is False
+    assert "🎨 Suit colours: two (♠ ♣ black, ♥ ♦ red)" in bot.edited[-1]["text"]
+
+
+async def test_a_member_cannot_change_the_deck(svc: Services) -> None:
+    bot = FakeBot(statuses={ADMIN: "administrator"})
+    await tap(bot, svc, MEMBER, GROUP, SettingsPress(Setting.DECK, True))
+    assert await svc.storage.chats.get_settings(GROUP) == ChatSettings()
+
+
+def test_the_deck_is_a_bool_stored_in_the_settings_json_and_old_settings_read_as_two() -> None:
+    assert changed(ChatSettings(), SettingsPress(Setting.DECK, True)) == ChatSettings(
+        four_colour_deck=True)
+    for bad in (1, "four", None):
+        with pytest.raises(ValueError):
+            ChatSettings(four_colour_deck=bad)  # type: ignore[arg-type]
+    assert ChatSettings.from_json('{"season": "quarter"}').four_colour_deck is False
+    assert ChatSettings.from_json('{"four_colour_deck": "yes"}') == ChatSettings()
+    on = ChatSettings(four_colour_deck=True)
+    assert ChatSettings.from_json(on.to_json()) == on
+    assert callbacks.encode(SettingsPress(Setting.DECK, True)) == "s:d:1"
+    assert callbacks.decode("s:d:0", PAYLOADS) == SettingsPress(Setting.DECK, False)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk", "de", "es", "pt_BR"])
+def test_the_deck_row_and_line_are_in_every_language(lang: str) -> None:
+    tr = translator(lang)
+    markup = settings_keyboard(tr, ChatSettings(four_colour_deck=True), private=False)
+    row = next(r for r in markup.inline_keyboard
+               if any(str(b.callback_data).startswith("s:d:") for b in r))
+    assert [b.callback_data for b in row] == ["s:d:0", "s:d:1"]
+    assert row[1].text.startswith("✅ 4") and row[0].text.startswith("2")
+    text = settings_text(tr, ChatSettings(four_colour_deck=True), private=False)
+    assert "🎨" in text and "♦" in text and "settings." not in text
+    private = settings_keyboard(tr, ChatSettings(), private=True)
+    assert not any(str(d).startswith("s:d:") for d in callback_data(private))
