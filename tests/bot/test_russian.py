@@ -287,8 +287,10 @@ def test_one_term_for_each_thing() -> None:
     assert re.search(r"(?<!\w)[Сс]ет(?!\w)", every) is None  # three of a kind is «тройка»
     assert ru_texts()["hand.three_of_a_kind"] == ["Тройка"]
     assert "хеш" in every.lower() and "доплаты" in every.lower()
-    for key in ("sixcard.button_fold", "pic.sixcard.opt_fold", "pic.sixcard.folded"):
-        assert ru_texts()[key] == ["Пас"], key
+    # issue 39: six-card's fold is «Сбросить» / «Сброс», never the duel's 1-chip «пас»
+    for key in ("sixcard.button_fold", "pic.sixcard.opt_fold"):
+        assert ru_texts()[key] == ["Сбросить"], key
+    assert ru_texts()["pic.sixcard.folded"] == ["Сброс"]
 
 
 def test_hand_names_have_a_lower_case_form_for_inside_a_sentence() -> None:

@@ -170,7 +170,7 @@ async def test_signup_buttons_and_cancel(fake_api: FakeTelegramAPI,
     signup = await command(fake_api, alice, chat, "tournament", "double 2d")
     text = text_of(signup)
     assert "организатор: Alice" in text and "Двойной круговой турнир" in text
-    assert "На каждый раунд — 2 дня" in text
+    assert "На каждый тур — 2 дня" in text
     assert await press(fake_api, alice, signup, op(signup, "l")) == (
         "Вы открыли турнир: его можно отменить, но не покинуть.")
     assert await press(fake_api, bob, signup, op(signup, "l")) == "Вас нет в списке."

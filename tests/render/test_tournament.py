@@ -97,7 +97,7 @@ def test_the_words_in_russian() -> None:
     assert RU.plural("pic.tournament.players", 3) == "3 игрока"
     assert RU.plural("pic.tournament.players", 5) == "5 игроков"
     assert RU.plural("pic.tournament.players", 11) == "11 игроков"
-    assert RU.text("pic.tournament.round", n=2, rounds=5) == "Раунд 2 из 5"
+    assert RU.text("pic.tournament.round", n=2, rounds=5) == "Тур 2 из 5"  # not «Раунд»
     assert RU.text("pic.tournament.played", done=4, total=10) == "Сыграно 4 из 10"
     assert RU.plural("pic.tournament.winner", 1, names="Алиса") == "Победитель: Алиса"
     assert RU.plural("pic.tournament.winner", 2, names="Алиса, Bob") == (

@@ -121,7 +121,8 @@ def test_a_fresh_box_offers_buy_play_fold_with_costs() -> None:
     g = game("3d 4h 8c 9d Kh", antes=(10,))
     assert labels(g.public_view()) == [["Buy 6th card (−10)"], ["Play (−20)", "Fold"]]
     assert data(g.public_view()) == ["x:5:3:b", "x:5:3:p", "x:5:3:f"]
-    assert labels(g.public_view(), "ru") == [["Купить 6-ю карту (−10)"], ["Игра (−20)", "Пас"]]
+    assert labels(g.public_view(), "ru") == [
+        ["Купить 6-ю карту (−10)"], ["Ставка (−20)", "Сбросить"]]
 
 
 def test_after_a_buy_each_of_the_six_cards_can_be_replaced() -> None:
