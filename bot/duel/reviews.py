@@ -75,14 +75,21 @@ class Reviewer:
         kept = await self.svc.storage.duels.review_of(record.id)
         message = query.message
         reply_to = message.message_id if isinstance(message, Message) else None
+        chat, thread = record.chat_id, record.thread_id
+        if record.inline:  # a duel anywhere: the review goes to the asker's private chat
+            chat, thread, reply_to = query.from_user.id, None, None
+            known = await self.svc.storage.chats.get(chat)
+            if known is None or not known.active or known.type != "private":
+                await toast(query, tr.t("inline.review_private", bot=bot.username or ""))
+                return
         if kept is not None:
             await answer_quietly(query)
             await self.post(bot, tr, record, Review.from_json(kept),
-                            Asked(record.chat_id, record.thread_id, reply_to, None))
+                            Asked(chat, thread, reply_to, None))
             return
         await toast(query, tr.t("review.pending"))
         if self.scheduler is not None:
-            asked = Asked(record.chat_id, record.thread_id, reply_to, query.from_user.language_code)
+            asked = Asked(chat, thread, reply_to, query.from_user.language_code)
             await self.scheduler.later(REVIEW, str(record.id), 0.0, asked.data(),
                                        sooner_only=True)
 
