@@ -21,6 +21,7 @@ from bot.storage.db import Database, Row, UniqueViolation
 from bot.storage.rows import record_of
 
 PAIRS = -(2**53)  # a pair's chat id is PAIRS - its row's id: below every Telegram chat id
+KEEP = 2 * 86400  # seconds a challenge that never became a duel is kept
 
 
 def is_pair_chat(chat_id: int) -> bool:
@@ -82,10 +83,12 @@ class InlineRepo:
                    now: int) -> InlineChallenge:
         """The challenge on that message, written down as pending if it was not yet (a
         press, or Telegram's word that it was chosen, may come first, or twice)."""
-        await self.db.execute(
+        new = await self.db.execute(
             "INSERT INTO inline_challenges (inline_message_id, challenger_id, stack, created_at)"
             " VALUES (?, ?, ?, ?) ON CONFLICT (inline_message_id) DO NOTHING",
             (inline_message_id, challenger_id, stack, now))
+        if new:
+            await self.prune(before=now - KEEP)
         found = await self.challenge(inline_message_id)
         assert found is not None
         return found
@@ -99,12 +102,9 @@ class InlineRepo:
             (status.value, duel_id, inline_message_id))
         return changed == 1
 
-    async def stale(self, before: int) -> int:
-        """Drop the settled challenges made before `before` (unix seconds) and expire the
-        pending ones: a challenge's message is only pressed for a while."""
-        await self.db.execute(
-            "UPDATE inline_challenges SET status = 'expired'"
-            " WHERE status = 'pending' AND created_at < ?", (before,))
+    async def prune(self, *, before: int) -> int:
+        """Forget the challenges made before `before` (unix seconds) that never became a duel:
+        their buttons accept for a day only (bot.duel.inline), so the table keeps two days of
+        them, not every challenge ever posted."""
         return await self.db.execute(
-            "DELETE FROM inline_challenges WHERE status <> 'pending' AND duel_id IS NULL"
-            " AND created_at < ?", (before,))
+            "DELETE FROM inline_challenges WHERE duel_id IS NULL AND created_at < ?", (before,))

@@ -8,7 +8,7 @@ import pytest
 from bot.storage import ChallengeStatus, Storage
 from bot.storage.db import UniqueViolation
 from bot.storage.games import ChatMessage, InlineMessage
-from bot.storage.inline import PAIRS, InlineRepo, is_pair_chat
+from bot.storage.inline import KEEP, PAIRS, InlineRepo, is_pair_chat
 
 ALICE, BOB, CAROL = 2**40 + 1, 5_123_456_789, 303
 T0 = 1_800_000_000
@@ -61,3 +61,20 @@ async def test_a_duel_on_an_inline_message_is_shown_there_and_only_one_duel_is(
     group = await store.duels.create(-100123, None, (ALICE, BOB), "{}", T0)
     assert not group.inline and group.shown_on is None
     assert await store.duels.set_message(group.id, ChatMessage(-100123, 5), 0)
+
+
+async def test_challenges_that_never_became_duels_are_forgotten_after_two_days(
+        store: Storage) -> None:
+    inline = store.of(InlineRepo)
+    await inline.post("old-open", ALICE, 50, now=T0)
+    await inline.post("old-declined", ALICE, 50, now=T0)
+    await inline.settle("old-declined", ChallengeStatus.DECLINED)
+    await inline.post(MESSAGE, ALICE, 50, now=T0)
+    chat = await inline.pair_chat(ALICE, BOB)
+    duel = await store.duels.create(chat, None, (ALICE, BOB), "{}", T0, inline_message_id=MESSAGE)
+    assert await inline.settle(MESSAGE, ChallengeStatus.ACCEPTED, duel.id)
+    await inline.post("new", BOB, 30, now=T0 + KEEP + 1)  # a new one prunes the old ones
+    assert await inline.challenge("old-open") is None
+    assert await inline.challenge("old-declined") is None
+    assert await inline.challenge(MESSAGE) is not None  # its duel's: kept with it
+    assert await inline.challenge("new") is not None
