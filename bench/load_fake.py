@@ -67,9 +67,9 @@ class TimedFake(FakeTelegramAPI):
 
     # --- one chat's messages -----------------------------------------------------------------
 
-    def _store(self, msg: FakeMessage) -> FakeMessage:
+    def _store(self, msg: FakeMessage, *, notify_members: bool = True) -> FakeMessage:
         self._by_chat.setdefault(msg.chat.id, {})[msg.message_id] = msg
-        return super()._store(msg)
+        return super()._store(msg, notify_members=notify_members)
 
     def messages(self, chat: Any, *, include_deleted: bool = False) -> list[FakeMessage]:
         found = self._by_chat.get(self._chat(chat).id, {}).values()

@@ -26,10 +26,10 @@ from bot.storage import (
     DuelStatus,
     ResultReason,
     Rollback,
+    UniqueViolation,
     chat_lock,
     deals_of,
 )
-from bot.storage.db import UniqueViolation
 from bot.storage.duels import STATES
 from bot.storage.inline import InlineChallenge, InlineRepo
 from rules.cards import shuffled_deck

@@ -7,7 +7,9 @@ import pytest
 from telegram.ext import (
     CallbackQueryHandler,
     ChatMemberHandler,
+    ChosenInlineResultHandler,
     CommandHandler,
+    InlineQueryHandler,
     MessageHandler,
     TypeHandler,
 )
@@ -49,8 +51,12 @@ def test_the_handlers_dispatch_as_before() -> None:
     presses = [_described(h) for h in handlers if isinstance(h, CallbackQueryHandler)]
     assert presses[-1] == "press *"  # a press no feature knows: answered "not valid"
     assert sorted(presses[:-1]) == ["press ^b:", "press ^c:", "press ^d:", "press ^h:",
-                                    "press ^o:", "press ^p:", "press ^r:", "press ^s:",
-                                    "press ^t:", "press ^x:"]
+                                    "press ^i:", "press ^o:", "press ^p:", "press ^r:",
+                                    "press ^s:", "press ^t:", "press ^x:"]
+    # Duels anywhere: the inline queries, and the word that a challenge was posted.
+    assert [_described(h) for h in handlers
+            if isinstance(h, InlineQueryHandler | ChosenInlineResultHandler)] == [
+        "InlineQueryHandler", "ChosenInlineResultHandler"]
     assert sum(isinstance(h, MessageHandler) and not isinstance(h, CommandHandler)
                for h in handlers) == 1  # a group becoming a supergroup
     assert sum(isinstance(h, ChatMemberHandler) for h in handlers) == 1
@@ -73,8 +79,8 @@ def test_the_menu_is_the_features_commands_in_todays_order() -> None:
         "duel", "cancel", "surrender", "practice", "sixcard", "balance", "rebuy", "stats",
         "history", "tournament", "verify", "settings", "rules", "help")
     assert private_names(application.MENU) == (
-        "start", "surrender", "practice", "sixcard", "balance", "rebuy", "stats", "history",
-        "verify", "settings", "rules", "help")
+        "start", "duel", "surrender", "practice", "sixcard", "balance", "rebuy", "stats",
+        "history", "verify", "settings", "rules", "help")
 
 
 def test_every_game_is_asked_when_a_chat_ends_and_kept_in_sync() -> None:
