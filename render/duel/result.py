@@ -181,7 +181,11 @@ def _score_line(im: Image.Image, r: BulletResult, p: int, names: tuple[str, str]
         if text.width(f"{cat_fit(labels, r.values[p].category, SCORE_SIZE, room)} {tag}",
                       SCORE_SIZE, "narrow") > room:
             tag = text.signed(r.bonus)
-    tag_w = text.width(tag, SCORE_SIZE, "narrow") + 5 if tag else 0
+    # the tag goes 5 px after the category's drawn box, 2 px wider than its text (the mask's
+    # margin): a category that fills its room puts the tag's ink edge to edge with the net's,
+    # and mirrored (the glyphs' bearings are not) 1 px onto it, so a mirrored picture counts
+    # the margin too (a left-to-right one keeps its pixels)
+    tag_w = text.width(tag, SCORE_SIZE, "narrow") + 5 + (2 if text.rtl() else 0) if tag else 0
     cat = cat_fit(labels, r.values[p].category, SCORE_SIZE, room - tag_w)
     cell = (x_cat - 2, y - 3, COL_CAT_R + 2, y + L.SCORE_LINE)
     box = text.draw(im, (x_cat, y), cat, SCORE_SIZE, P.GOLD if won else P.TEXT, face="narrow",
