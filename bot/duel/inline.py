@@ -129,7 +129,7 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await toast(query, tr.t("toast.not_your_challenge"))
         elif await inline.settle(where, ChallengeStatus.CANCELLED):
             await answer_quietly(query)
-            await send.edit_inline_words(context.bot, where,
+            await send.edit_inline_text(context.bot, where,
                                          tr.t("challenge.cancelled", challenger=challenger), None)
         return
     if user.id == c.challenger_id:
@@ -144,12 +144,12 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await answer_quietly(query)
             text = tr.t("challenge.declined", challenger=challenger,
                         target=mention_html(user.id, user.full_name))
-            await send.edit_inline_words(context.bot, where, text, None)
+            await send.edit_inline_text(context.bot, where, text, None)
         return
     if now // 60 - payload.minute > OPEN_MINUTES:
         if await inline.settle(where, ChallengeStatus.EXPIRED):
             await toast(query, tr.t("toast.challenge_gone"))
-            await send.edit_inline_words(context.bot, where,
+            await send.edit_inline_text(context.bot, where,
                                          tr.t("challenge.expired", challenger=challenger), None)
         return
     if not any([await inline_table.reachable(svc, u) for u in (c.challenger_id, user.id)]):
