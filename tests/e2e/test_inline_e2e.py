@@ -481,16 +481,7 @@ async def test_decline_withdraw_a_second_accept_and_nudges_turned_off(
 
     # Bob turns his nudges off in /settings in his private chat.
     since = api.last_seq
-    sent = api.send_command(bob, b_chat, "settings")
-    panel = await api.wait_for_message(b_chat, lambda m: any(
-        d.startswith("s:u") for d in m.callback_data()), after_message_id=sent.message_id,
-        timeout=TIMEOUT)
-    off = next(b["callback_data"] for b in panel.buttons()
-               if b.get("callback_data", "").startswith("s:u") and b["text"] == "off")
-    answer = await api.wait_for_answer(api.press_button(bob, panel, off), timeout=TIMEOUT)
-    assert answer.text == "Saved.", answer.text
-    await api.wait_for(lambda: "duel anywhere: off" in (panel.text or ""), TIMEOUT,
-                       "the panel showing it")
+    panel = await nudges_off(api, bob, b_chat)
     assert not (await storage.chats.get_settings(bob.id)).nudges
     mark = api.last_seq
 
@@ -510,7 +501,7 @@ async def test_decline_withdraw_a_second_accept_and_nudges_turned_off(
     assert not any(HINT in c for c in captions(table))  # Bob started the bot: nothing to say
     await the_end(api, storage, table, moves, [a_chat, b_chat])
     assert not copies_to(api, bob, mark), copies_to(api, bob, mark)
-    assert [m for m in api.bot_messages(b_chat) if m.message_id > sent.message_id] == [panel]
+    assert [m for m in api.bot_messages(b_chat) if m.message_id >= panel.message_id] == [panel]
     assert copies_to(api, bob, since)  # the settings panel itself
     assert not refused_calls(api, allow=("message is not modified",))
     await bot.kill()
@@ -526,3 +517,57 @@ def former_challenge(m: FakeMessage) -> list[str]:
     return challenge_buttons([str(b.get("callback_data", "")) for old in m.edits
                               for row in old.get("reply_markup", {}).get("inline_keyboard", [])
                               for b in row])
+
+
+async def nudges_off(api: FakeTelegramAPI, user: FakeUser, chat: FakeChat) -> FakeMessage:
+    """The user turns nudges off with /settings in their private chat; the settings panel."""
+    sent = api.send_command(user, chat, "settings")
+    panel = await api.wait_for_message(chat, lambda m: any(
+        d.startswith("s:u") for d in m.callback_data()), after_message_id=sent.message_id,
+        timeout=TIMEOUT)
+    off = next(b["callback_data"] for b in panel.buttons()
+               if b.get("callback_data", "").startswith("s:u") and b["text"] == "off")
+    answer = await api.wait_for_answer(api.press_button(user, panel, off), timeout=TIMEOUT)
+    assert answer.text == "Saved.", answer.text
+    await api.wait_for(lambda: "duel anywhere: off" in (panel.text or ""), TIMEOUT,
+                       "the panel showing it")
+    return panel
+
+
+@every_engine
+async def test_every_table_has_its_picture_when_the_one_reachable_player_wants_no_nudges(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    """Alice started the bot but wants no nudges; Bob never started it. Nobody can be
+    nudged, and the other player is not always reachable: the picture must still go
+    somewhere (silently) for the table to show it."""
+    api = fake_api
+    api.set_inline_mode(True, feedback=True)
+    alice = api.add_user("Alice", username="alice")
+    bob = api.add_user("Bob", username="bob")  # never starts the bot
+    bot = await launch_bot(env=QUICK)
+    storage = await bot.storage()
+    a_chat = await started(api, alice)
+    await nudges_off(api, alice, a_chat)
+    table = await post_challenge(api, alice, api.user_chat(alice, bob))
+    await accepted(api, bob, table)
+    pictures: list[str] = []
+
+    async def silent_copy_of_each_table(waiting: list[int]) -> None:
+        await api.wait_for(lambda: len(nudges(api, a_chat)) == 1, TIMEOUT, "Alice's one copy")
+        [copy] = nudges(api, a_chat)
+        assert api.notifications_for(copy) == 0 and "Your move" not in (copy.caption or "")
+        assert table.photo is not None and copy.photo is not None
+        assert table.photo.file_unique_id == copy.photo.file_unique_id, (
+            f"the table shows an old picture ({waiting} to act)")
+        pictures.append(table.photo.file_unique_id)
+
+    moves = await play_on(api, table, {alice.id: alice, bob.id: bob}, random.Random(8),
+                          check=silent_copy_of_each_table)
+    assert len(set(pictures)) == len(pictures) == moves  # a picture anew for every table
+    await the_end(api, storage, table, moves, [a_chat])
+    assert not [r.summary() for r in api.calls("editMessageCaption")
+                if r.params.get("inline_message_id") == table.inline_message_id]
+    assert not copies_to(api, bob)
+    assert not refused_calls(api, allow=("message is not modified",))
+    await bot.kill()
+    await bot.close_storage()
