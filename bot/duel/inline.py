@@ -156,8 +156,10 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _alert(query, tr.t("inline.start_first", bot=context.bot.username or ""))
         return
     record = await start_inline_duel(svc, c, user.id)
-    if record is None:
-        await toast(query, tr.t("inline.busy"))
+    if record is None:  # someone else accepted it meanwhile, or these two are at a duel
+        now_c = await inline.challenge(where)
+        gone = now_c is None or now_c.status is not ChallengeStatus.PENDING
+        await toast(query, tr.t("toast.challenge_gone" if gone else "inline.busy"))
         return
     await answer_quietly(query)
     async with LIVE.lock(svc, record.id):  # the sync job must not show it a second time

@@ -571,3 +571,33 @@ async def test_every_table_has_its_picture_when_the_one_reachable_player_wants_n
     assert not refused_calls(api, allow=("message is not modified",))
     await bot.kill()
     await bot.close_storage()
+
+
+@every_engine
+async def test_two_accepts_at_once_make_one_duel(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    """In a group, Bob and Carol press Accept on Alice's challenge at the same moment: one
+    plays her, the other is told the challenge is no longer open."""
+    api = fake_api
+    api.set_inline_mode(True, feedback=True)
+    alice = api.add_user("Alice", username="alice")
+    bob, carol = api.add_user("Bob", username="bob"), api.add_user("Carol", username="carol")
+    bot = await launch_bot(env=QUICK)
+    storage = await bot.storage()
+    await started(api, alice)
+    group = api.create_group("Friends", members=[alice, bob, carol])
+    table = await post_challenge(api, alice, group)
+    data = accept_data(table)
+    queries = [api.press_button(u, table, data) for u in (bob, carol)]
+    answers = [(await api.wait_for_answer(q, timeout=TIMEOUT)).text for q in queries]
+    await api.wait_for(lambda: duel_keyboard(table), TIMEOUT, "the table on the message")
+    assert sorted(answers, key=bool) == [None, "This challenge is no longer open."], answers
+    duel = await storage.duels.on_inline(table.inline_message_id or "")
+    assert duel is not None
+    winner = bob if answers[0] is None else carol
+    assert duel.players == (alice.id, winner.id)
+    await quiet()
+    assert len(table.edits) == 1  # the challenge became the table, once
+    assert not refused_calls(api, allow=("message is not modified",))
+    await bot.kill()
+    await bot.close_storage()
