@@ -601,3 +601,66 @@ async def test_two_accepts_at_once_make_one_duel(
     assert not refused_calls(api, allow=("message is not modified",))
     await bot.kill()
     await bot.close_storage()
+
+
+def version_in(snapshot: dict[str, object]) -> int | None:
+    """The duel version a snapshot's move buttons carry (d:<duel>:<version>:<action>)."""
+    markup = snapshot.get("reply_markup")
+    rows = markup.get("inline_keyboard", []) if isinstance(markup, dict) else []
+    found = {int(b["callback_data"].split(":")[2]) for row in rows for b in row
+             if str(b.get("callback_data", "")).startswith("d:")}
+    assert len(found) <= 1, found
+    return found.pop() if found else None
+
+
+@every_engine
+async def test_turn_timers_remind_and_time_out_on_the_inline_message(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    """Nobody plays: each turn is reminded once on the table at half time, and times out
+    once; the second timeout in a row loses the duel. The line on how to be nudged is said
+    once all the same; Alice, who started the bot, is nudged anew at her turn's reminder."""
+    api = fake_api
+    api.set_inline_mode(True, feedback=True)
+    alice = api.add_user("Alice", username="alice")
+    bob = api.add_user("Bob", username="bob")  # never starts the bot
+    # The pair's turn timer is the default 300 s: 3 s here.
+    bot = await launch_bot(env=QUICK | {"SIXSHOOTER_TIME_SCALE": "0.01"})
+    storage = await bot.storage()
+    a_chat = await started(api, alice)
+    table = await post_challenge(api, alice, api.user_chat(alice, bob))
+    await accepted(api, bob, table)
+    await api.wait_for(lambda: not duel_keyboard(table), 45.0, "the duel's end on its timers")
+    assert "wins the duel" in (table.caption or ""), table.caption
+    versions = [*table.edits[1:], table.to_dict()]  # the tables (the challenge aside)
+    texts = captions(table)[1:]
+    # Said on the first table only (its reminder redraws it, the line with it).
+    assert {version_in(v) for v, c in zip(versions, texts, strict=True) if HINT in c} == {0}
+    # One copy to Alice for each: loud when she is to act (a nudge anew at a reminder too).
+    copies = [r for r in api.calls("sendPhoto") if r.params.get("chat_id") == alice.id]
+    assert [not r.params.get("disable_notification") for r in copies] == [
+        "👉 Alice" in c for c in texts], "\n=====\n".join(texts)
+    reminded = [version_in(v) for v, c in zip(versions, texts, strict=True)
+                if "your move" in c.split("\n")[0]]
+    timed_out = [version_in(v) for v, c in zip(versions, texts, strict=True)
+                 if "ran out of time" in c.split("\n")[0]]
+    assert reminded and len(set(reminded)) == len(reminded), reminded
+    assert len(timed_out) == len(reminded), (reminded, timed_out)
+    row = await stored.settled(storage, (await storage.duels.on_inline(
+        table.inline_message_id or "") or duel_gone()).id)
+    assert row.status == DuelStatus.FINISHED
+    await api.wait_for(lambda: not nudges(api, a_chat), TIMEOUT, "the nudges deleted")
+    assert len(await storage.results.for_chat(row.chat_id)) == 1
+
+    # The next duel's message is deleted and nobody plays: the reminder finds it gone.
+    again = await post_challenge(api, alice, api.user_chat(alice, bob))
+    await accepted(api, bob, again)
+    second = await storage.duels.on_inline(again.inline_message_id or "") or duel_gone()
+    api.delete_inline_message(again)
+    await stored.until(lambda: stored.duel(storage, second.id),
+                       lambda d: d.status == DuelStatus.ABANDONED, "the second duel abandoned")
+    await api.wait_for(lambda: not nudges(api, a_chat), TIMEOUT, "its nudges deleted")
+    assert len(await storage.results.for_chat(row.chat_id)) == 1  # not counted
+    assert not copies_to(api, bob)
+    assert not refused_calls(api, allow=("message is not modified", "MESSAGE_ID_INVALID"))
+    await bot.kill()
+    await bot.close_storage()
