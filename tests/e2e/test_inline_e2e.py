@@ -21,6 +21,7 @@ from tests.support.botprocess import LaunchBot
 from tests.support.driver import (
     TIMEOUT,
     Held,
+    Refused,
     costs,
     duel_keyboard,
     mentioned_ids,
@@ -662,5 +663,46 @@ async def test_turn_timers_remind_and_time_out_on_the_inline_message(
     assert len(await storage.results.for_chat(row.chat_id)) == 1  # not counted
     assert not copies_to(api, bob)
     assert not refused_calls(api, allow=("message is not modified", "MESSAGE_ID_INVALID"))
+    await bot.kill()
+    await bot.close_storage()
+
+
+@every_engine
+async def test_a_refused_file_id_is_sent_anew(
+        fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
+    """Telegram refuses the picture's file_id for the inline message once: the table is
+    brought up to date all the same, with a copy sent anew, and one nudge left."""
+    api = fake_api
+    api.set_inline_mode(True, feedback=True)
+    alice = api.add_user("Alice", username="alice")
+    bob = api.add_user("Bob", username="bob")
+    bot = await launch_bot(env=QUICK)
+    storage = await bot.storage()
+    private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
+    players = {alice.id: alice, bob.id: bob}
+    table = await post_challenge(api, alice, api.user_chat(alice, bob))
+    where = await accepted(api, bob, table)
+    rng = random.Random(2)
+    moves = await play_on(api, table, players, rng, limit=2)
+    duel = await stored.settled(storage, (await storage.duels.on_inline(where)
+                                          or duel_gone()).id)
+    user, data = next_move(table, players, rng)
+    with Refused(api, "editMessageMedia", "wrong file identifier/HTTP URL specified"):
+        answer = await api.wait_for_answer(api.press_button(user, table, data),
+                                           timeout=TIMEOUT)
+        assert answer.text is None, answer.text
+        await api.wait_for(lambda: any(not r.ok for r in api.calls("editMessageMedia")),
+                           TIMEOUT, "the refused edit")
+    moves += 1
+    await api.wait_for(lambda: f":{moves}:" in (duel_keyboard(table) or [""])[0]
+                       or not duel_keyboard(table), TIMEOUT, "the table brought up to date")
+    row = await stored.settled(storage, duel.id)
+    assert (row.version, row.shown_version) == (moves, moves)
+    waiting = to_act(table)
+    await api.wait_for(lambda: all(len(nudges(api, c)) == (1 if u in waiting else 0)
+                                   for u, c in private.items()), TIMEOUT, "one nudge")
+    moves += await play_on(api, table, players, rng)
+    await the_end(api, storage, table, moves, list(private.values()))
+    assert not refused_calls(api, allow=("message is not modified", "wrong file identifier"))
     await bot.kill()
     await bot.close_storage()
