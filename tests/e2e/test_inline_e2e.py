@@ -3,6 +3,13 @@ their private chat (without the bot) post a challenge through inline mode and pl
 to its end on that one message, each move an edit of it, whoever must act nudged in their
 private chat with the bot once per turn; the result with its proofs, counted in the pair's
 own chat and on no group's board.
+
+And the rest of it: a player who never started the bot (the table says once how to be
+nudged; the other player gets every copy, silently when it is not their turn) and two who
+never did (Accept only alerts); kill -9 mid-duel (between moves and mid-move); two webhook
+workers on PostgreSQL, one killed between moves; a message deleted in its chat (the next
+edit, a move's or a reminder's, abandons the duel uncounted); Decline, Withdraw, a second
+Accept and two at once; nudges turned off in /settings; turn timers; a refused file_id.
 """
 
 from __future__ import annotations
@@ -374,7 +381,7 @@ async def test_kill_9_mid_inline_duel_then_it_resumes_on_the_same_message(
     await bot.close_storage()
 
 
-async def test_two_webhook_workers_play_an_inline_duel(
+async def test_two_webhook_workers_play_an_inline_duel_through_a_kill(
         fake_api: FakeTelegramAPI, launch_workers: LaunchWorkers,
         postgres_database: str) -> None:
     api = fake_api
@@ -384,9 +391,17 @@ async def test_two_webhook_workers_play_an_inline_duel(
     workers = await launch_workers(postgres_database, 2, env=QUICK)
     private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
     table = await post_challenge(api, alice, api.user_chat(alice, bob))
-    await accepted(api, bob, table)
-    moves = await play_on(api, table, {alice.id: alice, bob.id: bob}, random.Random(9))
-    await the_end(api, await workers.storage(), table, moves, list(private.values()))
+    where = await accepted(api, bob, table)
+    players, rng = {alice.id: alice, bob.id: bob}, random.Random(9)
+    storage = await workers.storage()
+    moves = await play_on(api, table, players, rng, limit=4)
+    # One worker killed -9 between moves: the other finds the duel through the database.
+    await stored.settled(storage, (await storage.duels.on_inline(where) or duel_gone()).id)
+    await workers.kill(0)
+    moves += await play_on(api, table, players, rng, limit=2)
+    await workers.start_one(0)
+    moves += await play_on(api, table, players, rng)
+    await the_end(api, storage, table, moves, list(private.values()))
     presses = {u["update_id"] for u in api.all_updates if "callback_query" in u}
     by = {d.target for d in api.deliveries if d.ok and d.update_id in presses}
     assert by == set(workers.targets), by
