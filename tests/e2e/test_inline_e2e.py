@@ -372,6 +372,23 @@ async def test_kill_9_mid_inline_duel_then_it_resumes_on_the_same_message(
     if duel_keyboard(table):
         await one_nudge_each(to_act(table))
 
+    # kill -9 with the next move's nudge sent, before the table's edit.
+    if duel_keyboard(table):
+        user, data = next_move(table, players, rng)
+        with Held(api, "editMessageMedia") as edit:
+            query = api.press_button(user, table, data)
+            await edit.wait_arrived()
+            await bot.kill()
+        moves += 1
+        await bot.start()
+        await api.wait_for(lambda: f":{moves}:" in (duel_keyboard(table) or [""])[0]
+                           or not duel_keyboard(table), TIMEOUT, "the table after restart")
+        await api.wait_for_answer(query, timeout=TIMEOUT)
+        await quiet()
+        assert (await stored.duel(storage, duel.id)).version == moves
+        if duel_keyboard(table):
+            await one_nudge_each(to_act(table))
+
     moves += await play_on(api, table, players, rng, check=one_nudge_each)
     assert api.inline_messages() == [table]  # the same message all along
     await the_end(api, storage, table, moves, list(private.values()))
