@@ -129,7 +129,7 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await toast(query, tr.t("toast.not_your_challenge"))
         elif await inline.settle(where, ChallengeStatus.CANCELLED):
             await answer_quietly(query)
-            await send.edit_inline_words(context.bot, where,
+            await send.edit_inline_text(context.bot, where,
                                          tr.t("challenge.cancelled", challenger=challenger), None)
         return
     if user.id == c.challenger_id:
@@ -144,20 +144,22 @@ async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await answer_quietly(query)
             text = tr.t("challenge.declined", challenger=challenger,
                         target=mention_html(user.id, user.full_name))
-            await send.edit_inline_words(context.bot, where, text, None)
+            await send.edit_inline_text(context.bot, where, text, None)
         return
     if now // 60 - payload.minute > OPEN_MINUTES:
         if await inline.settle(where, ChallengeStatus.EXPIRED):
             await toast(query, tr.t("toast.challenge_gone"))
-            await send.edit_inline_words(context.bot, where,
+            await send.edit_inline_text(context.bot, where,
                                          tr.t("challenge.expired", challenger=challenger), None)
         return
     if not any([await inline_table.reachable(svc, u) for u in (c.challenger_id, user.id)]):
         await _alert(query, tr.t("inline.start_first", bot=context.bot.username or ""))
         return
     record = await start_inline_duel(svc, c, user.id)
-    if record is None:
-        await toast(query, tr.t("inline.busy"))
+    if record is None:  # someone else accepted it meanwhile, or these two are at a duel
+        now_c = await inline.challenge(where)
+        gone = now_c is None or now_c.status is not ChallengeStatus.PENDING
+        await toast(query, tr.t("toast.challenge_gone" if gone else "inline.busy"))
         return
     await answer_quietly(query)
     async with LIVE.lock(svc, record.id):  # the sync job must not show it a second time

@@ -9,8 +9,10 @@
   their private chat, with its buttons (a move can be made there too), sent anew at every
   turn so that it notifies, the previous one deleted; none when they turned nudges off in
   /settings there. When nobody to act can be told (they never started the bot, or do not
-  want nudges), the copy goes silently to the other player, and the table says once how to
-  get nudges. The nudges go when the duel ends; the result's copy stays, silently.
+  want nudges), the copy goes silently to the other player (to one to act who wants no
+  nudges when the other never started the bot: the picture must go somewhere), and the
+  table says once how to get nudges. The nudges go when the duel ends; the result's copy
+  stays, silently.
 * **A message its chat deleted** ends its duel, not counted, the next time the bot edits it
   (a move, or the turn timer's reminder or timeout).
 """
@@ -120,7 +122,10 @@ async def _copies(svc: Services, bot: Bot, t: Table, state: DuelState, c: Conten
             await duels.note_message(user_id, up.message_id, record.id, NUDGE)
             file_id = file_id or up.file_id
     if file_id is None:
-        for user_id in (u for u in record.players if u not in to_act or state.is_over):
+        # The other player first; else one to act who wants no nudges (silently all the
+        # same): without a copy somewhere the table would keep its old picture.
+        others = [u for u in record.players if u not in to_act]
+        for user_id in [*others, *(u for u in record.players if u not in others)]:
             if not await reachable(svc, user_id):
                 continue
             up = await _send_copy(svc, bot, user_id, c.caption, c.photo,
