@@ -101,7 +101,8 @@ async def test_re_selecting_a_setting_edits_nothing(
         return str(next(b["callback_data"] for b in shown.buttons() if b["text"] == text))
 
     current = ticked()
-    assert len(current) == 7  # language, timer, stack, cards out, reveals, season, its reset
+    assert len(current) == 8  # language, timer, stack, cards out, reveals, season, its reset,
+    # the suits' colours
     edits = len(shown.history)
     for data in current:  # every value already chosen, chosen again
         assert await press(fake_api, alice, shown, data) == "Saved."

@@ -144,7 +144,8 @@ async def test_webhook_answers_the_secret_and_refuses_forgeries(
     assert hook.params["url"] == HOOK_URL
     assert re.fullmatch(r"[A-Za-z0-9_-]{16,256}", secret)
     assert await stored_secret(bot) == secret  # generated once, kept in bot_meta
-    assert set(hook.params["allowed_updates"]) == {"message", "callback_query", "my_chat_member"}
+    assert set(hook.params["allowed_updates"]) == {
+        "message", "callback_query", "my_chat_member", "inline_query", "chosen_inline_result"}
     addresses = listen_addresses(port)
     if addresses is not None:
         assert addresses == {"0100007F"}, "the webhook listens on 127.0.0.1 only by default"
