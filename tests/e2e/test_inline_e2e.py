@@ -135,6 +135,24 @@ async def test_two_friends_play_a_duel_on_one_message_in_their_private_chat(
     row = await stored.settled(storage, duel.id)
     assert (row.status, row.version, row.shown_version) == (DuelStatus.FINISHED, moves, moves)
     assert len(await storage.results.for_chat(duel.chat_id)) == 1
+    # Counted in each player's own figures (/stats in private), in their pair's chat alone.
+    for user in (alice, bob):
+        asked = api.send_command(user, private[user.id], "stats")
+        card = await api.wait_for_message(
+            private[user.id], lambda m: m.reply_to is not None
+            and m.reply_to.message_id == asked.message_id,  # noqa: B023
+            after_message_id=asked.message_id, timeout=TIMEOUT)
+        text = card.content_text or ""
+        assert f"{user.first_name} in all chats" in text and "1 duel:" in text, text
+
+    # The Review goes to the asker's private chat, not to the chat of the duel.
+    review = next(b["callback_data"] for b in table.buttons()
+                  if b.get("callback_data", "").endswith(":v"))
+    before = len(api.bot_messages(private[bob.id]))
+    await api.wait_for_answer(api.press_button(bob, table, review), timeout=TIMEOUT)
+    posted = await api.wait_for(
+        lambda: api.bot_messages(private[bob.id])[before:] or None, 60.0, "the review")
+    assert "Review" in (posted[-1].content_text or ""), posted[-1].content_text
     assert not refused_calls(api, allow=("message is not modified",))
     await bot.kill()
     await bot.close_storage()
