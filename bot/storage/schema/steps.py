@@ -186,6 +186,7 @@ CREATE TABLE inline_challenges (
     duel_id            $INT64  REFERENCES duels (id),
     created_at         $INT64  NOT NULL
 );
+CREATE INDEX inline_challenges_unplayed ON inline_challenges (created_at) WHERE duel_id IS NULL;
 """
 
 # (version, script): the baseline is V13.

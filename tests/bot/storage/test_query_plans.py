@@ -34,6 +34,7 @@ from bot.storage import (
 from bot.storage import deals as deal_rows
 from bot.storage import ratings as rating_rows
 from bot.storage.flood import FloodRecord
+from bot.storage.inline import InlineRepo
 
 T0 = 1_700_000_000
 ALICE, BOB = 101, 202
@@ -42,13 +43,14 @@ CHAT = -100123
 # Tables that grow with the past (history), or with a day of traffic (the inbox).
 LARGE = frozenset({"duels", "sixcard_games", "results", "challenges", "duel_messages", "deals",
                    "reviews", "ratings", "tournaments", "tournament_matches",
-                   "tournament_players", "inbox"})
+                   "tournament_players", "inbox", "inline_challenges", "duel_pairs"})
 # Partial indexes of the rows in play only (live, lagging, pending, settled in the last day,
 # not handled yet, running): reading one whole reads no history.
 BOUNDED = frozenset({"duels_live_by_chat", "duels_lagging", "sixcard_one_live",
                      "sixcard_lagging", "challenges_pending", "challenges_one_pending",
                      "challenges_settled", "inbox_pending", "inbox_waiting",
-                     "tournaments_running", "tournaments_open_in_chat"})
+                     "tournaments_running", "tournaments_open_in_chat",
+                     "inline_challenges_unplayed"})
 
 Call = Callable[[], Awaitable[object]]
 
@@ -129,6 +131,17 @@ def scenario(store: Storage, live: int) -> dict[str, list[Call]]:
         await s.timers.prune()
         await s.timers.delete(live)
 
+    async def inline_duel() -> None:
+        inline = s.of(InlineRepo)
+        await inline.pair_chat(ALICE, BOB)
+        await inline.post("AgAAAFcX", ALICE, 40, now=now)  # and the prune of unplayed ones
+        await inline.challenge("AgAAAFcX")
+        await inline.settle("AgAAAFcX", ChallengeStatus.DECLINED)
+        await inline.players_of(-(2**53) - 1)
+        await s.duels.on_inline("AgAAAFcX")
+        await s.duels.messages_of(live, "nudge")
+        await s.duels.forget_message(ALICE, 9)
+
     return {
         "start-up": [
             lambda: deal_rows.backfill(s.db), lambda: rating_rows.backfill(s.db),
@@ -161,6 +174,7 @@ def scenario(store: Storage, live: int) -> dict[str, list[Call]]:
         ],
         "turn timers": [timers],
         "challenges": [challenge_settled],
+        "inline duels": [inline_duel],
         "flood windows": [lambda: flood(True), lambda: flood(False)],
     }
 
