@@ -40,6 +40,9 @@ from tests.support.fakeapi.model import FakeChat, FakeMessage, FakeUser
 from tests.support.workers import LaunchWorkers
 
 # The tests that need one process run on every engine; the two-worker one on PostgreSQL only.
+# The tests whose state is the database's (a whole duel, kills, racing presses) run on every
+# engine; those of the bot's own logic (buttons, nudges, timers, refusals) on SQLite alone:
+# CI's time is the suite's budget.
 every_engine = pytest.mark.usefixtures("on_every_engine")
 
 QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}
@@ -447,7 +450,6 @@ async def test_two_webhook_workers_play_an_inline_duel_through_a_kill(
     assert not refused_calls(api, allow=("message is not modified",))
 
 
-@every_engine
 async def test_a_deleted_inline_message_abandons_its_duel(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     api = fake_api
@@ -496,7 +498,6 @@ def duel_gone() -> DuelRecord:
     raise AssertionError("no duel on the inline message")
 
 
-@every_engine
 async def test_decline_withdraw_a_second_accept_and_nudges_turned_off(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     api = fake_api
@@ -588,7 +589,6 @@ async def nudges_off(api: FakeTelegramAPI, user: FakeUser, chat: FakeChat) -> Fa
     return panel
 
 
-@every_engine
 async def test_every_table_has_its_picture_when_the_one_reachable_player_wants_no_nudges(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     """Alice started the bot but wants no nudges; Bob never started it. Nobody can be
@@ -667,7 +667,6 @@ def version_in(snapshot: dict[str, object]) -> int | None:
     return found.pop() if found else None
 
 
-@every_engine
 async def test_turn_timers_remind_and_time_out_on_the_inline_message(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     """Nobody plays: each turn is reminded once on the table at half time, and times out
@@ -720,7 +719,6 @@ async def test_turn_timers_remind_and_time_out_on_the_inline_message(
     await bot.close_storage()
 
 
-@every_engine
 async def test_a_refused_file_id_is_sent_anew(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     """Telegram refuses the picture's file_id for the inline message once: the table is
