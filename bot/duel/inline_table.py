@@ -139,7 +139,7 @@ async def _copies(svc: Services, bot: Bot, t: Table, state: DuelState, c: Conten
                 break
     for chat_id, message_id in old:
         if (chat_id, message_id) not in sent:
-            svc.janitor.delete_later(bot, chat_id, message_id)
+            await svc.janitor.delete_journaled(bot, chat_id, message_id)
             await duels.forget_message(chat_id, message_id)
     return file_id
 
@@ -168,7 +168,7 @@ async def _gone(svc: Services, bot: Bot, record: DuelRecord) -> None:
     log.info("duel %d: its inline message is gone; abandoned", record.id)
     await svc.storage.duels.abandon(record.id, now=int(svc.clock()))
     for chat_id, message_id in await svc.storage.duels.messages_of(record.id, NUDGE):
-        svc.janitor.delete_later(bot, chat_id, message_id)
+        await svc.janitor.delete_journaled(bot, chat_id, message_id)
         await svc.storage.duels.forget_message(chat_id, message_id)
 
 

@@ -72,6 +72,13 @@ class Janitor:
         if chat_id not in self._tasks:
             self._tasks[chat_id] = asyncio.ensure_future(self._sweep(bot, chat_id))
 
+    async def delete_journaled(self, bot: Bot, chat_id: int, message_id: int) -> None:
+        """`delete_later`, returning once the journal holds the message: whatever the caller
+        forgets of it next, a kill from here on leaves its delete to `resume`."""
+        if self.journal is not None:
+            await self.journal.add(chat_id, [message_id])
+        self.delete_later(bot, chat_id, message_id)
+
     def pending(self, chat_id: int) -> tuple[int, ...]:
         return tuple(self._pending.get(chat_id, ()))
 

@@ -179,6 +179,25 @@ async def test_after_a_kill_the_journal_deletes_what_was_left(tmp_path: Path) ->
         await storage.close()
 
 
+async def test_a_journaled_delete_is_written_down_before_it_returns(tmp_path: Path) -> None:
+    """`delete_journaled`: killed the moment it returns (its task never ran), the next
+    janitor still deletes it; `delete_later` writes down in its task, after returning."""
+    storage = await Storage.open(tmp_path / "j.db")
+    try:
+        killed = Janitor(room=room_when(lambda chat: False), journal=storage.deletes)
+        await killed.delete_journaled(cast(Bot, FakeBot()), 7, 41)
+        for task in list(killed._tasks.values()):  # the kill, before the task's first step
+            task.cancel()
+        await asyncio.sleep(0.01)
+        assert await storage.deletes.pending() == {7: [41]}
+        fake = FakeBot()
+        assert await Janitor(journal=storage.deletes).resume(cast(Bot, fake)) == 1
+        await settle()
+        assert fake.calls == [("deleteMessage", 7, (41,))]
+    finally:
+        await storage.close()
+
+
 async def test_a_journal_that_fails_never_stops_a_delete() -> None:
     class Broken:
         async def add(self, chat_id: int, message_ids: Sequence[int]) -> None:
