@@ -51,6 +51,12 @@ QUICK = {"SIXSHOOTER_RATE_LIMIT": "off"}
 DELETED = 75.0
 
 
+def two_friends(api: FakeTelegramAPI) -> tuple[FakeUser, FakeUser]:
+    """Alice and Bob, with the bot's inline mode (and its feedback) on, as BotFather sets it."""
+    api.set_inline_mode(True, feedback=True)
+    return api.add_user("Alice", username="alice"), api.add_user("Bob", username="bob")
+
+
 async def started(api: FakeTelegramAPI, user: FakeUser) -> FakeChat:
     """The user starts the bot in their private chat (and the bot has answered)."""
     chat = api.private_chat(user)
@@ -101,9 +107,7 @@ async def play_to_the_end(api: FakeTelegramAPI, table: FakeMessage,
 async def test_two_friends_play_a_duel_on_one_message_in_their_private_chat(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     api = fake_api
-    api.set_inline_mode(True, feedback=True)
-    alice = api.add_user("Alice", username="alice")
-    bob = api.add_user("Bob", username="bob")
+    alice, bob = two_friends(api)
     bot = await launch_bot(env=QUICK)
     private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
     friends = api.user_chat(alice, bob)
@@ -285,9 +289,7 @@ async def the_end(api: FakeTelegramAPI, bot_or_storage: Storage, table: FakeMess
 async def test_a_player_who_never_started_the_bot_plays_on_the_others_copies(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     api = fake_api
-    api.set_inline_mode(True, feedback=True)
-    alice = api.add_user("Alice", username="alice")
-    bob = api.add_user("Bob", username="bob")  # never starts the bot
+    alice, bob = two_friends(api)  # never starts the bot
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
 
@@ -341,9 +343,7 @@ async def test_a_player_who_never_started_the_bot_plays_on_the_others_copies(
 async def test_kill_9_mid_inline_duel_then_it_resumes_on_the_same_message(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     api = fake_api
-    api.set_inline_mode(True, feedback=True)
-    alice = api.add_user("Alice", username="alice")
-    bob = api.add_user("Bob", username="bob")
+    alice, bob = two_friends(api)
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
@@ -429,9 +429,7 @@ async def test_two_webhook_workers_play_an_inline_duel_through_a_kill(
         fake_api: FakeTelegramAPI, launch_workers: LaunchWorkers,
         postgres_database: str) -> None:
     api = fake_api
-    api.set_inline_mode(True, feedback=True)
-    alice = api.add_user("Alice", username="alice")
-    bob = api.add_user("Bob", username="bob")
+    alice, bob = two_friends(api)
     workers = await launch_workers(postgres_database, 2, env=QUICK)
     private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
     table = await post_challenge(api, alice, api.user_chat(alice, bob))
@@ -456,9 +454,7 @@ async def test_two_webhook_workers_play_an_inline_duel_through_a_kill(
 async def test_a_deleted_inline_message_abandons_its_duel(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     api = fake_api
-    api.set_inline_mode(True, feedback=True)
-    alice = api.add_user("Alice", username="alice")
-    bob = api.add_user("Bob", username="bob")
+    alice, bob = two_friends(api)
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
@@ -504,9 +500,7 @@ def duel_gone() -> DuelRecord:
 async def test_decline_withdraw_a_second_accept_and_nudges_turned_off(
         fake_api: FakeTelegramAPI, launch_bot: LaunchBot) -> None:
     api = fake_api
-    api.set_inline_mode(True, feedback=True)
-    alice = api.add_user("Alice", username="alice")
-    bob = api.add_user("Bob", username="bob")
+    alice, bob = two_friends(api)
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     a_chat, b_chat = await started(api, alice), await started(api, bob)
@@ -598,9 +592,7 @@ async def test_every_table_has_its_picture_when_the_one_reachable_player_wants_n
     nudged, and the other player is not always reachable: the picture must still go
     somewhere (silently) for the table to show it."""
     api = fake_api
-    api.set_inline_mode(True, feedback=True)
-    alice = api.add_user("Alice", username="alice")
-    bob = api.add_user("Bob", username="bob")  # never starts the bot
+    alice, bob = two_friends(api)  # never starts the bot
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     a_chat = await started(api, alice)
@@ -636,9 +628,8 @@ async def test_two_accepts_at_once_make_one_duel(
     """In a group, Bob and Carol press Accept on Alice's challenge at the same moment: one
     plays her, the other is told the challenge is no longer open."""
     api = fake_api
-    api.set_inline_mode(True, feedback=True)
-    alice = api.add_user("Alice", username="alice")
-    bob, carol = api.add_user("Bob", username="bob"), api.add_user("Carol", username="carol")
+    alice, bob = two_friends(api)
+    carol = api.add_user("Carol", username="carol")
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     await started(api, alice)
@@ -676,9 +667,7 @@ async def test_turn_timers_remind_and_time_out_on_the_inline_message(
     once; the second timeout in a row loses the duel. The line on how to be nudged is said
     once all the same; Alice, who started the bot, is nudged anew at her turn's reminder."""
     api = fake_api
-    api.set_inline_mode(True, feedback=True)
-    alice = api.add_user("Alice", username="alice")
-    bob = api.add_user("Bob", username="bob")  # never starts the bot
+    alice, bob = two_friends(api)  # never starts the bot
     # The pair's turn timer is the default 300 s: 3 s here.
     bot = await launch_bot(env=QUICK | {"SIXSHOOTER_TIME_SCALE": "0.01"})
     storage = await bot.storage()
@@ -727,9 +716,7 @@ async def test_a_refused_file_id_is_sent_anew(
     """Telegram refuses the picture's file_id for the inline message once: the table is
     brought up to date all the same, with a copy sent anew, and one nudge left."""
     api = fake_api
-    api.set_inline_mode(True, feedback=True)
-    alice = api.add_user("Alice", username="alice")
-    bob = api.add_user("Bob", username="bob")
+    alice, bob = two_friends(api)
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
     private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
