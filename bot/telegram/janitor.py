@@ -35,6 +35,11 @@ POLL = 0.5  # seconds between looks at the budget
 BATCH = 100  # Telegram's limit for deleteMessages
 CLOSE_WAIT = 3.0  # seconds a shutdown gives the pending deletes (the journal keeps the rest)
 REMEMBER = 4096  # deleted messages remembered, so a press on one does not delete it again
+# Seconds the deleted messages wait to be crossed off the journal together, in one statement
+# for every chat (not one a delete: a busy bot deletes a message at every turn). A kill meanwhile
+# leaves them written down: the next start deletes them again, which Telegram refuses as
+# "message to delete not found", and crosses them off.
+CROSS_OFF_EVERY = 1.0
 
 Room = Callable[[int], Awaitable[bool]]  # may a call that can wait be made in this chat now?
 Written = Callable[[int], Awaitable[None]]  # a chat's deletes were just written down
@@ -45,7 +50,7 @@ class Journal(Protocol):
 
     async def add(self, chat_id: int, message_ids: Sequence[int]) -> None: ...
 
-    async def drop(self, chat_id: int, message_ids: Sequence[int]) -> None: ...
+    async def drop(self, messages: Sequence[tuple[int, int]]) -> None: ...
 
     async def pending(self) -> dict[int, list[int]]: ...
 
@@ -63,6 +68,8 @@ class Janitor:
         self._pending: dict[int, list[int]] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._done: OrderedDict[tuple[int, int], None] = OrderedDict()
+        self._crossed: list[tuple[int, int]] = []  # deleted, still in the journal
+        self._crossing: asyncio.Task[None] | None = None
 
     def delete_later(self, bot: Bot, chat_id: int, message_id: int) -> None:
         """Delete this message of the bot's when the chat's budget allows (soon)."""
@@ -151,16 +158,32 @@ class Janitor:
 
     async def _cross_off(self, chat_id: int, ids: list[int]) -> None:
         """Deleted, gone, or not deletable: off the journal (tried once; a refused delete,
-        such as one after Telegram's 48 hours, is not tried forever)."""
+        such as one after Telegram's 48 hours, is not tried forever), with the others
+        deleted within `CROSS_OFF_EVERY` seconds."""
         written = [m for m in ids if (chat_id, m) in self._written]
         self._written.difference_update((chat_id, m) for m in written)
         if self.journal is None or not written:
             return
+        self._crossed += [(chat_id, m) for m in written]
+        if self._crossing is None:
+            self._crossing = asyncio.ensure_future(self._cross_off_later())
+
+    async def _cross_off_later(self) -> None:
         try:
-            await self.journal.drop(chat_id, written)
+            await asyncio.sleep(CROSS_OFF_EVERY)
+        finally:
+            self._crossing = None
+        await self.crossed_off()
+
+    async def crossed_off(self) -> None:
+        """Cross off the journal now what was deleted (never fatal)."""
+        crossed, self._crossed = self._crossed, []
+        if self.journal is None or not crossed:
+            return
+        try:
+            await self.journal.drop(crossed)
         except Exception:
-            log.exception("chat %d: %d deleted message(s) not crossed off", chat_id,
-                          len(written))
+            log.exception("%d deleted message(s) not crossed off", len(crossed))
 
     async def close(self, bot: Bot) -> None:
         """At shutdown: what is pending is written down, then deleted at once, every chat
@@ -181,3 +204,8 @@ class Janitor:
                 await asyncio.gather(*(self._delete(bot, chat_id, ids) for chat_id, ids in batches))
         except TimeoutError:
             log.info("old messages in %d chat(s) left for the next start to delete", len(batches))
+        if self._crossing is not None:
+            self._crossing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._crossing
+        await self.crossed_off()

@@ -54,8 +54,9 @@ async def test_kill_9_between_taps_and_mid_tap_then_restart_and_finish(
     taps = 1
 
     # kill -9 between taps: nothing lags, so the restart redraws nothing. (The janitor's
-    # journal may still hold the replaced message if the kill came between its delete and
-    # crossing it off: deleting it again is the one call allowed, and it deletes nothing.)
+    # journal may still hold the replaced messages if the kill came between their delete and
+    # crossing them off, a second later: deleting them again is the one call allowed, and it
+    # deletes nothing.)
     await stored.settled(storage, duel_id)
     await bot.kill()
     live = live_duel(fake_api, table.chat)
@@ -66,10 +67,11 @@ async def test_kill_9_between_taps_and_mid_tap_then_restart_and_finish(
     await bot.start()
     await quiet()
     assert live.content_key() == shown and len(fake_api.bot_messages(table.chat)) == count
-    assert not {"sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText",
-                "deleteMessages"} & set(costs(fake_api, since))
-    again = [r.params["message_id"] for r in fake_api.requests
-             if r.seq > since and r.method == "deleteMessage"]
+    assert not {"sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageText"} & set(
+        costs(fake_api, since))
+    again = [m for r in fake_api.requests if r.seq > since
+             for m in ([r.params["message_id"]] if r.method == "deleteMessage" else
+                       r.params["message_ids"] if r.method == "deleteMessages" else [])]
     assert set(again) <= gone_before
     await move(fake_api, table, rng)  # the old buttons work after the restart
     taps += 1

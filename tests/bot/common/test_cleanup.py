@@ -77,6 +77,7 @@ async def test_a_dead_workers_deletes_are_adopted_by_a_live_one(store: Storage) 
     live.janitor.room = room_when(lambda chat: True)
     await settle()
     assert fake.calls == [("deleteMessages", -5, (12, 10, 11))]  # each once
+    await live.janitor.crossed_off()  # what a second's deletes wait for
     assert await store.deletes.pending() == {}
     await cleanup.adopt_orphans(app, "-5", None)  # fired twice: nothing left to do
     await settle()

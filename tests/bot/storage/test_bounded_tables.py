@@ -89,7 +89,7 @@ class Bot:
         await s.jobs.schedule("turn", str(duel.id), t + 30.0, {"version": 0})
         await s.deletes.add(c.chat_id, [10 * i, 10 * i + 1])
         await self.update()
-        await s.deletes.drop(c.chat_id, [10 * i, 10 * i + 1])  # deleted
+        await s.deletes.drop([(c.chat_id, 10 * i), (c.chat_id, 10 * i + 1)])  # deleted
         result = DuelResult(duel.id, c.chat_id, (ALICE, BOB), (70, 30), 50, ALICE,
                             ResultReason.NORMAL, (5000, None), (0, 0), 6, t + 100)
         assert await s.duels.save(duel.id, 0, "{}", DuelStatus.FINISHED, now=t + 100,

@@ -153,6 +153,7 @@ def scenario(store: Storage, live: int) -> dict[str, list[Call]]:
             lambda: jobs.schedule("challenge.expire", "1", now + 300, sooner_only=True),
             s.timers.prune, s.deletes.pending, s.tournaments.running, s.live_games,
         ],
+        "an update's first read": [lambda: s.read_first(ALICE, CHAT)],
         "sync of lagging messages": [
             s.duels.lagging, s.sixcard.lagging,
             lambda: s.duels.get(live), lambda: s.duels.mark_shown(live, 0),
@@ -170,7 +171,7 @@ def scenario(store: Storage, live: int) -> dict[str, list[Call]]:
         ],
         "janitor": [
             lambda: s.deletes.add(CHAT, [1, 2]), lambda: s.deletes.pending_in(CHAT),
-            lambda: s.deletes.drop(CHAT, [1, 2]), s.deletes.pending,
+            lambda: s.deletes.drop([(CHAT, 1), (CHAT, 2)]), s.deletes.pending,
         ],
         "turn timers": [timers],
         "challenges": [challenge_settled],

@@ -122,9 +122,11 @@ async def test_a_stop_gives_a_held_delete_close_wait_and_the_next_start_deletes_
         assert held.calls == [("deleteMessages", -8, (4, 5))]  # the free chat went on
         assert await storage.deletes.pending() == {-5: [10, 11]}
         fresh = FakeBot()
-        assert await Janitor(journal=storage.deletes).resume(cast(Bot, fresh)) == 2
+        again = Janitor(journal=storage.deletes)
+        assert await again.resume(cast(Bot, fresh)) == 2
         await settle()
         assert fresh.calls == [("deleteMessages", -5, (10, 11))]
+        await again.crossed_off()
         assert await storage.deletes.pending() == {}
     finally:
         await storage.close()
@@ -149,6 +151,8 @@ async def test_what_waits_is_written_down_first_and_crossed_off_once_deleted(
         busy.clear()
         await settle()
         assert fake.calls == [("deleteMessages", -5, (10, 11, 12))]
+        assert await storage.deletes.pending() == {-5: [10, 11, 12]}  # crossed off together,
+        await j.crossed_off()  # within a second (CROSS_OFF_EVERY)
         assert await storage.deletes.pending() == {}
     finally:
         await storage.close()
@@ -173,6 +177,7 @@ async def test_after_a_kill_the_journal_deletes_what_was_left(tmp_path: Path) ->
         assert fresh.handled(-5, 10)  # a press on it now is known as already handled
         await settle()
         assert sorted(fake.calls) == [("deleteMessage", -8, (4,)), ("deleteMessage", -5, (10,))]
+        await fresh.crossed_off()
         assert await storage.deletes.pending() == {}
         assert await Janitor(journal=storage.deletes).resume(cast(Bot, fake)) == 0
     finally:
@@ -198,12 +203,54 @@ async def test_a_journaled_delete_is_written_down_before_it_returns(tmp_path: Pa
         await storage.close()
 
 
+class Recording:
+    """A journal that notes each call."""
+
+    def __init__(self) -> None:
+        self.added: list[tuple[int, tuple[int, ...]]] = []
+        self.dropped: list[tuple[tuple[int, int], ...]] = []
+        self.crossed = asyncio.Event()
+
+    async def add(self, chat_id: int, message_ids: Sequence[int]) -> None:
+        self.added.append((chat_id, tuple(message_ids)))
+
+    async def drop(self, messages: Sequence[tuple[int, int]]) -> None:
+        self.dropped.append(tuple(messages))
+        self.crossed.set()
+
+    async def pending(self) -> dict[int, list[int]]:
+        return {}
+
+
+async def test_deletes_in_every_chat_are_crossed_off_together_a_moment_later(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One statement crosses off what a while's deletes left, whatever their chats (a busy
+    bot deletes a message at every turn), by itself once CROSS_OFF_EVERY is over."""
+    monkeypatch.setattr(janitor, "CROSS_OFF_EVERY", 0.5)
+    journal, fake = Recording(), FakeBot()
+    j = Janitor(journal=journal)
+    for chat_id, message_id in ((-5, 10), (-8, 4), (-5, 11)):
+        j.delete_later(cast(Bot, fake), chat_id, message_id)
+    await settle()
+    assert sorted(fake.calls) == [("deleteMessage", -8, (4,)), ("deleteMessages", -5, (10, 11))]
+    assert sorted(journal.added) == [(-8, (4,)), (-5, (10, 11))]
+    assert journal.dropped == []  # deleted, still written down
+    async with asyncio.timeout(5):
+        await journal.crossed.wait()
+    assert len(journal.dropped) == 1 and sorted(journal.dropped[0]) == [
+        (-8, 4), (-5, 10), (-5, 11)]
+    j.delete_later(cast(Bot, fake), -5, 12)
+    await settle()
+    await j.close(cast(Bot, fake))  # a stop crosses off at once what is deleted
+    assert journal.dropped[1:] == [((-5, 12),)]
+
+
 async def test_a_journal_that_fails_never_stops_a_delete() -> None:
     class Broken:
         async def add(self, chat_id: int, message_ids: Sequence[int]) -> None:
             raise OSError("disk full")
 
-        async def drop(self, chat_id: int, message_ids: Sequence[int]) -> None:
+        async def drop(self, messages: Sequence[tuple[int, int]]) -> None:
             raise OSError("disk full")
 
         async def pending(self) -> dict[int, list[int]]:
