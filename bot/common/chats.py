@@ -80,6 +80,8 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     svc = services(context.bot_data)
     user, chat = update.effective_user, update.effective_chat
     now = svc.clock()
+    if user is not None and chat is not None:
+        await svc.storage.read_first(user.id, chat.id)
     if user is not None:
         await svc.storage.users.remember(user.id, user.first_name, user.last_name,
                                          user.username, user.language_code, user.is_bot,

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, fields
 from os import PathLike
 from typing import Any, TypeVar, cast
 
-from bot.storage import counts, ratings, row_cache, standings
+from bot.storage import counts, ratings, row_cache, standings, update_rows
 from bot.storage.balances import BalanceRepo
 from bot.storage.challenges import ChallengeRecord, ChallengeRepo, ChallengeStatus
 from bot.storage.chat_move import ChatMove, move_chat
@@ -236,6 +236,11 @@ class Storage:
         """Around one update's handling: shared by several processes (PostgreSQL), its user,
         chat and settings are read once for the whole update (`bot.storage.row_cache`)."""
         return row_cache.one_update()
+
+    async def read_first(self, user_id: int, chat_id: int) -> None:
+        """An update's user, chat and chat settings read together, once, where they are kept
+        for the update alone (`bot.storage.update_rows`)."""
+        await update_rows.read_first(self.db, self.users, self.chats, user_id, chat_id)
 
     async def try_hold(self, name: str) -> HeldLock | None:
         """A lock held by one process at a time until released or the process ends

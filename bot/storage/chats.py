@@ -96,6 +96,11 @@ def _int_in(value: Any, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
+def settings_of(stored: str | None) -> ChatSettings:
+    """A chat's settings as stored (None: never changed, the defaults)."""
+    return ChatSettings() if stored is None else ChatSettings.from_json(stored)
+
+
 def _chat(row: Row) -> ChatRecord:
     return ChatRecord(
         id=row["id"], type=row["type"], title=row["title"], is_forum=bool(row["is_forum"]),
@@ -162,10 +167,14 @@ class ChatRepo:
         if row is None:
             return None
         record = _chat(row)
-        self._chats.put(chat_id, record)
-        self._settings.put(chat_id, ChatSettings.from_json(row["settings"])
-                           if row["settings"] is not None else ChatSettings())
+        self.keep(record, settings_of(row["settings"]))
         return record
+
+    def keep(self, record: ChatRecord, settings: ChatSettings) -> None:
+        """The chat's row and settings as just read (here, or with others:
+        bot.storage.update_rows)."""
+        self._chats.put(record.id, record)
+        self._settings.put(record.id, settings)
 
     async def mark_left(self, chat_id: int, *, now: int) -> bool:
         """The bot was removed from the chat. False if the chat was unknown."""

@@ -32,7 +32,7 @@ def normalize_username(username: str | None) -> str | None:
     return username or None
 
 
-def _user(row: Row) -> UserRecord:
+def user_of(row: Row) -> UserRecord:
     return UserRecord(
         id=row["id"], first_name=row["first_name"], last_name=row["last_name"],
         username=row["username"], language_code=row["language_code"],
@@ -105,10 +105,14 @@ class UserRepo:
         self._by_id.put(user_id, record)
         return record
 
+    def keep(self, record: UserRecord) -> None:
+        """The user's row as just read with others (bot.storage.update_rows)."""
+        self._by_id.put(record.id, record)
+
     async def get(self, user_id: int) -> UserRecord | None:
         async def load() -> UserRecord | None:
             row = await self.db.fetchone("SELECT * FROM users WHERE id = ?", (user_id,))
-            return _user(row) if row else None
+            return user_of(row) if row else None
 
         return await self._by_id.read(user_id, load)
 
@@ -123,7 +127,7 @@ class UserRepo:
             marks = ", ".join("?" * len(missing))
             for row in await self.db.fetchall(f"SELECT * FROM users WHERE id IN ({marks})",
                                               tuple(missing)):
-                record = _user(row)
+                record = user_of(row)
                 found[record.id] = record
                 self._by_id.put(record.id, record)
         return found
@@ -138,4 +142,4 @@ class UserRepo:
             " ORDER BY updated_at DESC LIMIT 1",
             (name,),
         )
-        return _user(row) if row else None
+        return user_of(row) if row else None

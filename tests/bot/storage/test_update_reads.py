@@ -1,5 +1,6 @@
 """What one update reads of its chat and its users costs in statements, on every engine: a
-duel's table names both players in one read, the chat's row brings its settings along."""
+duel's table names both players in one read, the chat's row brings its settings along, and an
+update's first read brings its user, chat and settings in one statement."""
 
 from __future__ import annotations
 
@@ -73,3 +74,26 @@ async def test_the_chat_remembered_brings_its_settings_along(store: Storage) -> 
     # A change of the chat (renamed) is written, and its settings stay as they were.
     assert await store.chats.remember(CHAT, "group", "Renamed", False, now=3)
     assert (await store.chats.get_settings(CHAT)).language == "de"
+
+
+async def test_an_updates_user_chat_and_settings_come_in_one_statement(store: Storage) -> None:
+    await store.users.upsert(ALICE, "Alice", now=1)
+    await store.chats.upsert(CHAT, "group", "Table", False, now=1)
+    await store.chats.set_settings(CHAT, ChatSettings(language="de"))
+    # What bot.common.chats.remember does with every update: on PostgreSQL one statement
+    # (before it, two: the user's row, then the chat's with its settings); SQLite keeps all
+    # three from their writes and reads nothing.
+    with one_update(), counted() as seen:
+        await store.read_first(ALICE, CHAT)
+        assert not await store.users.remember(ALICE, "Alice", None, None, None, False, now=2)
+        assert not await store.chats.remember(CHAT, "group", "Table", False, now=2)
+        assert (await store.chats.get_settings(CHAT)).language == "de"
+        assert (await store.users.get(ALICE)).first_name == "Alice"  # type: ignore[union-attr]
+        assert seen.statements == (0 if store.can.one_process else 1)
+    # Neither known yet (a new user in a new chat): each is written, as before.
+    with one_update():
+        await store.read_first(BOB, -5)
+        assert await store.users.remember(BOB, "Bob", None, None, None, False, now=3)
+        assert await store.chats.remember(-5, "group", "New", False, now=3)
+    assert (await store.users.get(BOB)).first_name == "Bob"  # type: ignore[union-attr]
+    assert (await store.chats.get(-5)).title == "New"  # type: ignore[union-attr]
