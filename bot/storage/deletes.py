@@ -15,10 +15,12 @@ class DeleteRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def add(self, chat_id: int, message_ids: Sequence[int]) -> None:
+    async def add(self, messages: Sequence[tuple[int, int]]) -> None:
+        """Write these (chat id, message id) down, whatever their chats: one statement for up
+        to `CHUNK` of them (the janitor writes a moment's deletes at once)."""
         await self._each(
             "INSERT INTO pending_deletes (chat_id, message_id) VALUES {} ON CONFLICT DO NOTHING",
-            "(?, ?)", ", ", [(chat_id, m) for m in message_ids])
+            "(?, ?)", ", ", messages)
 
     async def drop(self, messages: Sequence[tuple[int, int]]) -> None:
         """Cross these (chat id, message id) off, whatever their chats: one statement for up

@@ -87,7 +87,7 @@ class Bot:
             assert await s.challenges.transition(c.id, 0, ChallengeStatus.ACCEPTED, duel.id)
         await s.timers.put(TimerRecord(duel.id, 0, 60, t + 30.0, t + 60.0, False, (0, 0)))
         await s.jobs.schedule("turn", str(duel.id), t + 30.0, {"version": 0})
-        await s.deletes.add(c.chat_id, [10 * i, 10 * i + 1])
+        await s.deletes.add([(c.chat_id, 10 * i), (c.chat_id, 10 * i + 1)])
         await self.update()
         await s.deletes.drop([(c.chat_id, 10 * i), (c.chat_id, 10 * i + 1)])  # deleted
         result = DuelResult(duel.id, c.chat_id, (ALICE, BOB), (70, 30), 50, ALICE,

@@ -170,7 +170,7 @@ def scenario(store: Storage, live: int) -> dict[str, list[Call]]:
             lambda: inbox.prune(now=now), inbox.pending,
         ],
         "janitor": [
-            lambda: s.deletes.add(CHAT, [1, 2]), lambda: s.deletes.pending_in(CHAT),
+            lambda: s.deletes.add([(CHAT, 1), (CHAT, 2)]), lambda: s.deletes.pending_in(CHAT),
             lambda: s.deletes.drop([(CHAT, 1), (CHAT, 2)]), s.deletes.pending,
         ],
         "turn timers": [timers],

@@ -42,6 +42,7 @@ def room_when(has_room: Callable[[int], bool]) -> janitor.Room:
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(janitor, "POLL", 0.01)
     monkeypatch.setattr(janitor, "MAX_WAIT", 0.2)
+    monkeypatch.setattr(janitor, "WRITE_WITHIN", 0.005)
 
 
 async def settle() -> None:
@@ -207,12 +208,12 @@ class Recording:
     """A journal that notes each call."""
 
     def __init__(self) -> None:
-        self.added: list[tuple[int, tuple[int, ...]]] = []
+        self.added: list[tuple[tuple[int, int], ...]] = []
         self.dropped: list[tuple[tuple[int, int], ...]] = []
         self.crossed = asyncio.Event()
 
-    async def add(self, chat_id: int, message_ids: Sequence[int]) -> None:
-        self.added.append((chat_id, tuple(message_ids)))
+    async def add(self, messages: Sequence[tuple[int, int]]) -> None:
+        self.added.append(tuple(messages))
 
     async def drop(self, messages: Sequence[tuple[int, int]]) -> None:
         self.dropped.append(tuple(messages))
@@ -222,18 +223,20 @@ class Recording:
         return {}
 
 
-async def test_deletes_in_every_chat_are_crossed_off_together_a_moment_later(
+async def test_deletes_in_every_chat_are_written_down_and_crossed_off_together(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """One statement crosses off what a while's deletes left, whatever their chats (a busy
-    bot deletes a message at every turn), by itself once CROSS_OFF_EVERY is over."""
+    """One statement writes down what a moment's deletes wait for, and one crosses off what a
+    while's deletes left, whatever their chats (a busy bot deletes a message at every turn):
+    each by itself, once WRITE_WITHIN or CROSS_OFF_EVERY is over."""
     monkeypatch.setattr(janitor, "CROSS_OFF_EVERY", 0.5)
+    monkeypatch.setattr(janitor, "WRITE_WITHIN", 0.03)
     journal, fake = Recording(), FakeBot()
     j = Janitor(journal=journal)
     for chat_id, message_id in ((-5, 10), (-8, 4), (-5, 11)):
         j.delete_later(cast(Bot, fake), chat_id, message_id)
     await settle()
     assert sorted(fake.calls) == [("deleteMessage", -8, (4,)), ("deleteMessages", -5, (10, 11))]
-    assert sorted(journal.added) == [(-8, (4,)), (-5, (10, 11))]
+    assert len(journal.added) == 1 and sorted(journal.added[0]) == [(-8, 4), (-5, 10), (-5, 11)]
     assert journal.dropped == []  # deleted, still written down
     async with asyncio.timeout(5):
         await journal.crossed.wait()
@@ -247,7 +250,7 @@ async def test_deletes_in_every_chat_are_crossed_off_together_a_moment_later(
 
 async def test_a_journal_that_fails_never_stops_a_delete() -> None:
     class Broken:
-        async def add(self, chat_id: int, message_ids: Sequence[int]) -> None:
+        async def add(self, messages: Sequence[tuple[int, int]]) -> None:
             raise OSError("disk full")
 
         async def drop(self, messages: Sequence[tuple[int, int]]) -> None:
