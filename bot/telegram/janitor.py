@@ -42,7 +42,7 @@ REMEMBER = 4096  # deleted messages remembered, so a press on one does not delet
 CROSS_OFF_EVERY = 1.0
 # Seconds the messages to delete of every chat gather before they are written down, together,
 # in one statement: each delete waits that much longer, which nobody sees.
-WRITE_WITHIN = 0.1
+WRITE_WITHIN = 0.05
 
 Room = Callable[[int], Awaitable[bool]]  # may a call that can wait be made in this chat now?
 Written = Callable[[int], Awaitable[None]]  # a chat's deletes were just written down
