@@ -8,10 +8,11 @@ chat's budget has room to spare for the sends that may follow (`room`: the rate 
 or after `MAX_WAIT` seconds whatever the budget: in a quiet chat at once, one by one; in a
 busy one later, all that piled up in one `deleteMessages` call (up to 100). At shutdown what
 is pending is deleted at once, for a few seconds at most. With a `journal` (the database's
-`pending_deletes`), what waits is written down before the wait and crossed off once deleted,
-so after a kill (or a stop that gave up) `resume` deletes it; without one (tests), a kill
-forgets it, and a press on such an old message's buttons is refused as out of date and
-deletes it. With several workers, `written` (a due row armed after each write:
+`pending_deletes`), what waits is written down before the wait and crossed off once deleted
+(every chat's together: what `WRITE_WITHIN` gathers in one statement, what `CROSS_OFF_EVERY`
+gathers in another), so after a kill (or a stop that gave up) `resume` deletes it; without
+one (tests), a kill forgets it, and a press on such an old message's buttons is refused as out
+of date and deletes it. With several workers, `written` (a due row armed after each write:
 bot.common.cleanup) lets another worker delete what a dead one left.
 """
 
