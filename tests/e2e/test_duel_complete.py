@@ -67,7 +67,12 @@ async def test_a_complete_duel_costs_an_answer_a_send_and_a_delete_per_tap_and_k
     first = await open_duel(fake_api, table)
     duel_id = duel_id_of(first)
     rng = random.Random(7)
-    taps, deals, start = 0, 1, fake_api.last_seq
+    # The header (the challenge's message) shows the first deal's commitment; none at all when
+    # the accept was taken before the bot had stored the challenge's message (a loaded
+    # machine: bot.duel.handlers drops that message's buttons instead).
+    deals = (await stored.duel(storage, duel_id)).header_rounds
+    headed = deals > 0
+    taps, start = 0, fake_api.last_seq
     pressed: list[FakeMessage] = []
     while (m := live_duel_message(fake_api, table.chat)) is not None:
         answer = tiebreak_answer(table, m)
@@ -87,7 +92,7 @@ async def test_a_complete_duel_costs_an_answer_a_send_and_a_delete_per_tap_and_k
         assert set(spent) <= {"answerCallbackQuery", "sendPhoto", "deleteMessage",
                               "deleteMessages", "editMessageText"}, spent
         pressed.append(m)
-    assert taps >= 10 and deals >= 2
+    assert taps >= 10 and (deals >= 2 if headed else deals == 0)
     # Each message a turn left is deleted, when the group's flood budget has room: one by
     # one while it does, the rest together.
     await gone(fake_api, *pressed)
