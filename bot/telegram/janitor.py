@@ -74,8 +74,9 @@ class Janitor:
         self._done: OrderedDict[tuple[int, int], None] = OrderedDict()
         self._crossed: list[tuple[int, int]] = []  # deleted, still in the journal
         self._crossing: asyncio.Task[None] | None = None
-        self._to_write: list[tuple[int, int]] = []  # gathering to be written down together
+        self._to_write: dict[tuple[int, int], None] = {}  # gathering to be written together
         self._writing: asyncio.Task[bool] | None = None  # writes them, WRITE_WITHIN from now
+        self._writes: set[asyncio.Task[bool]] = set()  # those not done yet
 
     def delete_later(self, bot: Bot, chat_id: int, message_id: int) -> None:
         """Delete this message of the bot's when the chat's budget allows (soon)."""
@@ -120,9 +121,11 @@ class Janitor:
         new = [m for m in self._pending.get(chat_id, ()) if (chat_id, m) not in self._written]
         if self.journal is None or not new:
             return
-        self._to_write += [(chat_id, m) for m in new]
+        self._to_write.update(dict.fromkeys((chat_id, m) for m in new))
         if self._writing is None:
             self._writing = asyncio.ensure_future(self._write_gathered())
+            self._writes.add(self._writing)
+            self._writing.add_done_callback(self._writes.discard)
         if not await asyncio.shield(self._writing):
             return
         self._written.update((chat_id, m) for m in new)
@@ -137,7 +140,7 @@ class Janitor:
             await asyncio.sleep(WRITE_WITHIN)
         finally:
             self._writing = None
-            gathered, self._to_write = self._to_write, []
+            gathered, self._to_write = list(self._to_write), {}
         assert self.journal is not None
         try:
             await self.journal.add(gathered)
@@ -216,8 +219,8 @@ class Janitor:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        for chat_id in list(self._pending):
-            await self._write(chat_id)
+        await asyncio.gather(*(self._write(chat_id) for chat_id in list(self._pending)))
+        await asyncio.gather(*self._writes)  # what a cancelled sweep was writing down
         batches = [(chat_id, ids[:BATCH]) for chat_id, ids in self._pending.items() if ids]
         self._pending.clear()
         try:

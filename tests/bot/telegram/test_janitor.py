@@ -248,6 +248,18 @@ async def test_deletes_in_every_chat_are_written_down_and_crossed_off_together(
     assert journal.dropped[1:] == [((-5, 12),)]
 
 
+async def test_a_stop_writes_down_every_chats_waiting_deletes_in_one_statement() -> None:
+    journal, fake = Recording(), FakeBot()
+    j = Janitor(room=room_when(lambda chat: False), journal=journal)
+    for chat_id in range(-10, -5):
+        j.delete_later(cast(Bot, fake), chat_id, 7)
+    await j.close(cast(Bot, fake))  # before any sweep wrote: the stop writes, together
+    assert len(journal.added) == 1 and sorted(journal.added[0]) == [
+        (chat_id, 7) for chat_id in range(-10, -5)]
+    assert sorted(fake.calls) == [("deleteMessage", chat_id, (7,)) for chat_id in range(-10, -5)]
+    assert sorted(journal.dropped[0]) == sorted(journal.added[0])
+
+
 async def test_a_journal_that_fails_never_stops_a_delete() -> None:
     class Broken:
         async def add(self, messages: Sequence[tuple[int, int]]) -> None:
