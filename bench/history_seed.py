@@ -32,8 +32,7 @@ import json
 import random
 import time
 from pathlib import Path
-
-from rules.duel.moves import legal_actions
+from typing import Any
 
 from bot.duel.service import duel_result
 from bot.storage import DuelStatus, Storage, deals_of
@@ -42,6 +41,15 @@ from rules.duel import DuelState
 from rules.duel.actions import Action, Bet, Surrender, TiebreakAnswer
 from rules.duel.view import Phase
 from rules.fairness import new_salt
+
+try:  # where a game is shown: a message id before issue 35, a ChatMessage since
+    from bot.storage import ChatMessage
+
+    def shown(chat: int, message_id: int) -> Any:
+        return ChatMessage(chat, message_id)
+except ImportError:
+    def shown(chat: int, message_id: int) -> Any:
+        return message_id
 
 MAIN = -4242  # the group with the long past
 SIDE = -4343  # the group whose live duel is tapped while /stats runs
@@ -76,7 +84,7 @@ def _play(rng: random.Random, quit_at: int | None, reason: str, accept: bool) ->
         elif state.public_view().phase is Phase.TIEBREAK_OFFER:
             action = TiebreakAnswer(accept)
         else:
-            action = rng.choice([a for a in legal_actions(state, player) if isinstance(a, Bet)])
+            action = rng.choice([a for a in state.legal_actions(player) if isinstance(a, Bet)])
         state.apply(action, player)
         moves += 1
     return state
@@ -157,7 +165,7 @@ async def seed(where: str, duels: int, rng_seed: int, batch: int) -> dict[str, f
                         now=finished_at, result=result, deals=deals_of(state.public_view()))
                     assert version is not None
                     message = 10 * record.id
-                    await storage.duels.set_message(record.id, message + 1, version)
+                    await storage.duels.set_message(record.id, shown(chat, message + 1), version)
                     await storage.duels.note_message(chat, message, record.id, "header")
                     await storage.duels.note_message(chat, message + 2, record.id, "result")
     finally:
