@@ -572,17 +572,7 @@ def draw(
     if emoji.has(text, has_glyph):
         return _draw_mixed(canvas, xy, text, size, fill, anchor, face, cell, bg)
     w, h, ink, inked = _ink(text, size, face)
-    x, y = xy
-    if anchor == "m":
-        x -= w // 2
-    elif anchor == "r":
-        x -= w
-    box = (x, y, x + w, y + h)
-    m = _MIRROR.get()
-    if m is not None and m[0] == id(canvas):  # the same box, counted from the right edge
-        x = m[1] - x - w
-        if cell is not None:
-            cell = (m[1] - cell[2], cell[1], m[1] - cell[0], cell[3])
+    x, y, box, cell = _placed(canvas, xy, w, h, anchor, cell)
     if ink is not None and bg is not None:
         canvas.paste(_laid(text, size, face, fill, bg), (x + ink[0], y + ink[1]))
     elif ink is not None:  # only the ink's box is blended: the same pixels, a third less work
@@ -634,19 +624,28 @@ def _mixed_width(text: str, size: int, face: str) -> int:
                for piece, is_emoji in emoji.split(text, has_glyph))
 
 
+def _placed(canvas: Image.Image, xy: tuple[int, int], w: int, h: int, anchor: str,
+            cell: Box | None) -> tuple[int, int, Box, Box | None]:
+    """Where a `w` x `h` text anchored at `xy` lands: its left and top on the canvas, its box
+    in the caller's terms, and its cell; on a canvas being mirrored, the same box counted from
+    the right edge."""
+    x, y = xy
+    x -= w // 2 if anchor == "m" else w if anchor == "r" else 0
+    box = (x, y, x + w, y + h)
+    m = _MIRROR.get()
+    if m is not None and m[0] == id(canvas):
+        x = m[1] - x - w
+        if cell is not None:
+            cell = (m[1] - cell[2], cell[1], m[1] - cell[0], cell[3])
+    return x, y, box, cell
+
+
 def _draw_mixed(canvas: Image.Image, xy: tuple[int, int], text: str, size: int, fill: RGB,
                 anchor: str, face: str, cell: Box | None, bg: RGB | None) -> Box:
     """`draw` for a text holding emoji: its text runs as `draw` pastes them, its emoji as
     pictures, recorded as one text (its ink box: all of theirs)."""
     w, h = width(text, size, face), line_height(size, face)
-    x, y = xy
-    x -= w // 2 if anchor == "m" else w if anchor == "r" else 0
-    box = (x, y, x + w, y + h)
-    m = _MIRROR.get()
-    if m is not None and m[0] == id(canvas):  # the same box, counted from the right edge
-        x = m[1] - x - w
-        if cell is not None:
-            cell = (m[1] - cell[2], cell[1], m[1] - cell[0], cell[3])
+    x, y, box, cell = _placed(canvas, xy, w, h, anchor, cell)
     inks: list[Box] = []
     at = x
     for piece, is_emoji in emoji.split(text, has_glyph):
