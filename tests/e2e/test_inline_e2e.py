@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import pytest
 
@@ -237,6 +238,24 @@ async def accepted(api: FakeTelegramAPI, user: FakeUser, challenge: FakeMessage)
     return challenge.inline_message_id
 
 
+@dataclass
+class Friendly:
+    """A duel between Alice and Bob in their own chat, as `friendly` opened it."""
+
+    private: dict[int, FakeChat]  # each one's private chat with the bot, by user id
+    players: dict[int, FakeUser]
+    table: FakeMessage  # the inline message the duel plays on
+    where: str  # its inline message id
+
+
+async def friendly(api: FakeTelegramAPI, alice: FakeUser, bob: FakeUser) -> Friendly:
+    """Both start the bot, Alice posts a challenge in their chat, Bob accepts it."""
+    private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
+    table = await post_challenge(api, alice, api.user_chat(alice, bob))
+    return Friendly(private, {alice.id: alice, bob.id: bob}, table,
+                    await accepted(api, bob, table))
+
+
 def accept_data(challenge: FakeMessage) -> str:
     return next(d for d in challenge.callback_data() if d.endswith(":a"))
 
@@ -346,10 +365,8 @@ async def test_kill_9_mid_inline_duel_then_it_resumes_on_the_same_message(
     alice, bob = two_friends(api)
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
-    private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
-    players = {alice.id: alice, bob.id: bob}
-    table = await post_challenge(api, alice, api.user_chat(alice, bob))
-    where = await accepted(api, bob, table)
+    f = await friendly(api, alice, bob)
+    private, players, table, where = f.private, f.players, f.table, f.where
     duel = await storage.duels.on_inline(where)
     assert duel is not None
     rng = random.Random(3)
@@ -431,10 +448,9 @@ async def test_two_webhook_workers_play_an_inline_duel_through_a_kill(
     api = fake_api
     alice, bob = two_friends(api)
     workers = await launch_workers(postgres_database, 2, env=QUICK)
-    private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
-    table = await post_challenge(api, alice, api.user_chat(alice, bob))
-    where = await accepted(api, bob, table)
-    players, rng = {alice.id: alice, bob.id: bob}, random.Random(9)
+    f = await friendly(api, alice, bob)
+    private, players, table, where = f.private, f.players, f.table, f.where
+    rng = random.Random(9)
     storage = await workers.storage()
     moves = await play_on(api, table, players, rng, limit=4)
     # One worker killed -9 between moves: the other finds the duel through the database.
@@ -457,11 +473,9 @@ async def test_a_deleted_inline_message_abandons_its_duel(
     alice, bob = two_friends(api)
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
-    private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
-    players = {alice.id: alice, bob.id: bob}
+    f = await friendly(api, alice, bob)
+    private, players, table, where = f.private, f.players, f.table, f.where
     friends = api.user_chat(alice, bob)
-    table = await post_challenge(api, alice, friends)
-    where = await accepted(api, bob, table)
     rng = random.Random(4)
     moves = await play_on(api, table, players, rng, limit=2)
     duel = await stored.settled(storage, (await storage.duels.on_inline(where) or duel_gone()).id)
@@ -719,10 +733,8 @@ async def test_a_refused_file_id_is_sent_anew(
     alice, bob = two_friends(api)
     bot = await launch_bot(env=QUICK)
     storage = await bot.storage()
-    private = {alice.id: await started(api, alice), bob.id: await started(api, bob)}
-    players = {alice.id: alice, bob.id: bob}
-    table = await post_challenge(api, alice, api.user_chat(alice, bob))
-    where = await accepted(api, bob, table)
+    f = await friendly(api, alice, bob)
+    private, players, table, where = f.private, f.players, f.table, f.where
     rng = random.Random(2)
     moves = await play_on(api, table, players, rng, limit=2)
     duel = await stored.settled(storage, (await storage.duels.on_inline(where)
