@@ -158,6 +158,7 @@ class Location:
     file: str | None = None  # the file it is in (the bot's lock goes beside it); None: a server
     # What no line may show: the URL's password, as written and decoded (the bot's log masks it)
     secrets: tuple[str, ...] = field(default=(), repr=False)
+    pooled: bool = False  # a transaction pooler is in front (bot.storage.engines: its engine)
 
 
 class Database(ABC):

@@ -5,16 +5,20 @@
     db = await open_database(location)                      # or a path or URL as it is
 
 A location without a scheme is a SQLite file's path. Adding an engine is a `Database` subclass
-(its capabilities, its dialect, how its URL is written) and its schemes here.
+(its capabilities, its dialect, how its URL is written) and its schemes here; one that stands
+in for another behind a transaction pooler (the URL says `?pooler=transaction`), in
+`BEHIND_POOLER`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from os import PathLike, fspath
 from urllib.parse import urlsplit
 
 from bot.storage.db import BUSY_TIMEOUT, READERS, Database, Location, Migration, StorageError
+from bot.storage.pooled import PooledPostgresDatabase
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.sqlite import SqliteDatabase
 
@@ -24,6 +28,9 @@ ENGINES: Mapping[str, type[Database]] = {
     "postgres": PostgresDatabase,
 }
 DEFAULT: type[Database] = SqliteDatabase  # a path without a scheme
+# psycopg's one round trip a statement instead of asyncpg's two (bot.storage.pooled)
+BEHIND_POOLER: Mapping[type[Database], type[Database]] = {
+    PostgresDatabase: PooledPostgresDatabase}
 
 
 def locate(where: str | PathLike[str]) -> Location:
@@ -43,7 +50,10 @@ def locate(where: str | PathLike[str]) -> Location:
     if engine is None:
         raise StorageError(f"unknown database scheme {scheme!r}; give a SQLite file path "
                            "(or sqlite:///path) or a postgresql:// URL")
-    return engine.locate(text)
+    location = engine.locate(text)
+    if location.pooled:
+        return replace(location, engine=BEHIND_POOLER[location.engine])
+    return location
 
 
 async def open_database(

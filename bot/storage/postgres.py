@@ -21,15 +21,10 @@
   the next statement finds the primary of the moment instead of the pool keeping the old one.
 * **The schema version** is the one row of `schema_version`; migrations run in one
   transaction each, under an advisory lock, so processes starting together migrate once.
-* **Through a transaction pooler** (`?pooler=transaction` on the URL, PgBouncer's
-  `pool_mode = transaction`: each transaction may run on another server connection, and a
-  connection's start may carry only a few parameters) no statement is prepared under a name
-  (asyncpg's cache off: an unnamed one is parsed and run before the pooler lets the server
-  connection go, asyncpg syncing only after the run), the timeouts are set per transaction
-  (`SET LOCAL` after its BEGIN, with its lock, in one round trip) instead of at connect, and
-  nothing outlives a transaction: the poller's hold (`bot.storage.locks`) is a lease row
-  instead of a session's advisory lock. Statements outside a transaction get the timeouts the
-  role has (README).
+* **Through a transaction pooler** (`?pooler=transaction` on the URL) the engine is
+  `bot.storage.pooled`'s, psycopg's connections under this one's SQL (`bot.storage.engines`
+  picks it): asyncpg can send a statement only as a named prepared one, which a pooler loses,
+  or as an unnamed one prepared in a round trip of its own.
 
 A new row's id comes back by `RETURNING id`. Telegram ids are BIGINT, times BIGINT unix
 seconds (DOUBLE PRECISION where fractional), flags 0/1 INTEGERs, as on SQLite.
@@ -64,7 +59,7 @@ from bot.storage.db import (
     lock_id,
     pending,
 )
-from bot.storage.locks import advisory_lock, take_lease
+from bot.storage.locks import advisory_lock
 from bot.storage.pgerrors import FAILURES as _FAILURES
 from bot.storage.pgerrors import describe as _describe
 from bot.storage.postgres_sql import (
@@ -96,13 +91,11 @@ class PostgresDatabase(Database):
     SKIP_LOCKED: ClassVar[str] = " FOR UPDATE SKIP LOCKED"
     CATALOG: ClassVar[Mapping[str, str]] = CATALOG
 
-    def __init__(self, pool: Any, location: Location, *, busy_timeout: float,
-                 per_transaction: str = "") -> None:
+    def __init__(self, pool: Any, location: Location, *, busy_timeout: float) -> None:
         self._pool = pool
         self._url = location.target  # for a lock's own connection (try_hold); never shown
         self.path = location.shown
         self.busy_timeout = busy_timeout
-        self._per_transaction = per_transaction  # a pooler's: the session's settings, each time
         self._holder = worker_name()  # a lease's holder: host/pid/token (bot.instance)
         self._lock = asyncio.Lock()  # one transaction at a time in this process
         self._closed = False
@@ -126,29 +119,25 @@ class PostgresDatabase(Database):
         if not urlsplit(where).path.strip("/") and not named:
             raise StorageError("the URL names no PostgreSQL server or database; expected "
                                "postgresql://user:password@host:5432/database")
-        return Location(cls, where, redact_url(where), secrets=tuple(passwords(where)))
+        return Location(cls, where, redact_url(where), secrets=tuple(passwords(where)),
+                        pooled=pooler is not None)
 
     @classmethod
     async def connect(cls, location: Location, *, migrations: Sequence[Migration] | None = None,
                       busy_timeout: float = BUSY_TIMEOUT, readers: int = READERS
                       ) -> PostgresDatabase:
-        url, pooled = without_pooler(location.target)
         shown = location.shown
-        timeouts = {"lock_timeout": str(max(1, round(busy_timeout * 1000))),
+        settings = {"application_name": "sixshooter",
+                    "lock_timeout": str(max(1, round(busy_timeout * 1000))),
                     "statement_timeout": str(STATEMENT_TIMEOUT_MS)}
-        # A pooler passes on few startup parameters (PgBouncer refuses the others) and keeps
-        # no named statement from one transaction to the next.
-        settings = {"application_name": "sixshooter", **({} if pooled else timeouts)}
-        per_transaction = "".join(f"SET LOCAL {k} = {v}; " for k, v in timeouts.items())
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=0, max_size=max(2, readers + 2), timeout=busy_timeout,
-                command_timeout=STATEMENT_TIMEOUT_MS / 1000 + 5, server_settings=settings,
-                statement_cache_size=0 if pooled else 1024, reset=_keep_session)
+                location.target, min_size=0, max_size=max(2, readers + 2),
+                timeout=busy_timeout, command_timeout=STATEMENT_TIMEOUT_MS / 1000 + 5,
+                server_settings=settings, statement_cache_size=1024, reset=_keep_session)
         except _FAILURES as e:
             raise StorageError(f"cannot open the database {shown!r}: {_describe(e)}") from e
-        db = cls(pool, location, busy_timeout=busy_timeout,
-                 per_transaction=per_transaction if pooled else "")
+        db = cls(pool, location, busy_timeout=busy_timeout)
         try:
             await db._migrate(POSTGRES_STEPS if migrations is None else migrations)
         except BaseException as e:
@@ -177,8 +166,6 @@ class PostgresDatabase(Database):
         return int(row[0]) if row and row[0] is not None else 0
 
     async def try_hold(self, name: str) -> HeldLock | None:
-        if self._per_transaction:  # through a pooler: no session holds anything
-            return await take_lease(self, self._holder, name)
         return await advisory_lock(self._url, self.path, name, timeout=self.busy_timeout)
 
     async def tables(self) -> list[str]:
@@ -281,10 +268,7 @@ class PostgresDatabase(Database):
             try:
                 async with self._guard():
                     await pg_tx.start()
-                    if self._per_transaction:  # one round trip: the settings and the lock
-                        held = "" if lock is None else _LOCK.replace("$1", str(lock_id(lock)))
-                        await conn.execute(self._per_transaction + held)
-                    elif lock is not None:
+                    if lock is not None:
                         await conn.execute(_LOCK, lock_id(lock))
                 try:
                     yield

@@ -1,0 +1,329 @@
+"""PostgreSQL behind a transaction pooler (`?pooler=transaction`), through psycopg.
+
+A transaction pooler (PgBouncer's `pool_mode = transaction`, the pooled URLs of the managed
+services) may run each transaction on another server connection, and keeps no named prepared
+statement from one to the next. asyncpg can then only send a statement unnamed, and it
+prepares one in a round trip of its own before running it: two round trips, and a statement
+described afresh, for each of a tap's dozen statements. psycopg sends Parse, Bind, Execute and
+Sync together (`prepare_threshold=None`): one round trip, nothing kept on the server. So this
+engine is `PostgresDatabase` (its SQL, schema, migrations and catalog) with psycopg's
+connections instead of asyncpg's, chosen by `bot.storage.engines` for a URL saying a pooler
+is in front:
+
+* **Parameters** are the repositories' `?`, numbered `$1, $2, …` (psycopg's raw cursor); an
+  int is sent as text of no declared type, as asyncpg's prepared statements have it: the
+  server types it from where it stands, so a statement means the same on both engines.
+* **Connections** come from a pool of this module's: a connection is made when none is idle
+  (within the busy timeout, the real reason if it cannot be), and one in a wrong state (broken,
+  or left inside a transaction) is closed on its way back rather than kept. A write that meets a
+  server taking none any more (SQLSTATE 25006) drops them all, as on the direct engine.
+* **Transactions** begin with their settings and lock in one round trip (`BEGIN; SET LOCAL
+  lock_timeout …; SET LOCAL statement_timeout …; SELECT pg_advisory_xact_lock(…)`): a pooler
+  passes on no settings at connect. Statements outside a transaction get the timeouts the role
+  has (README), and the client's own limit (`STATEMENT_TIMEOUT_MS` and a few seconds).
+* **The poller's hold** is a lease row (`bot.storage.locks.take_lease`): no session outlives a
+  transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import psycopg
+from psycopg import errors as pgerr
+from psycopg.adapt import Dumper
+from psycopg.conninfo import make_conninfo
+from psycopg.pq import TransactionStatus
+from psycopg.rows import RowMaker
+
+from bot.storage.db import (
+    BUSY_TIMEOUT,
+    READERS,
+    ConstraintError,
+    HeldLock,
+    Location,
+    Migration,
+    Params,
+    Row,
+    StorageError,
+    Transaction,
+    UniqueViolation,
+    lock_id,
+)
+from bot.storage.locks import take_lease
+from bot.storage.pgerrors import describe as _describe
+from bot.storage.postgres import (
+    STATEMENT_TIMEOUT_MS,
+    PostgresDatabase,
+    without_pooler,
+)
+from bot.storage.postgres_sql import numbered_sql
+from bot.storage.schema import POSTGRES_STEPS
+
+log = logging.getLogger(__name__)
+
+FAILURES = (OSError, TimeoutError, psycopg.Error)
+CLIENT_TIMEOUT = STATEMENT_TIMEOUT_MS / 1000 + 5  # the client's own limit on one statement
+_LOCK = "SELECT pg_advisory_xact_lock({})"
+
+
+class Record:
+    """A row by column name or position, as the other engines give it."""
+
+    __slots__ = ("_names", "_values")
+
+    def __init__(self, names: Mapping[str, int], values: Sequence[Any]) -> None:
+        self._names = names
+        self._values = values
+
+    def __getitem__(self, key: int | str, /) -> Any:
+        return self._values[self._names[key] if isinstance(key, str) else key]
+
+    def keys(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return f"Record({dict(zip(self._names, self._values, strict=True))!r})"
+
+
+def _records(cursor: Any) -> RowMaker[Record]:
+    names = {c.name: i for i, c in enumerate(cursor.description or ())}
+    return lambda values: Record(names, values)
+
+
+class _Untyped(Dumper):
+    """An int as text of no declared type (oid 0): the server gives it its column's type, as
+    asyncpg's prepared statements have it (psycopg's own would say int2, int4 or int8 by its
+    size). A float stays a float8, which a column of integers takes, rounded."""
+
+    oid = 0
+
+    def dump(self, obj: Any) -> bytes:
+        return str(obj).encode()
+
+
+class _Pool:
+    """Connections to the pooler: an idle one if there is, else a new one; at most `size`."""
+
+    def __init__(self, conninfo: str, size: int) -> None:
+        self._conninfo = conninfo
+        self._slots = asyncio.Semaphore(size)
+        self._idle: list[psycopg.AsyncConnection[Record]] = []
+        self._born: dict[psycopg.AsyncConnection[Record], int] = {}
+        self._generation = 0  # connections of an older one are closed, not reused (expire)
+
+    async def acquire(self, timeout: float) -> psycopg.AsyncConnection[Record]:
+        async with asyncio.timeout(timeout):
+            await self._slots.acquire()
+            try:
+                while self._idle:
+                    conn = self._idle.pop()
+                    if not conn.closed and self._born.get(conn) == self._generation:
+                        return conn
+                    await self._close(conn)
+                return await self._connect()
+            except BaseException:
+                self._slots.release()
+                raise
+
+    async def _connect(self) -> psycopg.AsyncConnection[Record]:
+        conn = await psycopg.AsyncConnection.connect(
+            self._conninfo, autocommit=True, prepare_threshold=None,
+            cursor_factory=psycopg.AsyncRawCursor, row_factory=_records)
+        conn.adapters.register_dumper(int, _Untyped)
+        self._born[conn] = self._generation
+        return conn
+
+    async def release(self, conn: psycopg.AsyncConnection[Record]) -> None:
+        """Back to the idle ones if it is idle and of this generation, else closed."""
+        try:
+            if (conn.closed or conn.broken or self._born.get(conn) != self._generation
+                    or conn.info.transaction_status != TransactionStatus.IDLE):
+                await self._close(conn)
+            else:
+                self._idle.append(conn)
+        finally:
+            self._slots.release()
+
+    def expire(self) -> None:
+        """Every connection made so far is closed instead of reused."""
+        self._generation += 1
+
+    async def close(self) -> None:
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            await self._close(conn)
+
+    async def _close(self, conn: psycopg.AsyncConnection[Record]) -> None:
+        self._born.pop(conn, None)
+        try:
+            await conn.close()
+        except FAILURES as e:
+            log.debug("pooled connection: close: %s", _describe(e))
+
+
+class PooledPostgresDatabase(PostgresDatabase):
+    """A PostgreSQL database behind a transaction pooler; opened through
+    `bot.storage.engines.open_database` with a `postgresql://…?pooler=transaction` URL."""
+
+    _begin: str = "BEGIN; "  # and the session's settings, each time (connect)
+
+    @classmethod
+    async def connect(cls, location: Location, *, migrations: Sequence[Migration] | None = None,
+                      busy_timeout: float = BUSY_TIMEOUT, readers: int = READERS
+                      ) -> PooledPostgresDatabase:
+        url, _ = without_pooler(location.target)
+        try:
+            conninfo = make_conninfo(url, application_name="sixshooter",
+                                     connect_timeout=max(2, round(busy_timeout)))
+        except psycopg.Error as e:
+            raise StorageError(f"cannot open the database {location.shown!r}: "
+                               f"{_describe(e)}") from None
+        db = cls(_Pool(conninfo, max(2, readers + 2)), location, busy_timeout=busy_timeout)
+        timeouts = {"lock_timeout": str(max(1, round(busy_timeout * 1000))),
+                    "statement_timeout": str(STATEMENT_TIMEOUT_MS)}
+        db._begin = "BEGIN; " + "".join(f"SET LOCAL {k} = {v}; " for k, v in timeouts.items())
+        try:
+            await db._migrate(POSTGRES_STEPS if migrations is None else migrations)
+        except BaseException as e:
+            await db._pool.close()
+            if isinstance(e, StorageError) and e.__cause__ is not None:  # the first connection
+                raise StorageError(f"cannot open the database {location.shown!r}: "
+                                   f"{_describe(e.__cause__)}") from e
+            raise
+        return db
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        async with self._lock:
+            await self._pool.close()
+
+    async def try_hold(self, name: str) -> HeldLock | None:
+        return await take_lease(self, self._holder, name)
+
+    # --- statements ------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _guard(self) -> AsyncIterator[None]:
+        """psycopg's and the network's errors as StorageError (a constraint: ConstraintError);
+        a parameter of the wrong type is a bug and propagates as it is."""
+        try:
+            async with asyncio.timeout(CLIENT_TIMEOUT):
+                yield
+        except psycopg.DataError:
+            raise
+        except pgerr.ReadOnlySqlTransaction as e:  # SQLSTATE 25006
+            await self._read_only(e)
+            raise StorageError(f"database {self.path!r}: {_describe(e)}: the server takes no "
+                               "writes now; connecting again") from e
+        except pgerr.UniqueViolation as e:
+            raise UniqueViolation(f"database {self.path!r}: {_describe(e)}") from e
+        except psycopg.IntegrityError as e:
+            raise ConstraintError(f"database {self.path!r}: {_describe(e)}") from e
+        except FAILURES as e:
+            raise StorageError(f"database {self.path!r}: {_describe(e)}") from e
+
+    async def _execute(self, sql: str, params: Params) -> int:
+        async with self._connection() as conn, self._guard():
+            cursor = await conn.execute(numbered_sql(sql), params)
+            return max(0, int(cursor.rowcount))
+
+    async def _insert(self, sql: str, params: Params) -> int:
+        async with self._connection() as conn, self._guard():
+            cursor = await conn.execute(numbered_sql(f"{sql} RETURNING id"), params)
+            row = await cursor.fetchone()
+        if row is None or row[0] is None:
+            raise StorageError(f"database {self.path!r}: no row id after an insert")
+        return int(row[0])
+
+    async def _fetchone(self, sql: str, params: Params) -> Row | None:
+        async with self._connection() as conn, self._guard():
+            cursor = await conn.execute(numbered_sql(sql), params)
+            row: Row | None = await cursor.fetchone()
+            return row
+
+    async def _fetchall(self, sql: str, params: Params) -> list[Row]:
+        async with self._connection() as conn, self._guard():
+            cursor = await conn.execute(numbered_sql(sql), params)
+            return list(await cursor.fetchall())
+
+    # --- transactions ----------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _transaction(self, lock: str | None) -> AsyncIterator[None]:
+        outer = self.current
+        if outer is not None:
+            async with self._savepoint(outer, lock):
+                yield
+            return
+        if self._closed:
+            raise StorageError(f"database {self.path!r}: closed")
+        await self._take(self._lock)
+        try:
+            async with self._guard():
+                conn = await self._pool.acquire(self.busy_timeout)
+            tx = Transaction(self, conn)
+            token = self._enter(tx)
+            try:
+                held = "" if lock is None else _LOCK.format(lock_id(lock))
+                async with self._guard():
+                    await conn.execute(self._begin + held)  # one round trip
+                try:
+                    yield
+                finally:
+                    tx.active = False
+                async with self._guard():
+                    await conn.execute("COMMIT")
+            except BaseException:
+                await self._undo(conn, "ROLLBACK")
+                raise
+            finally:
+                self._leave(token)
+                await self._release(conn)
+        finally:
+            self._lock.release()
+
+    @asynccontextmanager
+    async def _savepoint(self, tx: Transaction, lock: str | None) -> AsyncIterator[None]:
+        tx.savepoints += 1
+        name = f"s{tx.savepoints}"
+        held = "" if lock is None else "; " + _LOCK.format(lock_id(lock))
+        async with tx.handle_lock, self._guard():  # a lock: held to the outer one's end
+            await tx.handle.execute(f"SAVEPOINT {name}{held}")
+        try:
+            yield
+        except BaseException:
+            async with tx.handle_lock, self._guard():
+                await tx.handle.execute(f"ROLLBACK TO SAVEPOINT {name}")
+            raise
+        async with tx.handle_lock, self._guard():
+            await tx.handle.execute(f"RELEASE SAVEPOINT {name}")
+
+    async def _read_only(self, e: BaseException) -> None:
+        log.warning("database %s: %s: dropping its connections, connecting again",
+                    self.path, _describe(e))
+        self._pool.expire()
+
+    async def _undo(self, conn: Any, statement: str) -> None:
+        """Undo a transaction; if its connection is gone (the server undoes it then), or it
+        never began, there is nothing to undo (the pool closes a connection left in one)."""
+        try:
+            if not conn.closed and conn.info.transaction_status != TransactionStatus.IDLE:
+                await conn.execute(statement)
+        except FAILURES as e:
+            log.debug("database %s: rollback: %s", self.path, _describe(e))
+
+    async def _release(self, conn: Any) -> None:
+        await self._pool.release(conn)
