@@ -10,9 +10,9 @@ engine is `PostgresDatabase` (its SQL, schema, migrations and catalog) with psyc
 connections instead of asyncpg's, chosen by `bot.storage.engines` for a URL saying a pooler
 is in front:
 
-* **Parameters** are the repositories' `?`, numbered `$1, $2, …` (psycopg's raw cursor); an
-  int is sent as text of no declared type, as asyncpg's prepared statements have it: the
-  server types it from where it stands, so a statement means the same on both engines.
+* **Parameters** are the repositories' `?`, numbered `$1, $2, …` (psycopg's raw cursor), each
+  sent with psycopg's type for its value (an int as the smallest integer type that holds it, a
+  float as a float8, which a column of integers takes, rounded, as asyncpg has it).
 * **Connections** come from a pool of this module's: a connection is made when none is idle
   (within the busy timeout, the real reason if it cannot be), and one in a wrong state (broken,
   or left inside a transaction) is closed on its way back rather than kept. A write that meets a
@@ -35,7 +35,6 @@ from typing import Any
 
 import psycopg
 from psycopg import errors as pgerr
-from psycopg.adapt import Dumper
 from psycopg.conninfo import make_conninfo
 from psycopg.pq import TransactionStatus
 from psycopg.rows import RowMaker
@@ -101,17 +100,6 @@ def _records(cursor: Any) -> RowMaker[Record]:
     return lambda values: Record(names, values)
 
 
-class _Untyped(Dumper):
-    """An int as text of no declared type (oid 0): the server gives it its column's type, as
-    asyncpg's prepared statements have it (psycopg's own would say int2, int4 or int8 by its
-    size). A float stays a float8, which a column of integers takes, rounded."""
-
-    oid = 0
-
-    def dump(self, obj: Any) -> bytes:
-        return str(obj).encode()
-
-
 class _Pool:
     """Connections to the pooler: an idle one if there is, else a new one; at most `size`."""
 
@@ -140,7 +128,6 @@ class _Pool:
         conn = await psycopg.AsyncConnection.connect(
             self._conninfo, autocommit=True, prepare_threshold=None,
             cursor_factory=psycopg.AsyncRawCursor, row_factory=_records)
-        conn.adapters.register_dumper(int, _Untyped)
         self._born[conn] = self._generation
         return conn
 
