@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from importlib import import_module
 from os import PathLike, fspath
 from urllib.parse import urlsplit
 
 from bot.storage.db import BUSY_TIMEOUT, READERS, Database, Location, Migration, StorageError
-from bot.storage.pooled import PooledPostgresDatabase
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.sqlite import SqliteDatabase
 
@@ -28,9 +28,10 @@ ENGINES: Mapping[str, type[Database]] = {
     "postgres": PostgresDatabase,
 }
 DEFAULT: type[Database] = SqliteDatabase  # a path without a scheme
-# psycopg's one round trip a statement instead of asyncpg's two (bot.storage.pooled)
-BEHIND_POOLER: Mapping[type[Database], type[Database]] = {
-    PostgresDatabase: PooledPostgresDatabase}
+# psycopg's one round trip a statement instead of asyncpg's two (bot.storage.pooled), imported
+# only by a bot behind a pooler: the others need not load psycopg (9 MB).
+BEHIND_POOLER: Mapping[type[Database], str] = {
+    PostgresDatabase: "bot.storage.pooled.PooledPostgresDatabase"}
 
 
 def locate(where: str | PathLike[str]) -> Location:
@@ -52,8 +53,16 @@ def locate(where: str | PathLike[str]) -> Location:
                            "(or sqlite:///path) or a postgresql:// URL")
     location = engine.locate(text)
     if location.pooled:
-        return replace(location, engine=BEHIND_POOLER[location.engine])
+        return replace(location, engine=_stand_in(location.engine))
     return location
+
+
+def _stand_in(engine: type[Database]) -> type[Database]:
+    """The engine standing in for `engine` behind a transaction pooler."""
+    module, _, name = BEHIND_POOLER[engine].rpartition(".")
+    stand_in = getattr(import_module(module), name)
+    assert isinstance(stand_in, type) and issubclass(stand_in, engine)
+    return stand_in
 
 
 async def open_database(

@@ -6,6 +6,10 @@ test_leases.py."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from bot.storage import StorageError
@@ -97,3 +101,14 @@ async def test_numbers_go_where_the_direct_engine_takes_them(pgbouncer: PgBounce
             assert isinstance(row["score"], float)
         finally:
             await db.close()
+
+
+def test_only_a_bot_behind_a_pooler_loads_psycopg() -> None:
+    """psycopg (9 MB) is imported when a pooled URL is located, not by every bot."""
+    code = ("import sys, bot.__main__, bot.storage.engines as e; "
+            "print('psycopg' in sys.modules); "
+            "e.locate('postgresql://bot@db/six?pooler=transaction'); "
+            "print('psycopg' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parents[3]).stdout
+    assert out.split() == ["False", "True"]
