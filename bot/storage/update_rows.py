@@ -1,9 +1,8 @@
 """What an update reads first, in one statement where rows are kept for one update alone
 (PostgreSQL, `bot.storage.row_cache`): its user's row, its chat's row and the chat's settings,
 which `bot.common.chats.remember` then holds against what Telegram says (most updates change
-nothing). Three reads by key cost one round trip each, and through a transaction pooler two
-(the statement is prepared without a name each time), so one statement instead of two saves
-a tap one or two round trips. Where the process keeps them (SQLite) nothing is read."""
+nothing). Three reads by key cost a round trip and a statement each, so one statement instead
+of two saves a tap one of each. Where the process keeps them (SQLite) nothing is read."""
 
 from __future__ import annotations
 
