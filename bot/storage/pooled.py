@@ -20,7 +20,8 @@ is in front:
 * **Transactions** begin with their settings and lock in one round trip (`BEGIN; SET LOCAL
   lock_timeout …; SET LOCAL statement_timeout …; SELECT pg_advisory_xact_lock(…)`): a pooler
   passes on no settings at connect. Statements outside a transaction get the timeouts the role
-  has (README), and the client's own limit (`STATEMENT_TIMEOUT_MS` and a few seconds).
+  has (README), and the client's own limit (`STATEMENT_TIMEOUT_MS` and a few seconds); a cut
+  network is noticed by the socket's keepalives.
 * **The poller's hold** is a lease row (`bot.storage.locks.take_lease`): no session outlives a
   transaction.
 """
@@ -68,6 +69,11 @@ log = logging.getLogger(__name__)
 FAILURES = (OSError, TimeoutError, psycopg.Error)
 CLIENT_TIMEOUT = STATEMENT_TIMEOUT_MS / 1000 + 5  # the client's own limit on one statement
 _LOCK = "SELECT pg_advisory_xact_lock({})"
+# The client's own socket (libpq's options, not startup parameters, which a pooler refuses): a
+# cut network or a vanished pooler ends a statement within about a minute, inside a
+# transaction too, where `statement_timeout` bounds only the server's side.
+_NETWORK = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 5,
+            "keepalives_count": 3, "tcp_user_timeout": 60_000}
 
 
 class Record:
@@ -96,49 +102,58 @@ class Record:
 
 
 def _records(cursor: Any) -> RowMaker[Record]:
-    names = {c.name: i for i, c in enumerate(cursor.description or ())}
+    result = cursor.pgresult  # its columns' names, read once for all its rows
+    names = {} if result is None else {
+        result.fname(i).decode(): i for i in range(result.nfields)}
     return lambda values: Record(names, values)
 
 
+Handle = psycopg.AsyncRawCursor[Record]  # a connection's one cursor: what statements run on
+
+
 class _Pool:
-    """Connections to the pooler: an idle one if there is, else a new one; at most `size`."""
+    """Connections to the pooler, each with its cursor: an idle one if there is, else a new
+    one; at most `size` at once."""
 
     def __init__(self, conninfo: str, size: int) -> None:
         self._conninfo = conninfo
         self._slots = asyncio.Semaphore(size)
-        self._idle: list[psycopg.AsyncConnection[Record]] = []
-        self._born: dict[psycopg.AsyncConnection[Record], int] = {}
+        self._idle: list[Handle] = []
+        self._born: dict[Handle, int] = {}
         self._generation = 0  # connections of an older one are closed, not reused (expire)
 
-    async def acquire(self, timeout: float) -> psycopg.AsyncConnection[Record]:
-        async with asyncio.timeout(timeout):
+    async def acquire(self, timeout: float) -> Handle:
+        if self._slots.locked():
+            async with asyncio.timeout(timeout):
+                await self._slots.acquire()
+        else:
             await self._slots.acquire()
-            try:
-                while self._idle:
-                    conn = self._idle.pop()
-                    if not conn.closed and self._born.get(conn) == self._generation:
-                        return conn
-                    await self._close(conn)
-                return await self._connect()
-            except BaseException:
-                self._slots.release()
-                raise
-
-    async def _connect(self) -> psycopg.AsyncConnection[Record]:
-        conn = await psycopg.AsyncConnection.connect(
-            self._conninfo, autocommit=True, prepare_threshold=None,
-            cursor_factory=psycopg.AsyncRawCursor, row_factory=_records)
-        self._born[conn] = self._generation
-        return conn
-
-    async def release(self, conn: psycopg.AsyncConnection[Record]) -> None:
-        """Back to the idle ones if it is idle and of this generation, else closed."""
         try:
-            if (conn.closed or conn.broken or self._born.get(conn) != self._generation
+            while self._idle:
+                cursor = self._idle.pop()
+                if not cursor.connection.closed and self._born.get(cursor) == self._generation:
+                    return cursor
+                await self._close(cursor)
+            async with asyncio.timeout(timeout):
+                conn = await psycopg.AsyncConnection.connect(
+                    self._conninfo, autocommit=True, prepare_threshold=None,
+                    row_factory=_records)
+            cursor = psycopg.AsyncRawCursor(conn, row_factory=_records)
+            self._born[cursor] = self._generation
+            return cursor
+        except BaseException:
+            self._slots.release()
+            raise
+
+    async def release(self, cursor: Handle) -> None:
+        """Back to the idle ones if it is idle and of this generation, else closed."""
+        conn = cursor.connection
+        try:
+            if (conn.closed or conn.broken or self._born.get(cursor) != self._generation
                     or conn.info.transaction_status != TransactionStatus.IDLE):
-                await self._close(conn)
+                await self._close(cursor)
             else:
-                self._idle.append(conn)
+                self._idle.append(cursor)
         finally:
             self._slots.release()
 
@@ -148,13 +163,13 @@ class _Pool:
 
     async def close(self) -> None:
         idle, self._idle = self._idle, []
-        for conn in idle:
-            await self._close(conn)
+        for cursor in idle:
+            await self._close(cursor)
 
-    async def _close(self, conn: psycopg.AsyncConnection[Record]) -> None:
-        self._born.pop(conn, None)
+    async def _close(self, cursor: Handle) -> None:
+        self._born.pop(cursor, None)
         try:
-            await conn.close()
+            await cursor.connection.close()
         except FAILURES as e:
             log.debug("pooled connection: close: %s", _describe(e))
 
@@ -172,10 +187,13 @@ class PooledPostgresDatabase(PostgresDatabase):
         url, _ = without_pooler(location.target)
         try:
             conninfo = make_conninfo(url, application_name="sixshooter",
-                                     connect_timeout=max(2, round(busy_timeout)))
-        except psycopg.Error as e:
-            raise StorageError(f"cannot open the database {location.shown!r}: "
-                               f"{_describe(e)}") from None
+                                     connect_timeout=max(2, round(busy_timeout)), **_NETWORK)
+        except psycopg.Error as e:  # libpq's words may quote the URL: its password masked
+            said = _describe(e)
+            for secret in location.secrets:
+                said = said.replace(secret, "***")
+            raise StorageError(f"not a usable PostgreSQL URL for a pooler {location.shown!r}: "
+                               f"{said}") from None
         db = cls(_Pool(conninfo, max(2, readers + 2)), location, busy_timeout=busy_timeout)
         timeouts = {"lock_timeout": str(max(1, round(busy_timeout * 1000))),
                     "statement_timeout": str(STATEMENT_TIMEOUT_MS)}
@@ -207,8 +225,7 @@ class PooledPostgresDatabase(PostgresDatabase):
         """psycopg's and the network's errors as StorageError (a constraint: ConstraintError);
         a parameter of the wrong type is a bug and propagates as it is."""
         try:
-            async with asyncio.timeout(CLIENT_TIMEOUT):
-                yield
+            yield
         except psycopg.DataError:
             raise
         except pgerr.ReadOnlySqlTransaction as e:  # SQLSTATE 25006
@@ -222,28 +239,37 @@ class PooledPostgresDatabase(PostgresDatabase):
         except FAILURES as e:
             raise StorageError(f"database {self.path!r}: {_describe(e)}") from e
 
+    async def _run(self, cursor: Handle, sql: str, params: Params) -> None:
+        """One statement; outside a transaction (where no `statement_timeout` was set) the
+        client gives up on it after `CLIENT_TIMEOUT`."""
+        if self.current is not None:
+            await cursor.execute(numbered_sql(sql), params)
+            return
+        async with asyncio.timeout(CLIENT_TIMEOUT):
+            await cursor.execute(numbered_sql(sql), params)
+
     async def _execute(self, sql: str, params: Params) -> int:
-        async with self._connection() as conn, self._guard():
-            cursor = await conn.execute(numbered_sql(sql), params)
+        async with self._connection() as cursor, self._guard():
+            await self._run(cursor, sql, params)
             return max(0, int(cursor.rowcount))
 
     async def _insert(self, sql: str, params: Params) -> int:
-        async with self._connection() as conn, self._guard():
-            cursor = await conn.execute(numbered_sql(f"{sql} RETURNING id"), params)
+        async with self._connection() as cursor, self._guard():
+            await self._run(cursor, f"{sql} RETURNING id", params)
             row = await cursor.fetchone()
         if row is None or row[0] is None:
             raise StorageError(f"database {self.path!r}: no row id after an insert")
         return int(row[0])
 
     async def _fetchone(self, sql: str, params: Params) -> Row | None:
-        async with self._connection() as conn, self._guard():
-            cursor = await conn.execute(numbered_sql(sql), params)
+        async with self._connection() as cursor, self._guard():
+            await self._run(cursor, sql, params)
             row: Row | None = await cursor.fetchone()
             return row
 
     async def _fetchall(self, sql: str, params: Params) -> list[Row]:
-        async with self._connection() as conn, self._guard():
-            cursor = await conn.execute(numbered_sql(sql), params)
+        async with self._connection() as cursor, self._guard():
+            await self._run(cursor, sql, params)
             return list(await cursor.fetchall())
 
     # --- transactions ----------------------------------------------------------------------
@@ -260,25 +286,25 @@ class PooledPostgresDatabase(PostgresDatabase):
         await self._take(self._lock)
         try:
             async with self._guard():
-                conn = await self._pool.acquire(self.busy_timeout)
-            tx = Transaction(self, conn)
+                cursor = await self._pool.acquire(self.busy_timeout)
+            tx = Transaction(self, cursor)
             token = self._enter(tx)
             try:
                 held = "" if lock is None else _LOCK.format(lock_id(lock))
                 async with self._guard():
-                    await conn.execute(self._begin + held)  # one round trip
+                    await cursor.execute(self._begin + held)  # one round trip
                 try:
                     yield
                 finally:
                     tx.active = False
                 async with self._guard():
-                    await conn.execute("COMMIT")
+                    await cursor.execute("COMMIT")
             except BaseException:
-                await self._undo(conn, "ROLLBACK")
+                await self._undo(cursor)
                 raise
             finally:
                 self._leave(token)
-                await self._release(conn)
+                await self._release(cursor)
         finally:
             self._lock.release()
 
@@ -303,14 +329,15 @@ class PooledPostgresDatabase(PostgresDatabase):
                     self.path, _describe(e))
         self._pool.expire()
 
-    async def _undo(self, conn: Any, statement: str) -> None:
+    async def _undo(self, cursor: Handle) -> None:
         """Undo a transaction; if its connection is gone (the server undoes it then), or it
         never began, there is nothing to undo (the pool closes a connection left in one)."""
+        conn = cursor.connection
         try:
             if not conn.closed and conn.info.transaction_status != TransactionStatus.IDLE:
-                await conn.execute(statement)
+                await cursor.execute("ROLLBACK")
         except FAILURES as e:
             log.debug("database %s: rollback: %s", self.path, _describe(e))
 
-    async def _release(self, conn: Any) -> None:
-        await self._pool.release(conn)
+    async def _release(self, cursor: Any) -> None:
+        await self._pool.release(cursor)

@@ -112,3 +112,13 @@ def test_only_a_bot_behind_a_pooler_loads_psycopg() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).resolve().parents[3]).stdout
     assert out.split() == ["False", "True"]
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    ("postgresql://bot:hunter2%zz@db/six?pooler=transaction", "percent-encoded"),
+    ("postgresql://bot:hunter2@db/six?pooler=transaction&search_path=x", "search_path"),
+])
+async def test_a_url_libpq_refuses_says_why_without_its_password(url: str, said: str) -> None:
+    with pytest.raises(StorageError, match=said) as e:
+        await open_database(url)
+    assert "hunter2" not in str(e.value) and "***" in str(e.value)
