@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from contextlib import asynccontextmanager
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar
 
 import psycopg
 from psycopg import errors as pgerr
@@ -43,21 +42,18 @@ from psycopg.rows import RowMaker
 from bot.storage.db import (
     BUSY_TIMEOUT,
     READERS,
-    ConstraintError,
     HeldLock,
     Location,
     Migration,
     Params,
     Row,
     StorageError,
-    Transaction,
-    UniqueViolation,
-    lock_id,
 )
 from bot.storage.locks import take_lease
 from bot.storage.pgerrors import describe as _describe
 from bot.storage.postgres import (
     STATEMENT_TIMEOUT_MS,
+    DriverErrors,
     PostgresDatabase,
     without_pooler,
 )
@@ -68,7 +64,6 @@ log = logging.getLogger(__name__)
 
 FAILURES = (OSError, TimeoutError, psycopg.Error)
 CLIENT_TIMEOUT = STATEMENT_TIMEOUT_MS / 1000 + 5  # the client's own limit on one statement
-_LOCK = "SELECT pg_advisory_xact_lock({})"
 # The client's own socket (libpq's options, not startup parameters, which a pooler refuses): a
 # cut network or a vanished pooler ends a statement within about a minute, inside a
 # transaction too, where `statement_timeout` bounds only the server's side.
@@ -157,8 +152,8 @@ class _Pool:
         finally:
             self._slots.release()
 
-    def expire(self) -> None:
-        """Every connection made so far is closed instead of reused."""
+    async def expire_connections(self) -> None:
+        """Every connection made so far is closed instead of reused (as asyncpg's pool)."""
         self._generation += 1
 
     async def close(self) -> None:
@@ -178,7 +173,9 @@ class PooledPostgresDatabase(PostgresDatabase):
     """A PostgreSQL database behind a transaction pooler; opened through
     `bot.storage.engines.open_database` with a `postgresql://…?pooler=transaction` URL."""
 
-    _begin: str = "BEGIN; "  # and the session's settings, each time (connect)
+    ERRORS: ClassVar[DriverErrors] = DriverErrors(
+        bug=psycopg.DataError, read_only=pgerr.ReadOnlySqlTransaction,
+        unique=pgerr.UniqueViolation, constraint=psycopg.IntegrityError, failures=FAILURES)
 
     @classmethod
     async def connect(cls, location: Location, *, migrations: Sequence[Migration] | None = None,
@@ -197,7 +194,7 @@ class PooledPostgresDatabase(PostgresDatabase):
         db = cls(_Pool(conninfo, max(2, readers + 2)), location, busy_timeout=busy_timeout)
         timeouts = {"lock_timeout": str(max(1, round(busy_timeout * 1000))),
                     "statement_timeout": str(STATEMENT_TIMEOUT_MS)}
-        db._begin = "BEGIN; " + "".join(f"SET LOCAL {k} = {v}; " for k, v in timeouts.items())
+        db._begin = "BEGIN" + "".join(f"; SET LOCAL {k} = {v}" for k, v in timeouts.items())
         try:
             await db._migrate(POSTGRES_STEPS if migrations is None else migrations)
         except BaseException as e:
@@ -219,25 +216,6 @@ class PooledPostgresDatabase(PostgresDatabase):
         return await take_lease(self, self._holder, name)
 
     # --- statements ------------------------------------------------------------------------
-
-    @asynccontextmanager
-    async def _guard(self) -> AsyncIterator[None]:
-        """psycopg's and the network's errors as StorageError (a constraint: ConstraintError);
-        a parameter of the wrong type is a bug and propagates as it is."""
-        try:
-            yield
-        except psycopg.DataError:
-            raise
-        except pgerr.ReadOnlySqlTransaction as e:  # SQLSTATE 25006
-            await self._read_only(e)
-            raise StorageError(f"database {self.path!r}: {_describe(e)}: the server takes no "
-                               "writes now; connecting again") from e
-        except pgerr.UniqueViolation as e:
-            raise UniqueViolation(f"database {self.path!r}: {_describe(e)}") from e
-        except psycopg.IntegrityError as e:
-            raise ConstraintError(f"database {self.path!r}: {_describe(e)}") from e
-        except FAILURES as e:
-            raise StorageError(f"database {self.path!r}: {_describe(e)}") from e
 
     async def _run(self, cursor: Handle, sql: str, params: Params) -> None:
         """One statement; outside a transaction (where no `statement_timeout` was set) the
@@ -271,73 +249,3 @@ class PooledPostgresDatabase(PostgresDatabase):
         async with self._connection() as cursor, self._guard():
             await self._run(cursor, sql, params)
             return list(await cursor.fetchall())
-
-    # --- transactions ----------------------------------------------------------------------
-
-    @asynccontextmanager
-    async def _transaction(self, lock: str | None) -> AsyncIterator[None]:
-        outer = self.current
-        if outer is not None:
-            async with self._savepoint(outer, lock):
-                yield
-            return
-        if self._closed:
-            raise StorageError(f"database {self.path!r}: closed")
-        await self._take(self._lock)
-        try:
-            async with self._guard():
-                cursor = await self._pool.acquire(self.busy_timeout)
-            tx = Transaction(self, cursor)
-            token = self._enter(tx)
-            try:
-                held = "" if lock is None else _LOCK.format(lock_id(lock))
-                async with self._guard():
-                    await cursor.execute(self._begin + held)  # one round trip
-                try:
-                    yield
-                finally:
-                    tx.active = False
-                async with self._guard():
-                    await cursor.execute("COMMIT")
-            except BaseException:
-                await self._undo(cursor)
-                raise
-            finally:
-                self._leave(token)
-                await self._release(cursor)
-        finally:
-            self._lock.release()
-
-    @asynccontextmanager
-    async def _savepoint(self, tx: Transaction, lock: str | None) -> AsyncIterator[None]:
-        tx.savepoints += 1
-        name = f"s{tx.savepoints}"
-        held = "" if lock is None else "; " + _LOCK.format(lock_id(lock))
-        async with tx.handle_lock, self._guard():  # a lock: held to the outer one's end
-            await tx.handle.execute(f"SAVEPOINT {name}{held}")
-        try:
-            yield
-        except BaseException:
-            async with tx.handle_lock, self._guard():
-                await tx.handle.execute(f"ROLLBACK TO SAVEPOINT {name}")
-            raise
-        async with tx.handle_lock, self._guard():
-            await tx.handle.execute(f"RELEASE SAVEPOINT {name}")
-
-    async def _read_only(self, e: BaseException) -> None:
-        log.warning("database %s: %s: dropping its connections, connecting again",
-                    self.path, _describe(e))
-        self._pool.expire()
-
-    async def _undo(self, cursor: Handle) -> None:
-        """Undo a transaction; if its connection is gone (the server undoes it then), or it
-        never began, there is nothing to undo (the pool closes a connection left in one)."""
-        conn = cursor.connection
-        try:
-            if not conn.closed and conn.info.transaction_status != TransactionStatus.IDLE:
-                await cursor.execute("ROLLBACK")
-        except FAILURES as e:
-            log.debug("database %s: rollback: %s", self.path, _describe(e))
-
-    async def _release(self, cursor: Any) -> None:
-        await self._pool.release(cursor)

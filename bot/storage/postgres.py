@@ -36,6 +36,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -76,9 +77,19 @@ log = logging.getLogger(__name__)
 
 STATEMENT_TIMEOUT_MS = 60_000
 MIGRATION_LOCK = 0x5158_0001  # pg_advisory_xact_lock key: one process migrates at a time
-_LOCK = "SELECT pg_advisory_xact_lock($1)"  # a transaction's `lock` (db.lock_id of its key)
 POOLER = "pooler"  # the URL's query parameter saying a pooler is in front, and its kind:
 POOLERS = ("transaction",)  # (a session pooler is a direct connection, as far as the bot sees)
+
+@dataclass(frozen=True, slots=True)
+class DriverErrors:
+    """A driver's exceptions, by what they mean to the bot (`PostgresDatabase._guard`)."""
+
+    bug: type[BaseException]  # a parameter of the wrong type: propagates as it is
+    read_only: type[BaseException]  # a write on a server that takes none (SQLSTATE 25006)
+    unique: type[BaseException]  # a UNIQUE index or key refused the row
+    constraint: type[BaseException]  # another constraint did
+    failures: tuple[type[BaseException], ...]  # the server, the network, the driver
+
 
 class PostgresDatabase(Database):
     """A PostgreSQL database; opened through `bot.storage.engines.open_database` with a
@@ -90,6 +101,12 @@ class PostgresDatabase(Database):
         one_process=False, advisory_locks=True, skip_locked=True)
     SKIP_LOCKED: ClassVar[str] = " FOR UPDATE SKIP LOCKED"
     CATALOG: ClassVar[Mapping[str, str]] = CATALOG
+    ERRORS: ClassVar[DriverErrors] = DriverErrors(
+        bug=asyncpg.DataError, read_only=asyncpg.ReadOnlySQLTransactionError,
+        unique=asyncpg.UniqueViolationError,
+        constraint=asyncpg.IntegrityConstraintViolationError, failures=_FAILURES)
+
+    _begin: str = "BEGIN"  # and, on an engine that must, the session's settings each time
 
     def __init__(self, pool: Any, location: Location, *, busy_timeout: float) -> None:
         self._pool = pool
@@ -193,21 +210,22 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def _guard(self) -> AsyncIterator[None]:
-        """asyncpg's and the network's errors as StorageError (a constraint: ConstraintError);
-        a parameter of the wrong type is a bug and propagates as it is."""
+        """The driver's and the network's errors as StorageError (a constraint:
+        ConstraintError); a parameter of the wrong type is a bug and propagates as it is."""
+        errors = self.ERRORS
         try:
             yield
-        except asyncpg.DataError:
+        except errors.bug:
             raise
-        except asyncpg.ReadOnlySQLTransactionError as e:  # SQLSTATE 25006
+        except errors.read_only as e:  # SQLSTATE 25006
             await self._read_only(e)
             raise StorageError(f"database {self.path!r}: {_describe(e)}: the server takes no "
                                "writes now; connecting again") from e
-        except asyncpg.UniqueViolationError as e:
+        except errors.unique as e:
             raise UniqueViolation(f"database {self.path!r}: {_describe(e)}") from e
-        except asyncpg.IntegrityConstraintViolationError as e:
+        except errors.constraint as e:
             raise ConstraintError(f"database {self.path!r}: {_describe(e)}") from e
-        except _FAILURES as e:
+        except errors.failures as e:
             raise StorageError(f"database {self.path!r}: {_describe(e)}") from e
 
     @asynccontextmanager
@@ -261,45 +279,41 @@ class PostgresDatabase(Database):
         await self._take(self._lock)
         try:
             async with self._guard():
-                conn = await self._pool.acquire(timeout=self.busy_timeout)
-            tx = Transaction(self, conn)
+                handle = await self._pool.acquire(timeout=self.busy_timeout)
+            tx = Transaction(self, handle)
             token = self._enter(tx)
-            pg_tx = conn.transaction()
             try:
-                async with self._guard():
-                    await pg_tx.start()
-                    if lock is not None:
-                        await conn.execute(_LOCK, lock_id(lock))
+                async with self._guard():  # one round trip: BEGIN, its settings, its lock
+                    await handle.execute(self._begin + _held(lock))
                 try:
                     yield
                 finally:
                     tx.active = False
                 async with self._guard():
-                    await pg_tx.commit()
+                    await handle.execute("COMMIT")
             except BaseException:
-                await self._rollback_quietly(pg_tx)
+                await self._rollback_quietly(handle)
                 raise
             finally:
                 self._leave(token)
-                await self._release(conn)
+                await self._release(handle)
         finally:
             self._lock.release()
 
     @asynccontextmanager
     async def _savepoint(self, tx: Transaction, lock: str | None) -> AsyncIterator[None]:
-        async with tx.handle_lock, self._guard():
-            savepoint = tx.handle.transaction()  # inside a transaction: a savepoint
-            await savepoint.start()
-            if lock is not None:  # held to the outer transaction's end (this session has it)
-                await tx.handle.execute(_LOCK, lock_id(lock))
+        tx.savepoints += 1
+        name = f"sp{tx.savepoints:d}"
+        async with tx.handle_lock, self._guard():  # a lock: held to the outer one's end
+            await tx.handle.execute(f"SAVEPOINT {name}{_held(lock)}")
         try:
             yield
         except BaseException:
             async with tx.handle_lock, self._guard():
-                await savepoint.rollback()
+                await tx.handle.execute(f"ROLLBACK TO SAVEPOINT {name}")
             raise
         async with tx.handle_lock, self._guard():
-            await savepoint.commit()
+            await tx.handle.execute(f"RELEASE SAVEPOINT {name}")
 
     async def _read_only(self, e: BaseException) -> None:
         """A write met a server that takes none (a primary demoted, or set read-only): every
@@ -310,19 +324,25 @@ class PostgresDatabase(Database):
                     self.path, _describe(e))
         await self._pool.expire_connections()
 
-    async def _rollback_quietly(self, pg_tx: Any) -> None:
-        """Undo a transaction; if it never started, or its connection is gone (the server
-        undoes it then), there is nothing to undo."""
+    async def _rollback_quietly(self, handle: Any) -> None:
+        """Undo a transaction; if it never started (the server only warns), or its connection
+        is gone (the server undoes it then), there is nothing to undo."""
         try:
-            await pg_tx.rollback()
-        except _FAILURES as e:
+            await handle.execute("ROLLBACK")
+        except self.ERRORS.failures as e:
             log.debug("database %s: rollback: %s", self.path, _describe(e))
 
-    async def _release(self, conn: Any) -> None:
+    async def _release(self, handle: Any) -> None:
         try:
-            await self._pool.release(conn)
-        except _FAILURES as e:
+            await self._pool.release(handle)
+        except self.ERRORS.failures as e:
             log.debug("database %s: release: %s", self.path, _describe(e))
+
+
+def _held(lock: str | None) -> str:
+    """What takes a transaction's `lock` (an advisory lock on db.lock_id of its key), after its
+    BEGIN or SAVEPOINT in the same round trip; nothing without one."""
+    return "" if lock is None else f"; SELECT pg_advisory_xact_lock({lock_id(lock):d})"
 
 
 def without_pooler(url: str) -> tuple[str, bool]:
