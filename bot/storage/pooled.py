@@ -58,7 +58,6 @@ from bot.storage.postgres import (
     without_pooler,
 )
 from bot.storage.postgres_sql import numbered_sql
-from bot.storage.schema import POSTGRES_STEPS
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +160,13 @@ class _Pool:
         for cursor in idle:
             await self._close(cursor)
 
+    def terminate(self) -> None:
+        """Every idle connection dropped at once (as asyncpg's pool), without a goodbye."""
+        idle, self._idle = self._idle, []
+        for cursor in idle:
+            self._born.pop(cursor, None)
+            cursor.connection.pgconn.finish()
+
     async def _close(self, cursor: Handle) -> None:
         self._born.pop(cursor, None)
         try:
@@ -195,22 +201,8 @@ class PooledPostgresDatabase(PostgresDatabase):
         timeouts = {"lock_timeout": str(max(1, round(busy_timeout * 1000))),
                     "statement_timeout": str(STATEMENT_TIMEOUT_MS)}
         db._begin = "BEGIN" + "".join(f"; SET LOCAL {k} = {v}" for k, v in timeouts.items())
-        try:
-            await db._migrate(POSTGRES_STEPS if migrations is None else migrations)
-        except BaseException as e:
-            await db._pool.close()
-            if isinstance(e, StorageError) and e.__cause__ is not None:  # the first connection
-                raise StorageError(f"cannot open the database {location.shown!r}: "
-                                   f"{_describe(e.__cause__)}") from e
-            raise
+        await db._ready(migrations)
         return db
-
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        async with self._lock:
-            await self._pool.close()
 
     async def try_hold(self, name: str) -> HeldLock | None:
         return await take_lease(self, self._holder, name)

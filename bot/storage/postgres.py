@@ -155,15 +155,20 @@ class PostgresDatabase(Database):
         except _FAILURES as e:
             raise StorageError(f"cannot open the database {shown!r}: {_describe(e)}") from e
         db = cls(pool, location, busy_timeout=busy_timeout)
+        await db._ready(migrations)
+        return db
+
+    async def _ready(self, migrations: Sequence[Migration] | None) -> None:
+        """Run the pending migrations (None: the engine's own); if that fails, every
+        connection is dropped at once, and the first connection's failure is the database's."""
         try:
-            await db._migrate(POSTGRES_STEPS if migrations is None else migrations)
+            await self._migrate(POSTGRES_STEPS if migrations is None else migrations)
         except BaseException as e:
-            pool.terminate()
+            self._pool.terminate()
             if isinstance(e, StorageError) and e.__cause__ is not None:  # the first connection
-                raise StorageError(f"cannot open the database {shown!r}: "
+                raise StorageError(f"cannot open the database {self.path!r}: "
                                    f"{_describe(e.__cause__)}") from e
             raise
-        return db
 
     async def close(self) -> None:
         if self._closed:
