@@ -130,8 +130,7 @@ class _Pool:
                 await self._close(cursor)
             async with asyncio.timeout(timeout):
                 conn = await psycopg.AsyncConnection.connect(
-                    self._conninfo, autocommit=True, prepare_threshold=None,
-                    row_factory=_records)
+                    self._conninfo, autocommit=True, prepare_threshold=None)
             cursor = psycopg.AsyncRawCursor(conn, row_factory=_records)
             self._born[cursor] = self._generation
             return cursor
